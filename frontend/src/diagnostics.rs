@@ -1,0 +1,223 @@
+//! Diagnostics: what the user is told about an input, rendered by miette or as JSON.
+//!
+//! Every diagnostic has a stable [`Code`] (part of the user interface: tests, scripts and the
+//! README refer to it), a message, a primary labelled span, optional secondary labels for the
+//! other places involved, and a help line where a fix is known.
+
+use crate::source::{Position, SourceFile};
+use lockstep_logic::Span;
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use std::fmt;
+
+macro_rules! codes {
+    ($($variant:ident => $text:literal: $doc:literal,)*) => {
+        /// The stable code of every diagnostic the frontend gives.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Code {
+            $(#[doc = $doc] $variant,)*
+        }
+
+        impl Code {
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $text,)*
+                }
+            }
+
+            /// One line saying when the code is given.
+            pub fn explanation(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $doc,)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    InvalidUtf8 => "source::invalid-utf8": "the file is not valid UTF-8 text",
+    Unreadable => "source::unreadable": "the file cannot be read",
+    EmptyFile => "source::no-kernel": "the file declares no kernel",
+    UnknownCharacter => "lex::unknown-character": "a character that is not part of the language",
+    UnterminatedComment => "lex::unterminated-comment": "a `/*` comment without its `*/`",
+    UnknownBackslashWord => "lex::unknown-keyword": "a `\\` word that is not a keyword (`\\forall`, `\\old`, ...)",
+    MissingSemicolon => "syntax::missing-semicolon": "a statement or clause not ended by `;`",
+    UnexpectedToken => "syntax::unexpected-token": "a token where the grammar does not allow it",
+    UnexpectedEnd => "syntax::unexpected-end": "the file ends in the middle of a construct",
+    NestingTooDeep => "syntax::nesting-too-deep": "expressions or statements nested too deeply",
+    StrayClause => "syntax::stray-clause": "a `requires`/`ensures` between statements",
+    UnknownName => "resolve::unknown-name": "a name that is not declared",
+    UnknownArray => "resolve::unknown-array": "an indexed name that is not a declared array",
+    UnknownFunction => "resolve::unknown-function": "a call of a function that is not declared",
+    DuplicateName => "resolve::duplicate-name": "a name declared twice in one scope",
+    ReservedName => "resolve::reserved-name": "a declaration or assignment of `tid`, `gid`, `lid`, `tcount` or `gsize`",
+    AssignToParameter => "resolve::assign-to-parameter": "an assignment to a kernel parameter",
+    OutOfScope => "resolve::out-of-scope": "a name used at a level where it has no meaning",
+    TypeMismatch => "type::mismatch": "an expression of the wrong type",
+    ResourceInExpression => "type::resource-in-expression": "a permission where a value is needed",
+    NotAnArray => "type::not-an-array": "an array access on something that is not an array",
+    ArrayAsValue => "type::array-as-value": "an array used as a value without an index",
+    ArgumentCount => "type::argument-count": "a call with the wrong number of arguments",
+    PermissionLocation => "type::permission-location": "a permission on something other than an array element",
+    PermissionAmount => "type::permission-amount": "a permission amount that is not a constant in (0, 1], `read` or `write`",
+    MisplacedOld => "type::misplaced-old": "`\\old` outside a postcondition",
+    MisplacedResult => "type::misplaced-result": "`\\result` outside a pure function's postcondition",
+    MemoryInFunction => "type::memory-in-function": "a pure function that reads memory",
+    MissingMain => "kernel::missing-main": "a kernel without `void main()`",
+    DuplicateMain => "kernel::duplicate-main": "a kernel with more than one body",
+    MainSignature => "kernel::main-signature": "a kernel body that is not `void main()`",
+    UnknownFence => "kernel::unknown-fence": "a barrier fence other than `local` and `global`",
+    DuplicateLabel => "kernel::duplicate-barrier-label": "two barriers with the same label",
+    Unsupported => "kernel::unsupported": "a construct the language does not support",
+    UncheckedAssume => "warning::unchecked-assume": "an `assume`, which lockstep takes on trust",
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Label {
+    pub span: Span,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    pub message: String,
+    pub primary: Label,
+    pub secondary: Vec<Label>,
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(code: Code, message: impl Into<String>, span: Span, label: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            code,
+            severity: Severity::Error,
+            message: message.into(),
+            primary: Label { span, message: label.into() },
+            secondary: Vec::new(),
+            help: None,
+        }
+    }
+
+    pub fn warning(code: Code, message: impl Into<String>, span: Span, label: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, message, span, label) }
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.secondary.push(Label { span, message: message.into() });
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// Renders the diagnostic as the command line shows it, without colours.
+    pub fn render(&self, file: &SourceFile) -> String {
+        let report = Rendered { diagnostic: self, source: NamedSource::new(&file.path, file.text.clone()) };
+        let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(100);
+        let mut out = String::new();
+        handler.render_report(&mut out, &report).expect("rendering into a String cannot fail");
+        out
+    }
+
+    /// The diagnostic as JSON, with positions as a user counts them.
+    pub fn to_json(&self, file: &SourceFile) -> serde_json::Value {
+        let start = file.position(self.primary.span.start);
+        let end = file.position(self.primary.span.end);
+        let label_json = |label: &Label| {
+            let Position { line, column } = file.position(label.span.start);
+            serde_json::json!({ "line": line, "column": column, "message": label.message })
+        };
+        serde_json::json!({
+            "code": self.code.as_str(),
+            "severity": self.severity,
+            "line": start.line,
+            "column": start.column,
+            "end_line": end.line,
+            "end_column": end.column,
+            "message": self.message,
+            "label": self.primary.message,
+            "secondary": self.secondary.iter().map(label_json).collect::<Vec<_>>(),
+            "help": self.help,
+        })
+    }
+}
+
+/// A diagnostic together with its source, in the shape miette renders.
+struct Rendered<'a> {
+    diagnostic: &'a Diagnostic,
+    source: NamedSource<String>,
+}
+
+impl fmt::Debug for Rendered<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.diagnostic, f)
+    }
+}
+
+impl fmt::Display for Rendered<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diagnostic.message)
+    }
+}
+
+impl std::error::Error for Rendered<'_> {}
+
+fn source_span(span: Span) -> SourceSpan {
+    SourceSpan::from(span.start..span.end)
+}
+
+impl miette::Diagnostic for Rendered<'_> {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.diagnostic.code))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.diagnostic.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.diagnostic.help.as_ref().map(|help| Box::new(help) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.source)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let primary = &self.diagnostic.primary;
+        let primary =
+            LabeledSpan::new_primary_with_span(Some(primary.message.clone()), source_span(primary.span));
+        let secondary = self
+            .diagnostic
+            .secondary
+            .iter()
+            .map(|label| LabeledSpan::new_with_span(Some(label.message.clone()), source_span(label.span)));
+        Some(Box::new(std::iter::once(primary).chain(secondary)))
+    }
+}

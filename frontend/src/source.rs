@@ -1,0 +1,75 @@
+//! Source files: decoding, and byte offsets turned into the lines and columns a user sees.
+
+use lockstep_logic::Span;
+
+/// A decoded input file.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    pub path: String,
+    pub text: String,
+    line_starts: Vec<usize>,
+}
+
+/// A position as a user counts: 1-based line, 1-based column in characters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Position {
+    pub line: usize,
+    pub column: usize,
+}
+
+impl SourceFile {
+    pub fn new(path: impl Into<String>, text: impl Into<String>) -> SourceFile {
+        let text = text.into();
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(offset, _)| offset + 1))
+            .collect();
+        SourceFile { path: path.into(), text, line_starts }
+    }
+
+    /// Decodes raw bytes. Invalid UTF-8 gives the byte offset of the first bad byte and the file
+    /// with every bad sequence replaced by U+FFFD, so that the error can still be shown in context.
+    pub fn decode(path: impl Into<String>, bytes: Vec<u8>) -> Result<SourceFile, (SourceFile, Span)> {
+        match String::from_utf8(bytes) {
+            Ok(text) => Ok(SourceFile::new(path, text)),
+            Err(error) => {
+                let valid_up_to = error.utf8_error().valid_up_to();
+                let bytes = error.into_bytes();
+                let lossy = String::from_utf8_lossy(&bytes).into_owned();
+                // In the lossy text the bad bytes became one U+FFFD (3 bytes) at the same offset.
+                let span = Span::new(valid_up_to, valid_up_to + '\u{FFFD}'.len_utf8());
+                Err((SourceFile::new(path, lossy), span))
+            }
+        }
+    }
+
+    /// The line and column of a byte offset (clamped to the text).
+    pub fn position(&self, offset: usize) -> Position {
+        let offset = offset.min(self.text.len());
+        let line_index = self.line_starts.partition_point(|&start| start <= offset) - 1;
+        let line_start = self.line_starts[line_index];
+        let column = self.text.get(line_start..offset).map_or(offset - line_start, |prefix| prefix.chars().count());
+        Position { line: line_index + 1, column: column + 1 }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_lines_and_characters_from_one() {
+        let file = SourceFile::new("f.pvl", "ab\nçd\n");
+        assert_eq!(file.position(0), Position { line: 1, column: 1 });
+        assert_eq!(file.position(3), Position { line: 2, column: 1 });
+        assert_eq!(file.position(5), Position { line: 2, column: 2 });
+        assert_eq!(file.position(7), Position { line: 3, column: 1 });
+        assert_eq!(file.position(99), Position { line: 3, column: 1 });
+    }
+
+    #[test]
+    fn invalid_utf8_points_at_the_first_bad_byte() {
+        let (file, span) = SourceFile::decode("f.pvl", b"ok\nx\xffy".to_vec()).unwrap_err();
+        assert_eq!(file.position(span.start), Position { line: 2, column: 2 });
+        assert_eq!(file.text, "ok\nx\u{FFFD}y");
+    }
+}

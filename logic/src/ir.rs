@@ -1,0 +1,360 @@
+//! The kernel IR: the resolved and typed form of a `.pvl` file.
+//!
+//! Ids ([`VarId`], [`ArrayId`], [`FunctionId`], [`BarrierId`]) index the tables of the enclosing
+//! [`Kernel`] or [`Function`]; they are only meaningful there.
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+
+/// A half-open range of byte offsets into the source file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+/// A whole input file: pure functions (shared by all kernels of the file) and kernels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    pub functions: Vec<Function>,
+    pub kernels: Vec<Kernel>,
+}
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub u32);
+
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+id_type!(
+    /// A variable of the enclosing kernel's or function's [`Var`] table.
+    VarId
+);
+id_type!(
+    /// An array of the enclosing kernel's table.
+    ArrayId
+);
+id_type!(
+    /// A pure function of the [`Program`].
+    FunctionId
+);
+id_type!(
+    /// A barrier of the enclosing kernel, numbered in source order.
+    BarrierId
+);
+
+/// The types of values. Permission amounts and resource formulas are not values: they have their
+/// own syntax in the IR ([`Amount`], [`Assertion`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    /// A mathematical (unbounded) integer.
+    Int,
+    Bool,
+}
+
+/// The reserved names of a kernel, constant within a thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    /// Thread id in the kernel.
+    Tid,
+    /// Group id.
+    Gid,
+    /// Thread id in its group.
+    Lid,
+    /// Threads in the kernel.
+    Tcount,
+    /// Threads per group.
+    Gsize,
+}
+
+impl Builtin {
+    pub const ALL: [Builtin; 5] = [Builtin::Tid, Builtin::Gid, Builtin::Lid, Builtin::Tcount, Builtin::Gsize];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Builtin::Tid => "tid",
+            Builtin::Gid => "gid",
+            Builtin::Lid => "lid",
+            Builtin::Tcount => "tcount",
+            Builtin::Gsize => "gsize",
+        }
+    }
+
+    /// Whether the value differs between the threads of one work group.
+    pub fn is_thread_specific(self) -> bool {
+        matches!(self, Builtin::Tid | Builtin::Lid)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Var {
+    pub name: String,
+    pub ty: Type,
+    pub kind: VarKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarKind {
+    /// A scalar parameter of a kernel: uniform over all threads, read-only.
+    KernelParam,
+    /// A parameter of a pure function.
+    FunctionParam,
+    /// A private variable of the thread, declared in the kernel body.
+    Private,
+    /// A variable bound by a quantifier.
+    Bound,
+}
+
+/// A pure mathematical function, usable in specifications and code. It reads no memory.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    pub name: String,
+    pub span: Span,
+    pub params: Vec<VarId>,
+    pub vars: Vec<Var>,
+    pub result: Type,
+    /// Preconditions over the parameters; every call must establish them.
+    pub requires: Vec<Expr>,
+    /// Postconditions over the parameters and [`ExprKind::Result`].
+    pub ensures: Vec<Expr>,
+    pub body: Expr,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Memory {
+    /// One copy per kernel launch, shared by all work groups.
+    Global,
+    /// One copy per work group; the group always owns all of it.
+    Local,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Array {
+    pub name: String,
+    pub memory: Memory,
+    /// The number of elements: an expression over `gsize`, `tcount` and kernel parameters.
+    pub size: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kernel {
+    pub name: String,
+    pub span: Span,
+    pub params: Vec<VarId>,
+    pub vars: Vec<Var>,
+    pub arrays: Vec<Array>,
+    /// `kernel requires/ensures`: `None` when the user wrote none, and it is to be generated.
+    pub kernel_contract: Option<Contract>,
+    /// `group requires/ensures`: `None` when the user wrote none, and it is to be generated.
+    pub group_contract: Option<Contract>,
+    /// The contract of `main`, for one arbitrary thread.
+    pub thread_contract: Contract,
+    pub barriers: Vec<Barrier>,
+    pub body: Block,
+}
+
+impl Kernel {
+    pub fn var(&self, id: VarId) -> &Var {
+        &self.vars[id.index()]
+    }
+
+    pub fn array(&self, id: ArrayId) -> &Array {
+        &self.arrays[id.index()]
+    }
+
+    pub fn barrier(&self, id: BarrierId) -> &Barrier {
+        &self.barriers[id.index()]
+    }
+}
+
+/// A contract: its clauses in source order. The clauses of one list form one conjunction read left
+/// to right, which matters for framing.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Contract {
+    pub requires: Vec<Clause>,
+    pub ensures: Vec<Clause>,
+}
+
+/// One `requires`, `ensures` or `invariant` clause.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clause {
+    pub assertion: Assertion,
+    /// The whole clause, keyword included.
+    pub span: Span,
+}
+
+/// Which memories a barrier fences.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Fences {
+    pub local: bool,
+    pub global: bool,
+}
+
+impl Fences {
+    pub fn fences(self, memory: Memory) -> bool {
+        match memory {
+            Memory::Local => self.local,
+            Memory::Global => self.global,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Barrier {
+    /// The label the user wrote, as in `barrier(1, {local})`.
+    pub label: Option<BigInt>,
+    pub fences: Fences,
+    /// `requires` is the barrier precondition, `ensures` its resources and postcondition.
+    pub contract: Contract,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    /// `int x;` or `int x := e;`.
+    Declare { var: VarId, init: Option<Expr> },
+    /// `x := e;` to a private variable.
+    Assign { var: VarId, value: Expr },
+    /// `a[i] := e;`.
+    Write { array: ArrayId, index: Expr, value: Expr },
+    If { cond: Expr, then_branch: Block, else_branch: Option<Block> },
+    While { invariants: Vec<Clause>, cond: Expr, body: Block },
+    Barrier(BarrierId),
+    /// `assert R;`: checked.
+    Assert(Assertion),
+    /// `assume e;`: taken for granted, unchecked.
+    Assume(Expr),
+    Block(Block),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Type,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Int(BigInt),
+    Bool(bool),
+    Builtin(Builtin),
+    Var(VarId),
+    /// `a[i]`: a read of memory.
+    Read { array: ArrayId, index: Box<Expr> },
+    Unary { op: UnaryOp, operand: Box<Expr> },
+    Binary { op: BinaryOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    Cond { cond: Box<Expr>, then_value: Box<Expr>, else_value: Box<Expr> },
+    Call { function: FunctionId, args: Vec<Expr> },
+    Quantifier { quantifier: Quantifier, var: VarId, range: Box<Expr>, body: Box<Expr> },
+    /// `\old(e)`: the value of `e` in the state where the contract's level started.
+    Old(Box<Expr>),
+    /// `\result` in a pure function's postcondition.
+    Result,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    Not,
+    Neg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    /// Integer division truncating towards zero, as in C.
+    Div,
+    /// Remainder with the sign of the dividend, as C's `%`.
+    Rem,
+    /// Mathematical modulo: the result lies in `[0, |d|)`.
+    Mod,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    Implies,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Quantifier {
+    Forall,
+    Exists,
+}
+
+/// A permission amount.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Amount {
+    /// An exact fraction in `(0, 1]`; `1` is write permission.
+    Exact(BigRational),
+    /// Some positive amount, as small as needed (a wildcard): enough to read.
+    Read,
+}
+
+/// `Perm(a[index], amount)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PermAtom {
+    pub array: ArrayId,
+    pub index: Expr,
+    pub amount: Amount,
+}
+
+/// A resource formula: permissions joined by separating conjunction, with pure facts as a special
+/// case.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Assertion {
+    pub kind: AssertionKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum AssertionKind {
+    Pure(Expr),
+    Perm(PermAtom),
+    /// Separating conjunction, `*` or `**`.
+    Star(Box<Assertion>, Box<Assertion>),
+    /// `e -> R`: the resource `R` where `e` holds.
+    Implies(Expr, Box<Assertion>),
+    /// `e ? R1 : R2`.
+    Cond(Expr, Box<Assertion>, Box<Assertion>),
+    /// `(\forall* int v; range; R)`: the iterated separating conjunction.
+    ForallStar { var: VarId, range: Expr, body: Box<Assertion> },
+}
