@@ -135,8 +135,14 @@ impl Diagnostic {
 
     /// Renders the diagnostic as the command line shows it, without colours.
     pub fn render(&self, file: &SourceFile) -> String {
+        self.render_with(file, false)
+    }
+
+    /// Renders the diagnostic, with colours if asked for.
+    pub fn render_with(&self, file: &SourceFile, color: bool) -> String {
         let report = Rendered { diagnostic: self, source: NamedSource::new(&file.path, file.text.clone()) };
-        let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(100);
+        let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+        let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
         let mut out = String::new();
         handler.render_report(&mut out, &report).expect("rendering into a String cannot fail");
         out

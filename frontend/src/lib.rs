@@ -1,10 +1,79 @@
-//! The frontend of lockstep.
+//! The frontend of lockstep: everything between the bytes of a `.pvl` file and the kernel IR of
+//! `lockstep_logic`, plus the diagnostics and the `lockstep` command line.
+//!
+//! Pipeline: [`source`] decodes the file, [`lexer`] cuts it into tokens (logos), [`parser`] drives
+//! the lalrpop grammar with error recovery into the [`ast`], and [`resolve`] resolves names and
+//! checks types, producing a [`lockstep_logic::Program`]. Every problem found on the way is a
+//! [`diagnostics::Diagnostic`] with a stable code and a span.
+//!
+//! Architecture invariants: this is the only crate that reads files or prints (and it does both
+//! only in `main.rs`; the library returns values). No input makes it panic: malformed text gives
+//! diagnostics, never a crash, and the nesting depth is bounded so no recursive pass can overflow
+//! the stack. It knows nothing of solvers or of the logic's obligations.
+
 pub mod ast;
 pub mod diagnostics;
 pub mod lexer;
 pub mod parser;
+pub mod resolve;
 pub mod source;
-#[allow(clippy::all)]
+
+#[allow(clippy::all, unused_qualifications)]
 mod grammar {
     include!(concat!(env!("OUT_DIR"), "/grammar.rs"));
+}
+
+use diagnostics::{Code, Diagnostic};
+use lockstep_logic::{Program, Span};
+use source::SourceFile;
+
+/// The result of checking one file: the program when it is well formed, and every diagnostic.
+#[derive(Debug)]
+pub struct Checked {
+    pub file: SourceFile,
+    pub program: Option<Program>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Checked {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Decodes, parses and checks the bytes of a file.
+pub fn check_bytes(path: &str, bytes: Vec<u8>) -> Checked {
+    match SourceFile::decode(path, bytes) {
+        Ok(file) => check_file(file),
+        Err((file, span)) => {
+            let diagnostic = Diagnostic::error(Code::InvalidUtf8, "the file is not valid UTF-8", span, "invalid byte here")
+                .with_help("save the file as UTF-8 text");
+            Checked { file, program: None, diagnostics: vec![diagnostic] }
+        }
+    }
+}
+
+/// Parses and checks a decoded file. Name resolution runs only on a file without syntax errors, so
+/// that a skipped declaration does not show up again as a string of unknown names.
+pub fn check_file(file: SourceFile) -> Checked {
+    let (tree, mut diagnostics) = parser::parse(&file.text);
+    let tree = match tree {
+        Some(tree) if diagnostics.is_empty() => tree,
+        _ => return Checked { file, program: None, diagnostics },
+    };
+    if !tree.items.iter().any(|item| matches!(item, ast::Item::Kernel(_))) {
+        let (message, label) = if file.text.trim().is_empty() {
+            ("the file is empty", "nothing to check")
+        } else {
+            ("the file declares no kernel", "no `kernel` in this file")
+        };
+        let diagnostic = Diagnostic::error(Code::EmptyFile, message, Span::new(0, 0), label)
+            .with_help("a `.pvl` file holds at least one `kernel name { ... }`; see examples/seed/demo.pvl");
+        return Checked { file, program: None, diagnostics: vec![diagnostic] };
+    }
+    let (program, resolve_diagnostics) = resolve::resolve(&tree);
+    diagnostics.extend(resolve_diagnostics);
+    diagnostics.sort_by_key(|diagnostic| diagnostic.primary.span.start);
+    let program = (!diagnostics.iter().any(Diagnostic::is_error)).then_some(program);
+    Checked { file, program, diagnostics }
 }

@@ -1,1 +1,131 @@
-fn main() {}
+//! The `lockstep` command line.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use lockstep_frontend::diagnostics::{Code, Diagnostic};
+use lockstep_frontend::source::SourceFile;
+use lockstep_frontend::{check_bytes, Checked};
+use lockstep_logic::Span;
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+/// lockstep: a deductive verifier for GPU kernels annotated in permission-based separation logic.
+///
+/// Exit status: 0 when everything checked is fine, 2 when an input was rejected (unreadable, a
+/// syntax error, a type error, an unsupported construct).
+#[derive(Parser)]
+#[command(name = "lockstep", version, about, long_about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse and type-check kernel files (.pvl) and report every problem found, without verifying.
+    ///
+    /// Every diagnostic names a stable code (such as `syntax::missing-semicolon`), points at the
+    /// source and, where a fix is known, says how. Exit status: 0 when all files are well formed
+    /// (warnings allowed), 2 otherwise.
+    Check {
+        /// The files to check.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<String>,
+        /// How to report: `human` (diagnostics on stderr, a summary line per file on stdout) or
+        /// `json` (one JSON document on stdout).
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Human,
+    Json,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check { files, format } => check(&files, format),
+    }
+}
+
+fn read(path: &str) -> Checked {
+    match std::fs::read(path) {
+        Ok(bytes) => check_bytes(path, bytes),
+        Err(error) => Checked {
+            file: SourceFile::new(path, ""),
+            program: None,
+            diagnostics: vec![Diagnostic::error(
+                Code::Unreadable,
+                format!("cannot read `{path}`: {error}"),
+                Span::new(0, 0),
+                "",
+            )],
+        },
+    }
+}
+
+fn check(paths: &[String], format: Format) -> ExitCode {
+    let results: Vec<Checked> = paths.iter().map(|path| read(path)).collect();
+    let failed = results.iter().any(Checked::has_errors);
+    match format {
+        Format::Human => {
+            let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+            let mut stderr = std::io::stderr().lock();
+            let mut stdout = std::io::stdout().lock();
+            for result in &results {
+                for diagnostic in &result.diagnostics {
+                    let _ = write!(stderr, "{}", diagnostic.render_with(&result.file, color));
+                }
+                let _ = writeln!(stdout, "{}", summary(result));
+            }
+        }
+        Format::Json => {
+            let files: Vec<serde_json::Value> = results.iter().map(file_json).collect();
+            println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "files": files })).expect("JSON values serialise"));
+        }
+    }
+    if failed {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn summary(result: &Checked) -> String {
+    let path = &result.file.path;
+    let count = |errors: bool| result.diagnostics.iter().filter(|diagnostic| diagnostic.is_error() == errors).count();
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    match &result.program {
+        Some(program) => {
+            let names: Vec<&str> = program.kernels.iter().map(|kernel| kernel.name.as_str()).collect();
+            let warnings = count(false);
+            let warnings = if warnings > 0 { format!(", {}", plural(warnings, "warning")) } else { String::new() };
+            format!("{path}: well formed ({}: {}){warnings}", plural(names.len(), "kernel"), names.join(", "))
+        }
+        None => format!("{path}: rejected ({})", plural(count(true), "error")),
+    }
+}
+
+fn file_json(result: &Checked) -> serde_json::Value {
+    let kernels: Vec<serde_json::Value> = result
+        .program
+        .iter()
+        .flat_map(|program| &program.kernels)
+        .map(|kernel| {
+            let position = result.file.position(kernel.span.start);
+            serde_json::json!({ "name": kernel.name, "line": position.line, "column": position.column })
+        })
+        .collect();
+    let (errors, warnings): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
+        result.diagnostics.iter().partition(|diagnostic| diagnostic.is_error());
+    let to_json = |list: Vec<&Diagnostic>| list.into_iter().map(|d| d.to_json(&result.file)).collect::<Vec<_>>();
+    serde_json::json!({
+        "path": result.file.path,
+        "well_formed": result.program.is_some(),
+        "kernels": kernels,
+        "errors": to_json(errors),
+        "warnings": to_json(warnings),
+    })
+}

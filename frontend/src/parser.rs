@@ -10,7 +10,7 @@
 use crate::ast::{File, TooDeep};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::grammar::FileParser;
-use crate::lexer::{lex, LexError, Spanned, Token};
+use crate::lexer::{lex, LexDiagnostic, LexError, Spanned, Token};
 use lalrpop_util::{ErrorRecovery, ParseError};
 use lockstep_logic::Span;
 
@@ -37,7 +37,7 @@ pub fn parse(source: &str) -> (Option<File>, Vec<Diagnostic>) {
         let mut seen = Vec::new();
         for error in &errors {
             let start = error_start(error);
-            if !seen.contains(&start) {
+            if !seen.contains(&start) && !follows_on_line(source, &lex_errors, start) {
                 seen.push(start);
                 diagnostics.push(syntax_diagnostic(source, &tokens, error));
             }
@@ -48,6 +48,14 @@ pub fn parse(source: &str) -> (Option<File>, Vec<Diagnostic>) {
 }
 
 type Error = ParseError<usize, Token, TooDeep>;
+
+/// Whether `offset` lies after a lexical error on the same line. The lexer dropped the bad text,
+/// so what the parser says about the rest of that line is an echo of the same mistake.
+fn follows_on_line(source: &str, lex_errors: &[LexDiagnostic], offset: usize) -> bool {
+    lex_errors.iter().any(|error| {
+        error.span.start <= offset && source.get(error.span.start..offset).is_some_and(|gap| !gap.contains('\n'))
+    })
+}
 
 fn run_parser(tokens: &[Spanned]) -> (Option<File>, Vec<Error>) {
     let mut recovered: Vec<ErrorRecovery<usize, Token, TooDeep>> = Vec::new();
@@ -129,8 +137,9 @@ fn syntax_diagnostic(source: &str, tokens: &[Spanned], error: &Error) -> Diagnos
                 span,
                 format!("expected {}", describe_expected(expected)),
             );
+            let only_loop_expected = expected.iter().all(|name| name == "\"while\"" || name == "\"invariant\"");
             match token {
-                Token::Invariant => diagnostic.with_help("loop invariants stand right before their `while`"),
+                _ if only_loop_expected => diagnostic.with_help("loop invariants stand right before their `while`"),
                 Token::Ident(name) if name.starts_with("CLK_") => diagnostic.with_help("write the fences as `local`, `global` or `{local, global}`"),
                 _ => diagnostic,
             }
@@ -143,17 +152,19 @@ fn syntax_diagnostic(source: &str, tokens: &[Spanned], error: &Error) -> Diagnos
         ),
         ParseError::UnrecognizedEof { location, expected } => {
             let end = source.len();
-            let diagnostic = Diagnostic::error(
-                Code::UnexpectedEnd,
-                "unexpected end of file",
-                Span::new(*location.min(&end), end),
-                format!("expected {}", describe_expected(expected)),
-            );
+            let span = Span::new(*location.min(&end), end);
             match unclosed_brace(tokens) {
-                Some(open) if expected.iter().any(|name| name == "\"}\"") => diagnostic
-                    .with_secondary(open, "this `{` is never closed")
-                    .with_help("add the missing `}`"),
-                _ => diagnostic,
+                Some(open) if expected.iter().any(|name| name == "\"}\"") => {
+                    Diagnostic::error(Code::UnexpectedEnd, "unexpected end of file", span, "expected `}`")
+                        .with_secondary(open, "this `{` is never closed")
+                        .with_help("add the missing `}`")
+                }
+                _ => Diagnostic::error(
+                    Code::UnexpectedEnd,
+                    "unexpected end of file",
+                    span,
+                    format!("expected {}", describe_expected(expected)),
+                ),
             }
         }
         ParseError::InvalidToken { location } => Diagnostic::error(

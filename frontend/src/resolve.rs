@@ -1,0 +1,1142 @@
+//! Name resolution and type checking: the syntax tree becomes the kernel IR of `lockstep_logic`.
+//!
+//! Decisions written down here (and in the README's language reference):
+//! - Names: a kernel's parameters, arrays and private variables share one namespace, and a name may
+//!   not be declared twice in it (no shadowing, as in Java and PVL). Pure functions have their own
+//!   namespace. The reserved names `tid`, `gid`, `lid`, `tcount`, `gsize` cannot be declared or
+//!   assigned; kernel parameters are read-only.
+//! - Levels: a kernel contract may use `tcount`, `gsize`, parameters and global arrays; a group
+//!   contract also `gid`; thread and barrier contracts, invariants and code everything. Local
+//!   arrays never appear at the kernel or group level: the group owns all of its local memory.
+//!   Pure functions see only their parameters and read no memory.
+//! - Resources: a permission, `**`/separating `*` and `\forall*` may stand at the top of a
+//!   `requires`/`ensures`/`invariant`/`assert`, as an operand of a separating conjunction, right of
+//!   `->`, in the branches of `? :` and in the body of `\forall*`. Anywhere else (arithmetic,
+//!   comparisons, `&&`, conditions, code) a permission is an error.
+//! - Amounts: `perm(x, N)` takes an integer literal `N` in `1..=100` and means `N/100`;
+//!   `Perm(x, q)` takes `write`, `read` or a constant fraction in `(0, 1]` such as `1`, `1/2` or
+//!   `1\2`, computed exactly. Amounts are constants: the logic works with exact rationals.
+//! - `\old(e)` may appear in `ensures` clauses of the kernel, group and thread contracts;
+//!   `\result` in the `ensures` of a pure function.
+//!
+//! Errors are collected, not thrown: each sub-expression is checked even when a sibling failed,
+//! and a failed part yields `None` so that one mistake is reported once.
+
+use crate::ast;
+use crate::diagnostics::{Code, Diagnostic};
+use lockstep_logic::{
+    Amount, Array, ArrayId, Assertion, AssertionKind, Barrier, BarrierId, BinaryOp, Block, Builtin, Clause,
+    Contract, Expr, ExprKind, Fences, Function, FunctionId, Kernel, Memory, PermAtom, Program, Quantifier, Span,
+    Stmt, StmtKind, Type, UnaryOp, Var, VarId, VarKind,
+};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+use std::collections::HashMap;
+
+/// Resolves and type-checks a parsed file.
+pub fn resolve(file: &ast::File) -> (Program, Vec<Diagnostic>) {
+    let mut resolver = Resolver { diagnostics: Vec::new(), signatures: Vec::new(), function_ids: HashMap::new() };
+    let program = resolver.program(file);
+    (program, resolver.diagnostics)
+}
+
+fn type_name(ty: Type) -> &'static str {
+    match ty {
+        Type::Int => "int",
+        Type::Bool => "bool",
+    }
+}
+
+struct Signature {
+    name: String,
+    params: Vec<Type>,
+    result: Type,
+}
+
+struct Resolver {
+    diagnostics: Vec<Diagnostic>,
+    signatures: Vec<Signature>,
+    function_ids: HashMap<String, FunctionId>,
+}
+
+/// Where an expression stands: decides which reserved names and which memory it may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    Function,
+    ArraySize,
+    Kernel,
+    Group,
+    Thread,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Context {
+    place: Place,
+    /// `\old` is allowed (an `ensures` of the kernel, group or thread).
+    old: bool,
+    /// `\result` is allowed, with this type.
+    result: Option<Type>,
+}
+
+impl Context {
+    fn at(place: Place) -> Context {
+        Context { place, old: false, result: None }
+    }
+}
+
+/// The names visible in one kernel or function.
+#[derive(Default)]
+struct Names {
+    vars: Vec<Var>,
+    /// Nested scopes of variables, innermost last.
+    scopes: Vec<Vec<VarId>>,
+    arrays: Vec<Array>,
+}
+
+impl Names {
+    fn lookup_var(&self, name: &str) -> Option<VarId> {
+        self.scopes.iter().rev().flatten().copied().find(|id| self.vars[id.index()].name == name)
+    }
+
+    fn lookup_array(&self, name: &str) -> Option<ArrayId> {
+        self.arrays.iter().position(|array| array.name == name).map(|index| ArrayId(index as u32))
+    }
+
+    /// The span of an earlier declaration of `name` visible here, if any.
+    fn declared(&self, name: &str) -> Option<Span> {
+        self.lookup_var(name)
+            .map(|id| self.vars[id.index()].span)
+            .or_else(|| self.lookup_array(name).map(|id| self.arrays[id.index()].span))
+    }
+
+    fn all_names(&self) -> Vec<&str> {
+        let vars = self.scopes.iter().flatten().map(|id| self.vars[id.index()].name.as_str());
+        let arrays = self.arrays.iter().map(|array| array.name.as_str());
+        vars.chain(arrays).collect()
+    }
+}
+
+fn builtin_named(name: &str) -> Option<Builtin> {
+    Builtin::ALL.into_iter().find(|builtin| builtin.name() == name)
+}
+
+/// The closest of `candidates` to `name`, if it is close enough to be a likely typo.
+fn suggestion<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|candidate| (strsim::levenshtein(name, candidate), candidate))
+        .filter(|(distance, candidate)| *distance <= 2.max(name.len() / 3) && *distance < candidate.len().max(name.len()))
+        .min()
+        .map(|(_, candidate)| candidate)
+}
+
+impl Resolver {
+    fn report(&mut self, diagnostic: Diagnostic) {
+        self.diagnostics.push(diagnostic);
+    }
+
+    fn program(&mut self, file: &ast::File) -> Program {
+        let declared_functions: Vec<&ast::FunctionDecl> = file
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                ast::Item::Function(function) => Some(function),
+                _ => None,
+            })
+            .collect();
+        let mut first_span: HashMap<String, Span> = HashMap::new();
+        for function in &declared_functions {
+            if let Some(previous) = first_span.get(&function.name.name) {
+                let diagnostic = duplicate(&function.name, *previous, "function");
+                self.report(diagnostic);
+                continue;
+            }
+            first_span.insert(function.name.name.clone(), function.name.span);
+            let params = function.params.iter().map(|param| self.value_type(param.ty, param.ty_span)).collect();
+            let result = self.value_type(function.result, function.result_span);
+            self.function_ids.insert(function.name.name.clone(), FunctionId(self.signatures.len() as u32));
+            self.signatures.push(Signature { name: function.name.name.clone(), params, result });
+        }
+        // Each function is resolved once, in the order of its id; a duplicate was reported above.
+        let functions = declared_functions
+            .iter()
+            .filter(|function| first_span.get(&function.name.name) == Some(&function.name.span))
+            .map(|function| self.function(function))
+            .collect();
+
+        let mut kernels: Vec<Kernel> = Vec::new();
+        for item in &file.items {
+            if let ast::Item::Kernel(declaration) = item {
+                if let Some(previous) = kernels.iter().find(|kernel| kernel.name == declaration.name.name) {
+                    let diagnostic = duplicate(&declaration.name, previous.span, "kernel");
+                    self.report(diagnostic);
+                }
+                kernels.push(self.kernel(declaration));
+            }
+        }
+        Program { functions, kernels }
+    }
+
+    /// The type of a parameter or result; `void` is only for `main`.
+    fn value_type(&mut self, ty: ast::TypeName, span: Span) -> Type {
+        match ty {
+            ast::TypeName::Int => Type::Int,
+            ast::TypeName::Bool => Type::Bool,
+            ast::TypeName::Void => {
+                self.report(
+                    Diagnostic::error(Code::TypeMismatch, "`void` is not a type of values", span, "not allowed here")
+                        .with_help("use `int` or `bool`"),
+                );
+                Type::Int
+            }
+        }
+    }
+
+    fn function(&mut self, declaration: &ast::FunctionDecl) -> Function {
+        let id = self.function_ids[&declaration.name.name];
+        let result = self.signatures[id.index()].result;
+        let mut names = Names { scopes: vec![Vec::new()], ..Names::default() };
+        let params = declaration
+            .params
+            .iter()
+            .zip(self.signatures[id.index()].params.clone())
+            .filter_map(|(param, ty)| self.declare(&mut names, &param.name, ty, VarKind::FunctionParam))
+            .collect();
+        let mut requires = Vec::new();
+        let mut ensures = Vec::new();
+        for clause in &declaration.clauses {
+            let context = match clause.kind {
+                ast::ClauseKind::Ensures => Context { result: Some(result), ..Context::at(Place::Function) },
+                _ => Context::at(Place::Function),
+            };
+            let checked = self.expr(&mut names, context, &clause.formula, Some(Type::Bool));
+            match clause.kind {
+                ast::ClauseKind::Ensures => ensures.extend(checked),
+                _ => requires.extend(checked),
+            }
+        }
+        let body = self.expr(&mut names, Context::at(Place::Function), &declaration.body, Some(result));
+        Function {
+            name: declaration.name.name.clone(),
+            span: declaration.span,
+            params,
+            vars: names.vars,
+            result,
+            requires,
+            ensures,
+            body: body.unwrap_or(Expr { kind: ExprKind::Bool(false), ty: result, span: declaration.body.span }),
+        }
+    }
+
+    /// Declares a variable in the innermost scope, unless the name is taken.
+    fn declare(&mut self, names: &mut Names, name: &ast::Ident, ty: Type, kind: VarKind) -> Option<VarId> {
+        if builtin_named(&name.name).is_some() {
+            self.report(
+                Diagnostic::error(
+                    Code::ReservedName,
+                    format!("`{}` is a reserved name", name.name),
+                    name.span,
+                    "cannot be declared",
+                )
+                .with_help("`tid`, `gid`, `lid`, `tcount` and `gsize` are given by the kernel launch; pick another name"),
+            );
+            return None;
+        }
+        if let Some(previous) = names.declared(&name.name) {
+            self.report(duplicate(name, previous, "name"));
+            return None;
+        }
+        let id = VarId(names.vars.len() as u32);
+        names.vars.push(Var { name: name.name.clone(), ty, kind, span: name.span });
+        names.scopes.last_mut().expect("a scope is always open").push(id);
+        Some(id)
+    }
+
+    fn kernel(&mut self, declaration: &ast::KernelDecl) -> Kernel {
+        let mut names = Names { scopes: vec![Vec::new()], ..Names::default() };
+        let mut params = Vec::new();
+        for param in &declaration.params {
+            let ty = self.value_type(param.ty, param.ty_span);
+            params.extend(self.declare(&mut names, &param.name, ty, VarKind::KernelParam));
+        }
+        for member in &declaration.members {
+            if let ast::Member::Arrays { memory, element, element_span, size, names: array_names, .. } = member {
+                self.arrays(&mut names, *memory, *element, *element_span, size, array_names);
+            }
+        }
+
+        let mut main: Option<(&ast::Block, Span)> = None;
+        let mut kernel_contract: Option<Contract> = None;
+        let mut group_contract: Option<Contract> = None;
+        let mut thread_contract = Contract::default();
+        for member in &declaration.members {
+            match member {
+                ast::Member::Clause(clause) => {
+                    let (place, contract) = match clause.level {
+                        ast::Level::Kernel => (Place::Kernel, kernel_contract.get_or_insert_with(Contract::default)),
+                        ast::Level::Group => (Place::Group, group_contract.get_or_insert_with(Contract::default)),
+                        ast::Level::Thread => (Place::Thread, &mut thread_contract),
+                    };
+                    let context = Context { old: clause.kind == ast::ClauseKind::Ensures, ..Context::at(place) };
+                    if let Some(checked) = self.clause(&mut names, context, clause) {
+                        match clause.kind {
+                            ast::ClauseKind::Ensures => contract.ensures.push(checked),
+                            _ => contract.requires.push(checked),
+                        }
+                    }
+                }
+                ast::Member::Main { result, result_span, name, params, body, span } => {
+                    if let Some((_, previous)) = main {
+                        self.report(
+                            Diagnostic::error(Code::DuplicateMain, "a kernel has one body", *span, "a second body")
+                                .with_secondary(previous, "the first body"),
+                        );
+                        continue;
+                    }
+                    if *result != ast::TypeName::Void || name.name != "main" || !params.is_empty() {
+                        self.report(
+                            Diagnostic::error(
+                                Code::MainSignature,
+                                "the kernel body must be `void main()`",
+                                result_span.to(name.span),
+                                "expected `void main()`",
+                            )
+                            .with_help("a kernel has exactly one body, `void main() { ... }`, without parameters; put scalar parameters on the kernel: `kernel k(int n) { ... }`"),
+                        );
+                    }
+                    main = Some((body, *span));
+                }
+                ast::Member::Arrays { .. } | ast::Member::Error => {}
+            }
+        }
+
+        let mut barriers = Vec::new();
+        let body = match main {
+            Some((body, _)) => {
+                let mut labels = HashMap::new();
+                let mut walker = BodyResolver { resolver: self, names: &mut names, barriers: &mut barriers, labels: &mut labels };
+                walker.block(body)
+            }
+            None => {
+                self.report(
+                    Diagnostic::error(
+                        Code::MissingMain,
+                        format!("kernel `{}` has no body", declaration.name.name),
+                        declaration.name.span,
+                        "this kernel has no `void main()`",
+                    )
+                    .with_help("add the code every thread runs: `void main() { ... }`"),
+                );
+                Block { stmts: Vec::new(), span: declaration.span }
+            }
+        };
+        Kernel {
+            name: declaration.name.name.clone(),
+            span: declaration.span,
+            params,
+            vars: names.vars,
+            arrays: names.arrays,
+            kernel_contract,
+            group_contract,
+            thread_contract,
+            barriers,
+            body,
+        }
+    }
+
+    fn arrays(
+        &mut self,
+        names: &mut Names,
+        memory: ast::MemorySpace,
+        element: ast::TypeName,
+        element_span: Span,
+        size: &ast::Expr,
+        array_names: &[ast::Ident],
+    ) {
+        if element != ast::TypeName::Int {
+            self.report(
+                Diagnostic::error(Code::Unsupported, "arrays hold `int` elements", element_span, "unsupported element type")
+                    .with_help("declare the array as `int[...]`; store booleans as 0 and 1"),
+            );
+        }
+        let Some(size) = self.expr(names, Context::at(Place::ArraySize), size, Some(Type::Int)) else {
+            return;
+        };
+        for name in array_names {
+            if builtin_named(&name.name).is_some() {
+                self.report(Diagnostic::error(
+                    Code::ReservedName,
+                    format!("`{}` is a reserved name", name.name),
+                    name.span,
+                    "cannot name an array",
+                ));
+                continue;
+            }
+            if let Some(previous) = names.declared(&name.name) {
+                self.report(duplicate(name, previous, "name"));
+                continue;
+            }
+            let memory = match memory {
+                ast::MemorySpace::Global => Memory::Global,
+                ast::MemorySpace::Local => Memory::Local,
+            };
+            names.arrays.push(Array { name: name.name.clone(), memory, size: size.clone(), span: name.span });
+        }
+    }
+
+    fn clause(&mut self, names: &mut Names, context: Context, clause: &ast::Clause) -> Option<Clause> {
+        let assertion = self.assertion(names, context, &clause.formula)?;
+        Some(Clause { assertion, span: clause.span })
+    }
+
+    /// Checks a formula where a resource may stand.
+    fn assertion(&mut self, names: &mut Names, context: Context, formula: &ast::Expr) -> Option<Assertion> {
+        let span = formula.span;
+        let kind = match &formula.kind {
+            ast::ExprKind::Binary { op: ast::BinaryOp::Star, lhs, rhs } => {
+                let lhs = self.assertion(names, context, lhs);
+                let rhs = self.assertion(names, context, rhs);
+                AssertionKind::Star(Box::new(lhs?), Box::new(rhs?))
+            }
+            ast::ExprKind::Binary { op: ast::BinaryOp::Implies, lhs, rhs } => {
+                let cond = self.expr(names, context, lhs, Some(Type::Bool));
+                let body = self.assertion(names, context, rhs);
+                match body? {
+                    Assertion { kind: AssertionKind::Pure(body), .. } => AssertionKind::Pure(Expr {
+                        kind: ExprKind::Binary { op: BinaryOp::Implies, lhs: Box::new(cond?), rhs: Box::new(body) },
+                        ty: Type::Bool,
+                        span,
+                    }),
+                    body => AssertionKind::Implies(cond?, Box::new(body)),
+                }
+            }
+            ast::ExprKind::Cond { cond, then_value, else_value } => {
+                let cond = self.expr(names, context, cond, Some(Type::Bool));
+                let then_value = self.assertion(names, context, then_value);
+                let else_value = self.assertion(names, context, else_value);
+                match (then_value?, else_value?) {
+                    (
+                        Assertion { kind: AssertionKind::Pure(then_value), .. },
+                        Assertion { kind: AssertionKind::Pure(else_value), .. },
+                    ) => AssertionKind::Pure(Expr {
+                        kind: ExprKind::Cond {
+                            cond: Box::new(cond?),
+                            then_value: Box::new(then_value),
+                            else_value: Box::new(else_value),
+                        },
+                        ty: Type::Bool,
+                        span,
+                    }),
+                    (then_value, else_value) => AssertionKind::Cond(cond?, Box::new(then_value), Box::new(else_value)),
+                }
+            }
+            ast::ExprKind::Perm { style, location, amount } => {
+                let atom = self.perm(names, context, *style, location, amount);
+                AssertionKind::Perm(atom?)
+            }
+            ast::ExprKind::Quantifier { kind: ast::QuantifierKind::ForallStar, ty, ty_span, var, range, body } => {
+                names.scopes.push(Vec::new());
+                let result = self.bound_variable(names, var, *ty, *ty_span).and_then(|var| {
+                    let range = self.expr(names, context, range, Some(Type::Bool));
+                    let body = self.assertion(names, context, body);
+                    Some(AssertionKind::ForallStar { var, range: range?, body: Box::new(body?) })
+                });
+                names.scopes.pop();
+                result?
+            }
+            _ => AssertionKind::Pure(self.expr(names, context, formula, Some(Type::Bool))?),
+        };
+        Some(Assertion { kind, span })
+    }
+
+    fn bound_variable(&mut self, names: &mut Names, var: &ast::Ident, ty: ast::TypeName, ty_span: Span) -> Option<VarId> {
+        if ty != ast::TypeName::Int {
+            self.report(
+                Diagnostic::error(Code::Unsupported, "quantifiers range over `int`", ty_span, "unsupported type")
+                    .with_help("quantify over `int`, e.g. `(\\forall int i; 0 <= i && i < n; ...)`"),
+            );
+            return None;
+        }
+        self.declare(names, var, Type::Int, VarKind::Bound)
+    }
+
+    fn perm(
+        &mut self,
+        names: &mut Names,
+        context: Context,
+        style: ast::PermStyle,
+        location: &ast::Expr,
+        amount: &ast::Expr,
+    ) -> Option<PermAtom> {
+        let place = match &location.kind {
+            ast::ExprKind::Index { array, index } => {
+                let array = self.array_access(names, context, array);
+                let index = self.expr(names, context, index, Some(Type::Int));
+                Some((array, index))
+            }
+            ast::ExprKind::Name(name) if names.lookup_var(name).is_some() || builtin_named(name).is_some() => {
+                self.report(
+                    Diagnostic::error(
+                        Code::PermissionLocation,
+                        format!("`{name}` needs no permission"),
+                        location.span,
+                        "not a memory location",
+                    )
+                    .with_help("a thread always owns its private variables and the parameters; permissions are for array elements such as `a[i]`"),
+                );
+                None
+            }
+            _ => {
+                self.report(
+                    Diagnostic::error(
+                        Code::PermissionLocation,
+                        "a permission is held on an array element",
+                        location.span,
+                        "not an array element",
+                    )
+                    .with_help("write the location as `a[i]`, for an array `a` declared in the kernel"),
+                );
+                None
+            }
+        };
+        let amount = self.amount(style, amount);
+        let (array, index) = place?;
+        Some(PermAtom { array: array?, index: index?, amount: amount? })
+    }
+
+    fn amount(&mut self, style: ast::PermStyle, amount: &ast::Expr) -> Option<Amount> {
+        let exact = match (&amount.kind, style) {
+            (ast::ExprKind::Write, _) => BigRational::one(),
+            (ast::ExprKind::Read, _) => return Some(Amount::Read),
+            (ast::ExprKind::Int(percent), ast::PermStyle::Percent) => {
+                BigRational::new(percent.clone(), BigInt::from(100))
+            }
+            (ast::ExprKind::Int(value), ast::PermStyle::Fraction) => BigRational::from_integer(value.clone()),
+            (
+                ast::ExprKind::Binary { op: ast::BinaryOp::Div | ast::BinaryOp::Fraction, lhs, rhs },
+                ast::PermStyle::Fraction,
+            ) => match (&lhs.kind, &rhs.kind) {
+                (ast::ExprKind::Int(numerator), ast::ExprKind::Int(denominator)) => {
+                    if denominator.is_zero() {
+                        self.report(Diagnostic::error(
+                            Code::PermissionAmount,
+                            "the fraction divides by zero",
+                            rhs.span,
+                            "this denominator is 0",
+                        ));
+                        return None;
+                    }
+                    BigRational::new(numerator.clone(), denominator.clone())
+                }
+                _ => return self.non_constant_amount(style, amount.span),
+            },
+            _ => return self.non_constant_amount(style, amount.span),
+        };
+        if !exact.is_positive() || exact > BigRational::one() {
+            let (shown, range) = match style {
+                ast::PermStyle::Percent => (format!("{}", exact.clone() * BigRational::from_integer(100.into())), "1 to 100"),
+                ast::PermStyle::Fraction => (format!("{exact}"), "greater than 0 and at most 1"),
+            };
+            self.report(
+                Diagnostic::error(
+                    Code::PermissionAmount,
+                    format!("permission amount {shown} is out of range"),
+                    amount.span,
+                    format!("must be {range}"),
+                )
+                .with_help("a location's permissions add up to at most 1 (100 in `perm`), and a permission must be positive"),
+            );
+            return None;
+        }
+        Some(Amount::Exact(exact))
+    }
+
+    fn non_constant_amount(&mut self, style: ast::PermStyle, span: Span) -> Option<Amount> {
+        let help = match style {
+            ast::PermStyle::Percent => "`perm(x, N)` takes a whole percentage such as `100` (write) or `10`; for fractions use `Perm(x, 1/2)`",
+            ast::PermStyle::Fraction => "`Perm(x, q)` takes `write`, `read`, `1`, or a fraction of two integers such as `1/2` or `1\\3`",
+        };
+        self.report(
+            Diagnostic::error(Code::PermissionAmount, "a permission amount must be a constant", span, "not a constant amount")
+                .with_help(help),
+        );
+        None
+    }
+
+    /// Resolves the array of an access or permission, checking that the context may touch it.
+    fn array_access(&mut self, names: &Names, context: Context, array: &ast::Ident) -> Option<ArrayId> {
+        if context.place == Place::Function {
+            self.report(
+                Diagnostic::error(Code::MemoryInFunction, "a pure function cannot read memory", array.span, "read here")
+                    .with_help("a pure function sees only its parameters; pass the value as an argument instead"),
+            );
+            return None;
+        }
+        let Some(id) = names.lookup_array(&array.name) else {
+            let diagnostic = if names.lookup_var(&array.name).is_some() || builtin_named(&array.name).is_some() {
+                Diagnostic::error(
+                    Code::NotAnArray,
+                    format!("`{}` is not an array", array.name),
+                    array.span,
+                    "indexed here",
+                )
+                .with_help("only arrays declared with `global` or `local` can be indexed")
+            } else {
+                let array_names = names.arrays.iter().map(|array| array.name.as_str());
+                let diagnostic = Diagnostic::error(
+                    Code::UnknownArray,
+                    format!("unknown array `{}`", array.name),
+                    array.span,
+                    "no array of this name",
+                );
+                match suggestion(&array.name, array_names) {
+                    Some(close) => diagnostic.with_help(format!("did you mean `{close}`?")),
+                    None => diagnostic.with_help("declare it in the kernel, e.g. `global int[gsize] name;`"),
+                }
+            };
+            self.report(diagnostic);
+            return None;
+        };
+        let memory = names.arrays[id.index()].memory;
+        let refusal = match (context.place, memory) {
+            (Place::ArraySize, _) => Some((
+                Code::OutOfScope,
+                "an array size cannot read memory".to_string(),
+                "sizes may use `gsize`, `tcount`, kernel parameters and constants",
+            )),
+            (Place::Kernel | Place::Group, Memory::Local) => Some((
+                Code::OutOfScope,
+                format!("local array `{}` has no meaning at the {} level", array.name, level_name(context.place)),
+                "local memory belongs to one work group, which always owns all of it; speak about it in thread and barrier contracts",
+            )),
+            _ => None,
+        };
+        if let Some((code, message, help)) = refusal {
+            self.report(Diagnostic::error(code, message, array.span, "read here").with_help(help));
+            return None;
+        }
+        Some(id)
+    }
+
+    /// Checks a value expression, and that it has the `expected` type if one is given.
+    fn expr(&mut self, names: &mut Names, context: Context, expr: &ast::Expr, expected: Option<Type>) -> Option<Expr> {
+        let checked = self.expr_inner(names, context, expr, expected)?;
+        if let Some(expected) = expected {
+            if checked.ty != expected {
+                let mut diagnostic = Diagnostic::error(
+                    Code::TypeMismatch,
+                    format!("expected `{}`, found `{}`", type_name(expected), type_name(checked.ty)),
+                    expr.span,
+                    format!("this is of type `{}`", type_name(checked.ty)),
+                );
+                if expected == Type::Bool {
+                    diagnostic = diagnostic.with_help("a condition must be a `bool`; compare the value, e.g. `x != 0`");
+                }
+                self.report(diagnostic);
+                return None;
+            }
+        }
+        Some(checked)
+    }
+
+    fn expr_inner(&mut self, names: &mut Names, context: Context, expr: &ast::Expr, expected: Option<Type>) -> Option<Expr> {
+        let span = expr.span;
+        let typed = |kind: ExprKind, ty: Type| Some(Expr { kind, ty, span });
+        match &expr.kind {
+            ast::ExprKind::Int(value) => typed(ExprKind::Int(value.clone()), Type::Int),
+            ast::ExprKind::Bool(value) => typed(ExprKind::Bool(*value), Type::Bool),
+            ast::ExprKind::Read | ast::ExprKind::Write => {
+                self.report(
+                    Diagnostic::error(
+                        Code::PermissionAmount,
+                        "`read` and `write` are permission amounts",
+                        span,
+                        "not a value",
+                    )
+                    .with_help("use them as the amount of a permission: `Perm(a[i], read)`"),
+                );
+                None
+            }
+            ast::ExprKind::Result => match context.result {
+                Some(ty) => typed(ExprKind::Result, ty),
+                None => {
+                    self.report(
+                        Diagnostic::error(
+                            Code::MisplacedResult,
+                            "`\\result` outside a function postcondition",
+                            span,
+                            "no result here",
+                        )
+                        .with_help("`\\result` names a pure function's value in its `ensures` clauses"),
+                    );
+                    None
+                }
+            },
+            ast::ExprKind::Name(name) => self.name(names, context, name, span),
+            ast::ExprKind::Index { array, index } => {
+                let array = self.array_access(names, context, array);
+                let index = self.expr(names, context, index, Some(Type::Int));
+                typed(ExprKind::Read { array: array?, index: Box::new(index?) }, Type::Int)
+            }
+            ast::ExprKind::Call { function, args } => self.call(names, context, function, args, span),
+            ast::ExprKind::Unary { op, operand } => {
+                let (op, ty) = match op {
+                    ast::UnaryOp::Not => (UnaryOp::Not, Type::Bool),
+                    ast::UnaryOp::Neg => (UnaryOp::Neg, Type::Int),
+                };
+                let operand = self.expr(names, context, operand, Some(ty))?;
+                typed(ExprKind::Unary { op, operand: Box::new(operand) }, ty)
+            }
+            ast::ExprKind::Binary { op, lhs, rhs } => self.binary(names, context, *op, lhs, rhs, span),
+            ast::ExprKind::Cond { cond, then_value, else_value } => {
+                let cond = self.expr(names, context, cond, Some(Type::Bool));
+                let then_value = self.expr(names, context, then_value, expected);
+                let expected = expected.or(then_value.as_ref().map(|value| value.ty));
+                let else_value = self.expr(names, context, else_value, expected);
+                let then_value = then_value?;
+                let ty = then_value.ty;
+                typed(
+                    ExprKind::Cond { cond: Box::new(cond?), then_value: Box::new(then_value), else_value: Box::new(else_value?) },
+                    ty,
+                )
+            }
+            ast::ExprKind::Quantifier { kind: ast::QuantifierKind::ForallStar, .. } => {
+                self.resource_in_expression(span, "`\\forall*` joins resources");
+                None
+            }
+            ast::ExprKind::Quantifier { kind, ty, ty_span, var, range, body } => {
+                let quantifier = match kind {
+                    ast::QuantifierKind::Exists => Quantifier::Exists,
+                    _ => Quantifier::Forall,
+                };
+                names.scopes.push(Vec::new());
+                let result = self.bound_variable(names, var, *ty, *ty_span).and_then(|var| {
+                    let range = self.expr(names, context, range, Some(Type::Bool));
+                    let body = self.expr(names, context, body, Some(Type::Bool));
+                    Some(ExprKind::Quantifier { quantifier, var, range: Box::new(range?), body: Box::new(body?) })
+                });
+                names.scopes.pop();
+                typed(result?, Type::Bool)
+            }
+            ast::ExprKind::Old(value) => {
+                if !context.old {
+                    self.report(
+                        Diagnostic::error(Code::MisplacedOld, "`\\old` outside a postcondition", span, "not allowed here")
+                            .with_help("`\\old(e)` may appear in the `ensures` clauses of the kernel, group and thread contracts, where it means the value of `e` when the kernel started"),
+                    );
+                    return None;
+                }
+                let value = self.expr(names, context, value, expected)?;
+                let ty = value.ty;
+                typed(ExprKind::Old(Box::new(value)), ty)
+            }
+            ast::ExprKind::Perm { .. } => {
+                self.resource_in_expression(span, "this is a permission");
+                None
+            }
+        }
+    }
+
+    fn resource_in_expression(&mut self, span: Span, label: &str) {
+        self.report(
+            Diagnostic::error(Code::ResourceInExpression, "a resource cannot be used as a value", span, label)
+                .with_help("permissions stand at the top of a contract clause, joined by `*` or `**`, right of `->`, in the branches of `? :`, or in the body of `\\forall*`"),
+        );
+    }
+
+    fn name(&mut self, names: &Names, context: Context, name: &str, span: Span) -> Option<Expr> {
+        if let Some(var) = names.lookup_var(name) {
+            let ty = names.vars[var.index()].ty;
+            return Some(Expr { kind: ExprKind::Var(var), ty, span });
+        }
+        if let Some(builtin) = builtin_named(name) {
+            return self.builtin(context, builtin, span);
+        }
+        let diagnostic = if names.lookup_array(name).is_some() {
+            Diagnostic::error(Code::ArrayAsValue, format!("array `{name}` used as a value"), span, "an array, not a value")
+                .with_help(format!("read one element: `{name}[i]`"))
+        } else if self.function_ids.contains_key(name) {
+            Diagnostic::error(Code::ArrayAsValue, format!("function `{name}` used as a value"), span, "a function, not a value")
+                .with_help(format!("call it: `{name}(...)`"))
+        } else {
+            let mut candidates = names.all_names();
+            if context.place != Place::Function {
+                candidates.extend(Builtin::ALL.iter().map(|builtin| builtin.name()));
+            }
+            let diagnostic =
+                Diagnostic::error(Code::UnknownName, format!("unknown name `{name}`"), span, "not declared");
+            match suggestion(name, candidates) {
+                Some(close) => diagnostic.with_help(format!("did you mean `{close}`?")),
+                None => diagnostic.with_help("declare private variables in `main`, e.g. `int x := 0;`, or add a kernel parameter"),
+            }
+        };
+        self.report(diagnostic);
+        None
+    }
+
+    fn builtin(&mut self, context: Context, builtin: Builtin, span: Span) -> Option<Expr> {
+        let allowed = match context.place {
+            Place::Function => false,
+            Place::ArraySize | Place::Kernel => matches!(builtin, Builtin::Tcount | Builtin::Gsize),
+            Place::Group => !builtin.is_thread_specific(),
+            Place::Thread => true,
+        };
+        if allowed {
+            return Some(Expr { kind: ExprKind::Builtin(builtin), ty: Type::Int, span });
+        }
+        let name = builtin.name();
+        let (message, help) = match context.place {
+            Place::Function => (
+                format!("`{name}` is not visible in a pure function"),
+                "a pure function sees only its parameters; pass the value as an argument".to_string(),
+            ),
+            Place::ArraySize => (
+                format!("an array size cannot depend on `{name}`"),
+                "an array has one size for all threads: use `gsize`, `tcount`, kernel parameters and constants".to_string(),
+            ),
+            Place::Kernel => (
+                format!("`{name}` has no meaning in a kernel contract"),
+                "a kernel contract speaks for all threads at once; quantify over them, e.g. `(\\forall* int t; 0 <= t && t < tcount; Perm(a[t], write))`".to_string(),
+            ),
+            _ => (
+                format!("`{name}` has no meaning in a group contract"),
+                "a group contract speaks for all threads of the group; quantify over them, e.g. `(\\forall* int t; gid * gsize <= t && t < (gid + 1) * gsize; Perm(a[t], write))`".to_string(),
+            ),
+        };
+        self.report(Diagnostic::error(Code::OutOfScope, message, span, "not available here").with_help(help));
+        None
+    }
+
+    fn call(&mut self, names: &mut Names, context: Context, function: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Expr> {
+        let Some(&id) = self.function_ids.get(&function.name) else {
+            let diagnostic = Diagnostic::error(
+                Code::UnknownFunction,
+                format!("unknown function `{}`", function.name),
+                function.span,
+                "no pure function of this name",
+            );
+            let candidates: Vec<String> = self.signatures.iter().map(|signature| signature.name.clone()).collect();
+            let diagnostic = if names.lookup_array(&function.name).is_some() {
+                diagnostic.with_help(format!("`{0}` is an array: index it with `{0}[i]`", function.name))
+            } else {
+                match suggestion(&function.name, candidates.iter().map(String::as_str)) {
+                    Some(close) => diagnostic.with_help(format!("did you mean `{close}`?")),
+                    None => diagnostic.with_help("declare it before the kernel: `pure int f(int x) = ...;`"),
+                }
+            };
+            self.report(diagnostic);
+            for arg in args {
+                self.expr(names, context, arg, None);
+            }
+            return None;
+        };
+        let params = self.signatures[id.index()].params.clone();
+        let result = self.signatures[id.index()].result;
+        if params.len() != args.len() {
+            self.report(Diagnostic::error(
+                Code::ArgumentCount,
+                format!("`{}` takes {} argument{}, but {} were given", function.name, params.len(), if params.len() == 1 { "" } else { "s" }, args.len()),
+                span,
+                "wrong number of arguments",
+            ));
+            for arg in args {
+                self.expr(names, context, arg, None);
+            }
+            return None;
+        }
+        let checked: Vec<Option<Expr>> =
+            args.iter().zip(params).map(|(arg, ty)| self.expr(names, context, arg, Some(ty))).collect();
+        let args = checked.into_iter().collect::<Option<Vec<Expr>>>()?;
+        Some(Expr { kind: ExprKind::Call { function: id, args }, ty: result, span })
+    }
+
+    fn binary(
+        &mut self,
+        names: &mut Names,
+        context: Context,
+        op: ast::BinaryOp,
+        lhs: &ast::Expr,
+        rhs: &ast::Expr,
+        span: Span,
+    ) -> Option<Expr> {
+        use ast::BinaryOp as Syntax;
+        let (op, operand, result) = match op {
+            Syntax::Star => {
+                self.report(
+                    Diagnostic::error(Code::ResourceInExpression, "a separating conjunction cannot be used as a value", span, "joins resources")
+                        .with_help("join booleans with `&&`; `*` next to a permission and `**` join resources in contracts"),
+                );
+                return None;
+            }
+            Syntax::Fraction => {
+                self.report(
+                    Diagnostic::error(Code::PermissionAmount, "`\\` writes a permission fraction", span, "not an integer")
+                        .with_help("use `/` for integer division; `\\` belongs in a permission amount such as `Perm(a[i], 1\\2)`"),
+                );
+                return None;
+            }
+            Syntax::Eq | Syntax::Ne => {
+                let lhs = self.expr(names, context, lhs, None);
+                let rhs = self.expr(names, context, rhs, lhs.as_ref().map(|lhs| lhs.ty));
+                let op = if op == Syntax::Eq { BinaryOp::Eq } else { BinaryOp::Ne };
+                return Some(Expr {
+                    kind: ExprKind::Binary { op, lhs: Box::new(lhs?), rhs: Box::new(rhs?) },
+                    ty: Type::Bool,
+                    span,
+                });
+            }
+            Syntax::Implies => (BinaryOp::Implies, Type::Bool, Type::Bool),
+            Syntax::Or => (BinaryOp::Or, Type::Bool, Type::Bool),
+            Syntax::And => (BinaryOp::And, Type::Bool, Type::Bool),
+            Syntax::Lt => (BinaryOp::Lt, Type::Int, Type::Bool),
+            Syntax::Le => (BinaryOp::Le, Type::Int, Type::Bool),
+            Syntax::Gt => (BinaryOp::Gt, Type::Int, Type::Bool),
+            Syntax::Ge => (BinaryOp::Ge, Type::Int, Type::Bool),
+            Syntax::Add => (BinaryOp::Add, Type::Int, Type::Int),
+            Syntax::Sub => (BinaryOp::Sub, Type::Int, Type::Int),
+            Syntax::Mul => (BinaryOp::Mul, Type::Int, Type::Int),
+            Syntax::Div => (BinaryOp::Div, Type::Int, Type::Int),
+            Syntax::Rem => (BinaryOp::Rem, Type::Int, Type::Int),
+            Syntax::Mod => (BinaryOp::Mod, Type::Int, Type::Int),
+        };
+        let lhs = self.expr(names, context, lhs, Some(operand));
+        let rhs = self.expr(names, context, rhs, Some(operand));
+        Some(Expr { kind: ExprKind::Binary { op, lhs: Box::new(lhs?), rhs: Box::new(rhs?) }, ty: result, span })
+    }
+}
+
+fn level_name(place: Place) -> &'static str {
+    match place {
+        Place::Kernel => "kernel",
+        Place::Group => "group",
+        _ => "thread",
+    }
+}
+
+fn duplicate(name: &ast::Ident, previous: Span, what: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::DuplicateName,
+        format!("the {what} `{}` is declared twice", name.name),
+        name.span,
+        "declared again here",
+    )
+    .with_secondary(previous, "first declared here")
+    .with_help("names cannot be redeclared or shadowed; rename one of them")
+}
+
+/// Resolves the statements of `main`, collecting its barriers.
+struct BodyResolver<'r> {
+    resolver: &'r mut Resolver,
+    names: &'r mut Names,
+    barriers: &'r mut Vec<Barrier>,
+    labels: &'r mut HashMap<BigInt, Span>,
+}
+
+impl BodyResolver<'_> {
+    fn code_context() -> Context {
+        Context::at(Place::Thread)
+    }
+
+    fn block(&mut self, block: &ast::Block) -> Block {
+        self.names.scopes.push(Vec::new());
+        let mut stmts = Vec::new();
+        let mut previous: Option<&ast::Stmt> = None;
+        for stmt in &block.stmts {
+            if let ast::StmtKind::StrayClause(clause) = &stmt.kind {
+                self.stray_clause(clause, previous);
+            } else if let Some(checked) = self.stmt(stmt) {
+                stmts.push(checked);
+            }
+            previous = Some(stmt);
+        }
+        self.names.scopes.pop();
+        Block { stmts, span: block.span }
+    }
+
+    /// A statement as a block: a branch or loop body.
+    fn branch(&mut self, stmt: &ast::Stmt) -> Block {
+        match &stmt.kind {
+            ast::StmtKind::Block(block) => self.block(block),
+            _ => self.block(&ast::Block { stmts: vec![stmt.clone()], span: stmt.span }),
+        }
+    }
+
+    fn stray_clause(&mut self, clause: &ast::Clause, previous: Option<&ast::Stmt>) {
+        let keyword = clause.kind.keyword();
+        let diagnostic = Diagnostic::error(
+            Code::StrayClause,
+            format!("`{keyword}` cannot stand between statements"),
+            clause.span,
+            "a contract clause, not a statement",
+        );
+        let diagnostic = match previous {
+            Some(barrier @ ast::Stmt { kind: ast::StmtKind::Barrier { .. }, .. }) => diagnostic
+                .with_secondary(barrier.span, "the barrier before it")
+                .with_help("barrier clauses go inside the barrier's braces: `barrier(F) { requires ...; ensures ...; }`"),
+            _ => diagnostic.with_help(
+                "thread contracts go before `void main()`, barrier contracts inside `barrier(F) { ... }`, loop invariants right before `while`; inside code use `assert`",
+            ),
+        };
+        self.resolver.report(diagnostic);
+    }
+
+    fn expr(&mut self, expr: &ast::Expr, expected: Type) -> Option<Expr> {
+        self.resolver.expr(self.names, Self::code_context(), expr, Some(expected))
+    }
+
+    fn clauses(&mut self, clauses: &[ast::Clause]) -> Vec<Clause> {
+        clauses.iter().filter_map(|clause| self.resolver.clause(self.names, Self::code_context(), clause)).collect()
+    }
+
+    fn stmt(&mut self, stmt: &ast::Stmt) -> Option<Stmt> {
+        let kind = match &stmt.kind {
+            ast::StmtKind::Declare { ty, ty_span, name, init } => {
+                let ty = self.resolver.value_type(*ty, *ty_span);
+                // The initial value is checked before the name is in scope: `int x := x;` is an error.
+                let init = init.as_ref().map(|init| self.expr(init, ty));
+                let var = self.resolver.declare(self.names, name, ty, VarKind::Private)?;
+                let init = match init {
+                    Some(value) => Some(value?),
+                    None => None,
+                };
+                StmtKind::Declare { var, init }
+            }
+            ast::StmtKind::Assign { target, value } => {
+                let var = self.assignable(target);
+                let ty = var.map(|var| self.names.vars[var.index()].ty);
+                let value = self.resolver.expr(self.names, Self::code_context(), value, ty);
+                StmtKind::Assign { var: var?, value: value? }
+            }
+            ast::StmtKind::Write { target, index, value } => {
+                let array = self.resolver.array_access(self.names, Self::code_context(), target);
+                let index = self.expr(index, Type::Int);
+                let value = self.expr(value, Type::Int);
+                StmtKind::Write { array: array?, index: index?, value: value? }
+            }
+            ast::StmtKind::If { cond, then_branch, else_branch } => {
+                let cond = self.expr(cond, Type::Bool);
+                let then_branch = self.branch(then_branch);
+                let else_branch = else_branch.as_deref().map(|stmt| self.branch(stmt));
+                StmtKind::If { cond: cond?, then_branch, else_branch }
+            }
+            ast::StmtKind::While { invariants, cond, body } => {
+                let invariants = self.clauses(invariants);
+                let cond = self.expr(cond, Type::Bool);
+                let body = self.branch(body);
+                StmtKind::While { invariants, cond: cond?, body }
+            }
+            ast::StmtKind::Barrier { label, fences, clauses } => self.barrier(stmt.span, label, fences, clauses)?,
+            ast::StmtKind::Assert(formula) => {
+                StmtKind::Assert(self.resolver.assertion(self.names, Self::code_context(), formula)?)
+            }
+            ast::StmtKind::Assume(formula) => {
+                self.resolver.report(
+                    Diagnostic::warning(Code::UncheckedAssume, "`assume` is not checked", stmt.span, "taken on trust")
+                        .with_help("a wrong assumption makes every later verdict meaningless; prefer `assert`, or a precondition"),
+                );
+                StmtKind::Assume(self.expr(formula, Type::Bool)?)
+            }
+            ast::StmtKind::Block(block) => StmtKind::Block(self.block(block)),
+            ast::StmtKind::StrayClause(_) | ast::StmtKind::Error => return None,
+        };
+        Some(Stmt { kind, span: stmt.span })
+    }
+
+    /// The private variable an assignment writes, or a diagnostic saying why it cannot be written.
+    fn assignable(&mut self, target: &ast::Ident) -> Option<VarId> {
+        let name = &target.name;
+        let diagnostic = match self.names.lookup_var(name) {
+            Some(var) if self.names.vars[var.index()].kind == VarKind::Private => return Some(var),
+            Some(_) => Diagnostic::error(
+                Code::AssignToParameter,
+                format!("kernel parameter `{name}` cannot be assigned"),
+                target.span,
+                "assigned here",
+            )
+            .with_help(format!("parameters are the same for all threads and read-only; copy it: `int my_{name} := {name};`")),
+            None if builtin_named(name).is_some() => Diagnostic::error(
+                Code::ReservedName,
+                format!("`{name}` cannot be assigned"),
+                target.span,
+                "fixed by the kernel launch",
+            )
+            .with_help("`tid`, `gid`, `lid`, `tcount` and `gsize` are constant within a thread"),
+            None if self.names.lookup_array(name).is_some() => Diagnostic::error(
+                Code::ArrayAsValue,
+                format!("array `{name}` cannot be assigned as a whole"),
+                target.span,
+                "an array",
+            )
+            .with_help(format!("write one element: `{name}[i] := e;`")),
+            None => {
+                let diagnostic = Diagnostic::error(Code::UnknownName, format!("unknown name `{name}`"), target.span, "not declared");
+                match suggestion(name, self.names.all_names()) {
+                    Some(close) => diagnostic.with_help(format!("did you mean `{close}`?")),
+                    None => diagnostic.with_help(format!("declare it first: `int {name} := ...;`")),
+                }
+            }
+        };
+        self.resolver.report(diagnostic);
+        None
+    }
+
+    fn barrier(
+        &mut self,
+        span: Span,
+        label: &Option<(BigInt, Span)>,
+        fence_names: &[ast::FenceName],
+        clauses: &[ast::Clause],
+    ) -> Option<StmtKind> {
+        let mut fences = Fences::default();
+        let mut ok = true;
+        for fence in fence_names {
+            match fence.name.as_str() {
+                "local" => fences.local = true,
+                "global" => fences.global = true,
+                other => {
+                    let help = match other {
+                        "CLK_LOCAL_MEM_FENCE" => "write OpenCL's `CLK_LOCAL_MEM_FENCE` as `local`".to_string(),
+                        "CLK_GLOBAL_MEM_FENCE" => "write OpenCL's `CLK_GLOBAL_MEM_FENCE` as `global`".to_string(),
+                        _ => match suggestion(other, ["local", "global"]) {
+                            Some(close) => format!("did you mean `{close}`? A barrier fences `local`, `global`, `{{local, global}}` or nothing (`{{}}`)"),
+                            None => "a barrier fences `local`, `global`, `{local, global}` or nothing (`{}`)".to_string(),
+                        },
+                    };
+                    self.resolver.report(
+                        Diagnostic::error(Code::UnknownFence, format!("unknown fence `{other}`"), fence.span, "not a memory a barrier can fence")
+                            .with_help(help),
+                    );
+                    ok = false;
+                }
+            }
+        }
+        if let Some((value, label_span)) = label {
+            if let Some(previous) = self.labels.insert(value.clone(), *label_span) {
+                self.resolver.report(
+                    Diagnostic::error(Code::DuplicateLabel, format!("barrier label {value} is used twice"), *label_span, "used again here")
+                        .with_secondary(previous, "first used here")
+                        .with_help("give every labelled barrier its own number"),
+                );
+                ok = false;
+            }
+        }
+        let mut contract = Contract::default();
+        for clause in clauses {
+            if let Some(checked) = self.resolver.clause(self.names, Self::code_context(), clause) {
+                match clause.kind {
+                    ast::ClauseKind::Ensures => contract.ensures.push(checked),
+                    _ => contract.requires.push(checked),
+                }
+            } else {
+                ok = false;
+            }
+        }
+        if !ok {
+            return None;
+        }
+        let id = BarrierId(self.barriers.len() as u32);
+        self.barriers.push(Barrier { label: label.as_ref().map(|(value, _)| value.clone()), fences, contract, span });
+        Some(StmtKind::Barrier(id))
+    }
+}
