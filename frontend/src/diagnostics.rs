@@ -140,11 +140,21 @@ impl Diagnostic {
 
     /// Renders the diagnostic, with colours if asked for.
     pub fn render_with(&self, file: &SourceFile, color: bool) -> String {
-        let report = Rendered { diagnostic: self, source: NamedSource::new(&file.path, file.text.clone()) };
+        // miette cannot draw a label that starts past column 65535 (Rust's format width limit), so
+        // far out on a very long line the snippet gives way to a plain position.
+        let too_far = std::iter::once(&self.primary)
+            .chain(&self.secondary)
+            .any(|label| file.position(label.span.end).column > MAX_SNIPPET_COLUMN);
+        let source = (!too_far).then(|| NamedSource::new(&file.path, file.text.clone()));
+        let report = Rendered { diagnostic: self, source };
         let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
         let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
         let mut out = String::new();
         handler.render_report(&mut out, &report).expect("rendering into a String cannot fail");
+        if too_far {
+            let Position { line, column } = file.position(self.primary.span.start);
+            out.push_str(&format!("  at {}:{line}:{column}: {}\n", file.path, self.primary.message));
+        }
         out
     }
 
@@ -174,8 +184,11 @@ impl Diagnostic {
 /// A diagnostic together with its source, in the shape miette renders.
 struct Rendered<'a> {
     diagnostic: &'a Diagnostic,
-    source: NamedSource<String>,
+    source: Option<NamedSource<String>>,
 }
+
+/// The last column at which a label is drawn in a source snippet.
+const MAX_SNIPPET_COLUMN: usize = 4096;
 
 impl fmt::Debug for Rendered<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -212,10 +225,11 @@ impl miette::Diagnostic for Rendered<'_> {
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&self.source)
+        self.source.as_ref().map(|source| source as &dyn miette::SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        self.source.as_ref()?;
         let primary = &self.diagnostic.primary;
         let primary =
             LabeledSpan::new_primary_with_span(Some(primary.message.clone()), source_span(primary.span));

@@ -1,0 +1,85 @@
+//! The command-line contract: help, exit codes, JSON.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn lockstep(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the lockstep binary runs")
+}
+
+fn json(output: &Output) -> serde_json::Value {
+    serde_json::from_slice(&output.stdout).expect("stdout is one JSON document")
+}
+
+#[test]
+fn help_documents_every_command_and_option() {
+    let help = String::from_utf8(lockstep(&["--help"]).stdout).unwrap();
+    assert!(help.contains("check") && help.contains("Parse and type-check"), "{help}");
+    let check_help = String::from_utf8(lockstep(&["check", "--help"]).stdout).unwrap();
+    for needle in ["--format", "human", "json", "FILE", "Exit status"] {
+        assert!(check_help.contains(needle), "`check --help` lacks {needle}:\n{check_help}");
+    }
+}
+
+#[test]
+fn a_well_formed_file_gives_exit_0_and_its_kernels_in_json() {
+    let output = lockstep(&["check", "--format", "json", "examples/seed/demo.pvl"]);
+    assert_eq!(output.status.code(), Some(0));
+    let report = json(&output);
+    let file = &report["files"][0];
+    assert_eq!(file["path"], "examples/seed/demo.pvl");
+    assert_eq!(file["well_formed"], true);
+    assert_eq!(file["kernels"][0]["name"], "demo");
+    assert_eq!(file["kernels"][0]["line"], 6);
+    assert_eq!(file["errors"], serde_json::json!([]));
+}
+
+#[test]
+fn one_bad_file_among_good_ones_gives_exit_2_and_a_line_for_each() {
+    let output = lockstep(&["check", "examples/seed/demo.pvl", "frontend/tests/reject/unknown_array.pvl"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(
+        stdout,
+        "examples/seed/demo.pvl: well formed (1 kernel: demo)\nfrontend/tests/reject/unknown_array.pvl: rejected (1 error)\n"
+    );
+}
+
+#[test]
+fn a_missing_file_is_reported_with_exit_2() {
+    let output = lockstep(&["check", "--format", "json", "no/such/file.pvl"]);
+    assert_eq!(output.status.code(), Some(2));
+    let report = json(&output);
+    assert_eq!(report["files"][0]["errors"][0]["code"], "source::unreadable");
+    let human = lockstep(&["check", "no/such/file.pvl"]);
+    assert_eq!(human.status.code(), Some(2));
+    assert!(String::from_utf8(human.stderr).unwrap().contains("cannot read `no/such/file.pvl`"));
+}
+
+#[test]
+fn an_assume_is_a_warning_not_an_error() {
+    let dir = std::env::temp_dir().join(format!("lockstep-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("assume.pvl");
+    std::fs::write(&path, "kernel k {\n  void main() {\n    assume gsize > 1;\n  }\n}\n").unwrap();
+    let path = path.to_str().unwrap();
+    let output = lockstep(&["check", "--format", "json", path]);
+    assert_eq!(output.status.code(), Some(0));
+    let report = json(&output);
+    assert_eq!(report["files"][0]["warnings"][0]["code"], "warning::unchecked-assume");
+    assert_eq!(report["files"][0]["warnings"][0]["line"], 3);
+    let human = lockstep(&["check", path]);
+    assert!(String::from_utf8(human.stdout).unwrap().ends_with("well formed (1 kernel: k), 1 warning\n"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn no_file_is_a_usage_error() {
+    let output = lockstep(&["check"]);
+    assert_eq!(output.status.code(), Some(2));
+}

@@ -1,0 +1,152 @@
+//! The kernel IR that the checker produces: the meaning of the seed's notation, pinned down.
+
+use lockstep_frontend::check_file;
+use lockstep_frontend::source::SourceFile;
+use lockstep_logic::{Amount, Assertion, AssertionKind, Expr, ExprKind, Kernel, Program, StmtKind};
+
+fn program(text: &str) -> Program {
+    let checked = check_file(SourceFile::new("test.pvl", text));
+    let rendered: Vec<String> = checked.diagnostics.iter().map(|d| d.render(&checked.file)).collect();
+    checked.program.unwrap_or_else(|| panic!("rejected:\n{}", rendered.join("\n")))
+}
+
+/// A compact prefix form of an expression, with names resolved.
+fn show_expr(kernel: &Kernel, program: &Program, expr: &Expr) -> String {
+    let show = |e: &Expr| show_expr(kernel, program, e);
+    match &expr.kind {
+        ExprKind::Int(value) => value.to_string(),
+        ExprKind::Bool(value) => value.to_string(),
+        ExprKind::Builtin(builtin) => builtin.name().to_string(),
+        ExprKind::Var(var) => kernel.var(*var).name.clone(),
+        ExprKind::Read { array, index } => format!("{}[{}]", kernel.array(*array).name, show(index)),
+        ExprKind::Unary { op, operand } => format!("({op:?} {})", show(operand)),
+        ExprKind::Binary { op, lhs, rhs } => format!("({op:?} {} {})", show(lhs), show(rhs)),
+        ExprKind::Cond { cond, then_value, else_value } => {
+            format!("(? {} {} {})", show(cond), show(then_value), show(else_value))
+        }
+        ExprKind::Call { function, args } => {
+            let args: Vec<String> = args.iter().map(show).collect();
+            format!("{}({})", program.functions[function.index()].name, args.join(", "))
+        }
+        ExprKind::Quantifier { quantifier, var, range, body } => {
+            format!("({quantifier:?} {} {} {})", kernel.var(*var).name, show(range), show(body))
+        }
+        ExprKind::Old(value) => format!("(old {})", show(value)),
+        ExprKind::Result => "result".to_string(),
+    }
+}
+
+fn show(kernel: &Kernel, program: &Program, assertion: &Assertion) -> String {
+    let recurse = |a: &Assertion| show(kernel, program, a);
+    match &assertion.kind {
+        AssertionKind::Pure(expr) => show_expr(kernel, program, expr),
+        AssertionKind::Perm(atom) => {
+            let amount = match &atom.amount {
+                Amount::Exact(q) => q.to_string(),
+                Amount::Read => "read".to_string(),
+            };
+            format!("perm({}[{}], {amount})", kernel.array(atom.array).name, show_expr(kernel, program, &atom.index))
+        }
+        AssertionKind::Star(lhs, rhs) => format!("(** {} {})", recurse(lhs), recurse(rhs)),
+        AssertionKind::Implies(cond, body) => format!("(-> {} {})", show_expr(kernel, program, cond), recurse(body)),
+        AssertionKind::Cond(cond, lhs, rhs) => {
+            format!("(? {} {} {})", show_expr(kernel, program, cond), recurse(lhs), recurse(rhs))
+        }
+        AssertionKind::ForallStar { var, range, body } => {
+            format!("(forall* {} {} {})", kernel.var(*var).name, show_expr(kernel, program, range), recurse(body))
+        }
+    }
+}
+
+fn requires(text: &str) -> Vec<String> {
+    let program = program(text);
+    let kernel = &program.kernels[0];
+    kernel.thread_contract.requires.iter().map(|clause| show(kernel, &program, &clause.assertion)).collect()
+}
+
+fn kernel_with(clauses: &str) -> String {
+    format!("kernel k(int n) {{\n  global int[gsize] a, b;\n  local int[gsize] t;\n{clauses}\n  void main() {{ }}\n}}\n")
+}
+
+#[test]
+fn the_separating_star_binds_loosest_as_in_the_seed() {
+    let binomial = requires(include_str!("../../examples/seed/binomial.pvl"));
+    assert_eq!(binomial[1], "(** (** (Gt gsize 1) perm(bin[tid], 1)) perm(tmp[tid], 1))");
+    let demo = program(include_str!("../../examples/seed/demo.pvl"));
+    let kernel = &demo.kernels[0];
+    let ensures = show(kernel, &demo, &kernel.thread_contract.ensures[0].assertion);
+    assert_eq!(ensures, "(** perm(b[tid], 1) (Eq b[tid] (Mod (Add tid 1) gsize)))");
+}
+
+#[test]
+fn a_star_between_values_multiplies() {
+    let found = requires(&kernel_with("  requires 2 * n > 0 * perm(a[2 * tid], 50);"));
+    assert_eq!(found, ["(** (Gt (Mul 2 n) 0) perm(a[(Mul 2 tid)], 1/2))"]);
+}
+
+#[test]
+fn amounts_are_exact_rationals() {
+    let found = requires(&kernel_with(
+        "  requires perm(a[tid], 10) ** Perm(b[tid], 1\\3) ** Perm(t[tid], 2/4) ** Perm(a[0], read) ** Perm(b[0], write);",
+    ));
+    assert_eq!(
+        found,
+        ["(** (** (** (** perm(a[tid], 1/10) perm(b[tid], 1/3)) perm(t[tid], 1/2)) perm(a[0], read)) perm(b[0], 1))"]
+    );
+}
+
+#[test]
+fn conditions_quantifiers_and_conditional_resources() {
+    let found = requires(&kernel_with(
+        "  requires tid < n -> perm(a[tid], 100);\n  requires tid == 0 ? perm(b[0], 100) : true;\n  requires \\forall* int i; 0 <= i && i < n; Perm(t[i], 1/2);\n  requires (\\forall int j; 0 <= j && j < n; a[j] >= 0 || a[j] < 0);",
+    ));
+    assert_eq!(
+        found,
+        [
+            "(-> (Lt tid n) perm(a[tid], 1))",
+            "(? (Eq tid 0) perm(b[0], 1) true)",
+            "(forall* i (And (Le 0 i) (Lt i n)) perm(t[i], 1/2))",
+            "(Forall j (And (Le 0 j) (Lt j n)) (Or (Ge a[j] 0) (Lt a[j] 0)))",
+        ]
+    );
+}
+
+#[test]
+fn boolean_connectives_and_implication_fold_into_pure_facts() {
+    let found = requires(&kernel_with("  requires tid > 0 & n > 0 -> n mod 2 = 0 | n % 2 != 1;"));
+    assert_eq!(found, ["(Implies (And (Gt tid 0) (Gt n 0)) (Or (Eq (Mod n 2) 0) (Ne (Rem n 2) 1)))"]);
+}
+
+#[test]
+fn levels_barriers_and_loops_land_in_their_places() {
+    let program = program(include_str!("../../examples/seed/binomial.pvl"));
+    let kernel = &program.kernels[0];
+    assert!(kernel.kernel_contract.is_none() && kernel.group_contract.is_none());
+    assert_eq!(kernel.barriers.len(), 2);
+    let first = &kernel.barriers[0];
+    assert_eq!(first.label.as_ref().map(|label| label.to_string()), Some("1".to_string()));
+    assert!(first.fences.local && !first.fences.global);
+    assert_eq!((first.contract.requires.len(), first.contract.ensures.len()), (2, 3));
+    let second = &kernel.barriers[1];
+    assert!(!second.fences.local && !second.fences.global);
+    let loop_stmt = kernel.body.stmts.iter().find(|stmt| matches!(stmt.kind, StmtKind::While { .. }));
+    let Some(StmtKind::While { invariants, .. }) = loop_stmt.map(|stmt| &stmt.kind) else { panic!("no loop") };
+    assert_eq!(invariants.len(), 3);
+    assert_eq!(program.functions[0].name, "binom");
+}
+
+#[test]
+fn kernel_and_group_contracts_are_kept_when_written() {
+    let text = kernel_with(
+        "  kernel requires (\\forall* int i; 0 <= i && i < tcount; Perm(a[i], write));\n  group ensures (\\forall int i; gid * gsize <= i && i < (gid + 1) * gsize; a[i] == \\old(a[i]));\n  requires Perm(a[tid], write);",
+    );
+    let program = program(&text);
+    let kernel = &program.kernels[0];
+    let kernel_contract = kernel.kernel_contract.as_ref().expect("a kernel contract");
+    assert_eq!((kernel_contract.requires.len(), kernel_contract.ensures.len()), (1, 0));
+    let group_contract = kernel.group_contract.as_ref().expect("a group contract");
+    assert_eq!(
+        show(kernel, &program, &group_contract.ensures[0].assertion),
+        "(Forall i (And (Le (Mul gid gsize) i) (Lt i (Mul (Add gid 1) gsize))) (Eq a[i] (old a[i])))"
+    );
+}
