@@ -358,3 +358,29 @@ pub enum AssertionKind {
     /// `(\forall* int v; range; R)`: the iterated separating conjunction.
     ForallStar { var: VarId, range: Expr, body: Box<Assertion> },
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_join_to_cover_both() {
+        assert_eq!(Span::new(4, 9).to(Span::new(1, 5)), Span::new(1, 9));
+        assert_eq!(Span::new(1, 2).to(Span::new(7, 8)), Span::new(1, 8));
+    }
+
+    #[test]
+    fn fences_name_the_memories_they_cover() {
+        let local_only = Fences { local: true, global: false };
+        assert!(local_only.fences(Memory::Local));
+        assert!(!local_only.fences(Memory::Global));
+        assert!(!Fences::default().fences(Memory::Local));
+    }
+
+    #[test]
+    fn only_thread_and_local_ids_differ_within_a_group() {
+        let specific: Vec<&str> =
+            Builtin::ALL.iter().filter(|builtin| builtin.is_thread_specific()).map(|builtin| builtin.name()).collect();
+        assert_eq!(specific, ["tid", "lid"]);
+    }
+}
