@@ -90,7 +90,10 @@ pub enum Expr {
     /// An integer literal, kept as its decimal digits (unbounded).
     Int(String),
     /// A real literal `numerator / denominator`, printed as a real division of two reals.
-    Real { numerator: String, denominator: String },
+    Real {
+        numerator: String,
+        denominator: String,
+    },
     Bool(bool),
     Var(String),
     Unary(UnaryOp, Box<Expr>),
@@ -114,7 +117,10 @@ impl fmt::Display for Expr {
         match self {
             Expr::Int(digits) if digits.starts_with('-') => write!(f, "(-{})", &digits[1..]),
             Expr::Int(digits) => f.write_str(digits),
-            Expr::Real { numerator, denominator } => write!(f, "({numerator}.0 / {denominator}.0)"),
+            Expr::Real {
+                numerator,
+                denominator,
+            } => write!(f, "({numerator}.0 / {denominator}.0)"),
             Expr::Bool(value) => write!(f, "{value}"),
             Expr::Var(name) => f.write_str(name),
             Expr::Unary(UnaryOp::Not, operand) => write!(f, "(!{operand})"),
@@ -135,7 +141,12 @@ impl fmt::Display for Expr {
             Expr::IfThenElse(cond, then_value, else_value) => {
                 write!(f, "(if {cond} then {then_value} else {else_value})")
             }
-            Expr::Quantified { quantifier, bound, triggers, body } => {
+            Expr::Quantified {
+                quantifier,
+                bound,
+                triggers,
+                body,
+            } => {
                 let keyword = match quantifier {
                     Quantifier::Forall => "forall",
                     Quantifier::Exists => "exists",
@@ -176,34 +187,58 @@ mod tests {
     fn types_print_as_boogie() {
         let heap = Type::Map(Box::new(Type::Int), Box::new(Type::Int));
         let mask = Type::Map(Box::new(Type::Int), Box::new(Type::Real));
-        assert_eq!(format!("{heap} {mask} {}", Type::Bool), "[int]int [int]real bool");
+        assert_eq!(
+            format!("{heap} {mask} {}", Type::Bool),
+            "[int]int [int]real bool"
+        );
     }
 
     #[test]
     fn expressions_are_fully_parenthesised() {
         // Mask_a[i] := Mask_a[i] - 1/2, guarded: the shape of an exhale.
         let select = Expr::Select(var("Mask_a"), var("i"));
-        let half = Expr::Real { numerator: "1".into(), denominator: "2".into() };
+        let half = Expr::Real {
+            numerator: "1".into(),
+            denominator: "2".into(),
+        };
         let less = Expr::Binary(BinaryOp::Sub, Box::new(select.clone()), Box::new(half));
         let store = Expr::Store(var("Mask_a"), var("i"), Box::new(less));
         assert_eq!(store.to_string(), "Mask_a[i := (Mask_a[i] - (1.0 / 2.0))]");
-        let negative = Expr::Binary(BinaryOp::Mod, Box::new(Expr::Int("-1".into())), var("gsize"));
+        let negative = Expr::Binary(
+            BinaryOp::Mod,
+            Box::new(Expr::Int("-1".into())),
+            var("gsize"),
+        );
         assert_eq!(negative.to_string(), "((-1) mod gsize)");
     }
 
     #[test]
     fn quantifiers_print_their_triggers() {
         let select = Expr::Select(var("Heap_a"), var("j"));
-        let body = Expr::Binary(BinaryOp::Ge, Box::new(select.clone()), Box::new(Expr::Int("0".into())));
+        let body = Expr::Binary(
+            BinaryOp::Ge,
+            Box::new(select.clone()),
+            Box::new(Expr::Int("0".into())),
+        );
         let forall = Expr::Quantified {
             quantifier: Quantifier::Forall,
             bound: vec![("j".into(), Type::Int)],
             triggers: vec![vec![select]],
             body: Box::new(body),
         };
-        assert_eq!(forall.to_string(), "(forall j: int :: {Heap_a[j]} (Heap_a[j] >= 0))");
-        let call = Expr::Call("binom".into(), vec![Expr::Var("n".into()), Expr::Bool(true)]);
-        let ite = Expr::IfThenElse(var("c"), Box::new(call), Box::new(Expr::Unary(UnaryOp::Neg, var("x"))));
+        assert_eq!(
+            forall.to_string(),
+            "(forall j: int :: {Heap_a[j]} (Heap_a[j] >= 0))"
+        );
+        let call = Expr::Call(
+            "binom".into(),
+            vec![Expr::Var("n".into()), Expr::Bool(true)],
+        );
+        let ite = Expr::IfThenElse(
+            var("c"),
+            Box::new(call),
+            Box::new(Expr::Unary(UnaryOp::Neg, var("x"))),
+        );
         assert_eq!(ite.to_string(), "(if c then binom(n, true) else (-x))");
     }
 }

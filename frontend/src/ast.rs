@@ -73,10 +73,24 @@ pub enum MemorySpace {
 #[derive(Clone, Debug)]
 pub enum Member {
     /// `global int[size] a, b;`
-    Arrays { memory: MemorySpace, element: TypeName, element_span: Span, size: Expr, names: Vec<Ident>, span: Span },
+    Arrays {
+        memory: MemorySpace,
+        element: TypeName,
+        element_span: Span,
+        size: Expr,
+        names: Vec<Ident>,
+        span: Span,
+    },
     Clause(Clause),
     /// `void main() { ... }`
-    Main { result: TypeName, result_span: Span, name: Ident, params: Vec<Param>, body: Block, span: Span },
+    Main {
+        result: TypeName,
+        result_span: Span,
+        name: Ident,
+        params: Vec<Param>,
+        body: Block,
+        span: Span,
+    },
     Error,
 }
 
@@ -131,12 +145,36 @@ pub type FenceName = Ident;
 
 #[derive(Clone, Debug)]
 pub enum StmtKind {
-    Declare { ty: TypeName, ty_span: Span, name: Ident, init: Option<Expr> },
-    Assign { target: Ident, value: Expr },
-    Write { target: Ident, index: Expr, value: Expr },
-    If { cond: Expr, then_branch: Box<Stmt>, else_branch: Option<Box<Stmt>> },
-    While { invariants: Vec<Clause>, cond: Expr, body: Box<Stmt> },
-    Barrier { label: Option<(BigInt, Span)>, fences: Vec<FenceName>, clauses: Vec<Clause> },
+    Declare {
+        ty: TypeName,
+        ty_span: Span,
+        name: Ident,
+        init: Option<Expr>,
+    },
+    Assign {
+        target: Ident,
+        value: Expr,
+    },
+    Write {
+        target: Ident,
+        index: Expr,
+        value: Expr,
+    },
+    If {
+        cond: Expr,
+        then_branch: Box<Stmt>,
+        else_branch: Option<Box<Stmt>>,
+    },
+    While {
+        invariants: Vec<Clause>,
+        cond: Expr,
+        body: Box<Stmt>,
+    },
+    Barrier {
+        label: Option<(BigInt, Span)>,
+        fences: Vec<FenceName>,
+        clauses: Vec<Clause>,
+    },
     Assert(Expr),
     Assume(Expr),
     Block(Block),
@@ -231,14 +269,42 @@ pub enum ExprKind {
     Write,
     Result,
     Name(String),
-    Index { array: Ident, index: Box<Expr> },
-    Call { function: Ident, args: Vec<Expr> },
-    Unary { op: UnaryOp, operand: Box<Expr> },
-    Binary { op: BinaryOp, lhs: Box<Expr>, rhs: Box<Expr> },
-    Cond { cond: Box<Expr>, then_value: Box<Expr>, else_value: Box<Expr> },
-    Quantifier { kind: QuantifierKind, ty: TypeName, ty_span: Span, var: Ident, range: Box<Expr>, body: Box<Expr> },
+    Index {
+        array: Ident,
+        index: Box<Expr>,
+    },
+    Call {
+        function: Ident,
+        args: Vec<Expr>,
+    },
+    Unary {
+        op: UnaryOp,
+        operand: Box<Expr>,
+    },
+    Binary {
+        op: BinaryOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    Cond {
+        cond: Box<Expr>,
+        then_value: Box<Expr>,
+        else_value: Box<Expr>,
+    },
+    Quantifier {
+        kind: QuantifierKind,
+        ty: TypeName,
+        ty_span: Span,
+        var: Ident,
+        range: Box<Expr>,
+        body: Box<Expr>,
+    },
     Old(Box<Expr>),
-    Perm { style: PermStyle, location: Box<Expr>, amount: Box<Expr> },
+    Perm {
+        style: PermStyle,
+        location: Box<Expr>,
+        amount: Box<Expr>,
+    },
 }
 
 /// A node nested deeper than [`MAX_DEPTH`].
@@ -260,9 +326,15 @@ impl ExprKind {
             ExprKind::Call { args, .. } => args.iter().collect(),
             ExprKind::Unary { operand, .. } | ExprKind::Old(operand) => vec![operand],
             ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
-            ExprKind::Cond { cond, then_value, else_value } => vec![cond, then_value, else_value],
+            ExprKind::Cond {
+                cond,
+                then_value,
+                else_value,
+            } => vec![cond, then_value, else_value],
             ExprKind::Quantifier { range, body, .. } => vec![range, body],
-            ExprKind::Perm { location, amount, .. } => vec![location, amount],
+            ExprKind::Perm {
+                location, amount, ..
+            } => vec![location, amount],
         }
     }
 }
@@ -270,7 +342,12 @@ impl ExprKind {
 impl Expr {
     /// Builds a node, refusing one nested deeper than [`MAX_DEPTH`].
     pub fn new(kind: ExprKind, span: Span) -> Result<Expr, TooDeep> {
-        let depth = 1 + kind.children().iter().map(|child| child.depth).max().unwrap_or(0);
+        let depth = 1 + kind
+            .children()
+            .iter()
+            .map(|child| child.depth)
+            .max()
+            .unwrap_or(0);
         if depth > MAX_DEPTH {
             return Err(TooDeep { span });
         }
@@ -279,7 +356,14 @@ impl Expr {
 
     pub fn binary(op: BinaryOp, lhs: Expr, rhs: Expr) -> Result<Expr, TooDeep> {
         let span = lhs.span.to(rhs.span);
-        Expr::new(ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span)
+        Expr::new(
+            ExprKind::Binary {
+                op,
+                lhs: Box::new(lhs),
+                rhs: Box::new(rhs),
+            },
+            span,
+        )
     }
 }
 
@@ -287,9 +371,13 @@ impl StmtKind {
     fn depth(&self) -> u32 {
         let stmt_depth = |stmt: &Stmt| stmt.depth;
         match self {
-            StmtKind::If { then_branch, else_branch, .. } => {
-                then_branch.depth.max(else_branch.as_deref().map_or(0, stmt_depth))
-            }
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => then_branch
+                .depth
+                .max(else_branch.as_deref().map_or(0, stmt_depth)),
             StmtKind::While { body, .. } => body.depth,
             StmtKind::Block(block) => block.stmts.iter().map(stmt_depth).max().unwrap_or(0),
             _ => 0,

@@ -104,19 +104,35 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn error(code: Code, message: impl Into<String>, span: Span, label: impl Into<String>) -> Diagnostic {
+    pub fn error(
+        code: Code,
+        message: impl Into<String>,
+        span: Span,
+        label: impl Into<String>,
+    ) -> Diagnostic {
         Diagnostic {
             code,
             severity: Severity::Error,
             message: message.into(),
-            primary: Label { span, message: label.into() },
+            primary: Label {
+                span,
+                message: label.into(),
+            },
             secondary: Vec::new(),
             help: None,
         }
     }
 
-    pub fn warning(code: Code, message: impl Into<String>, span: Span, label: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, message, span, label) }
+    pub fn warning(
+        code: Code,
+        message: impl Into<String>,
+        span: Span,
+        label: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, message, span, label)
+        }
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
@@ -125,7 +141,10 @@ impl Diagnostic {
     }
 
     pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.secondary.push(Label { span, message: message.into() });
+        self.secondary.push(Label {
+            span,
+            message: message.into(),
+        });
         self
     }
 
@@ -146,14 +165,26 @@ impl Diagnostic {
             .chain(&self.secondary)
             .any(|label| file.position(label.span.end).column > MAX_SNIPPET_COLUMN);
         let source = (!too_far).then(|| NamedSource::new(&file.path, file.text.clone()));
-        let report = Rendered { diagnostic: self, source };
-        let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+        let report = Rendered {
+            diagnostic: self,
+            source,
+        };
+        let theme = if color {
+            GraphicalTheme::unicode()
+        } else {
+            GraphicalTheme::unicode_nocolor()
+        };
         let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
         let mut out = String::new();
-        handler.render_report(&mut out, &report).expect("rendering into a String cannot fail");
+        handler
+            .render_report(&mut out, &report)
+            .expect("rendering into a String cannot fail");
         if too_far {
             let Position { line, column } = file.position(self.primary.span.start);
-            out.push_str(&format!("  at {}:{line}:{column}: {}\n", file.path, self.primary.message));
+            out.push_str(&format!(
+                "  at {}:{line}:{column}: {}\n",
+                file.path, self.primary.message
+            ));
         }
         out
     }
@@ -221,23 +252,28 @@ impl miette::Diagnostic for Rendered<'_> {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.diagnostic.help.as_ref().map(|help| Box::new(help) as Box<dyn fmt::Display>)
+        self.diagnostic
+            .help
+            .as_ref()
+            .map(|help| Box::new(help) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        self.source.as_ref().map(|source| source as &dyn miette::SourceCode)
+        self.source
+            .as_ref()
+            .map(|source| source as &dyn miette::SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         self.source.as_ref()?;
         let primary = &self.diagnostic.primary;
-        let primary =
-            LabeledSpan::new_primary_with_span(Some(primary.message.clone()), source_span(primary.span));
-        let secondary = self
-            .diagnostic
-            .secondary
-            .iter()
-            .map(|label| LabeledSpan::new_with_span(Some(label.message.clone()), source_span(label.span)));
+        let primary = LabeledSpan::new_primary_with_span(
+            Some(primary.message.clone()),
+            source_span(primary.span),
+        );
+        let secondary = self.diagnostic.secondary.iter().map(|label| {
+            LabeledSpan::new_with_span(Some(label.message.clone()), source_span(label.span))
+        });
         Some(Box::new(std::iter::once(primary).chain(secondary)))
     }
 }

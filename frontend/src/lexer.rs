@@ -11,8 +11,8 @@
 //! The lexer never stops at an error: a character it does not know is reported and skipped, so
 //! that one run reports every problem in a file.
 
-use logos::{FilterResult, Logos};
 use lockstep_logic::Span;
+use logos::{FilterResult, Logos};
 use num_bigint::BigInt;
 
 /// What can go wrong while cutting the text into tokens.
@@ -283,7 +283,10 @@ pub fn lex(source: &str) -> (Vec<Spanned>, Vec<LexDiagnostic>) {
         let range = lexer.span();
         match result {
             Ok(token) => tokens.push((range.start, token, range.end)),
-            Err(error) => errors.push(LexDiagnostic { error, span: Span::new(range.start, range.end) }),
+            Err(error) => errors.push(LexDiagnostic {
+                error,
+                span: Span::new(range.start, range.end),
+            }),
         }
     }
     classify_stars(&mut tokens);
@@ -292,7 +295,10 @@ pub fn lex(source: &str) -> (Vec<Spanned>, Vec<LexDiagnostic>) {
 
 /// Whether a token opens a resource: `perm`, `Perm` or `\forall*`.
 fn opens_resource(token: &Token) -> bool {
-    matches!(token, Token::PermPercent | Token::PermFraction | Token::ForallStar)
+    matches!(
+        token,
+        Token::PermPercent | Token::PermFraction | Token::ForallStar
+    )
 }
 
 /// Turns each `*` that stands next to a resource into [`Token::SepStar`].
@@ -323,7 +329,11 @@ fn classify_stars(tokens: &mut [Spanned]) {
         if tokens[index].1 != Token::LParen || matching[index] == usize::MAX {
             continue;
         }
-        let is_call_of_perm = index > 0 && matches!(tokens[index - 1].1, Token::PermPercent | Token::PermFraction);
+        let is_call_of_perm = index > 0
+            && matches!(
+                tokens[index - 1].1,
+                Token::PermPercent | Token::PermFraction
+            );
         let first_inside = tokens.get(index + 1).map(|spanned| &spanned.1);
         let starts_with_resource = match first_inside {
             Some(token) if opens_resource(token) => true,
@@ -370,10 +380,22 @@ mod tests {
 
     #[test]
     fn a_star_next_to_a_permission_separates() {
-        assert_eq!(stars("perm(b[tid],100) * b[tid] = (tid+1) mod gsize"), ["sep"]);
-        assert_eq!(stars("gsize > 1 * perm(bin[tid],100) * perm(tmp[tid],100)"), ["sep", "sep"]);
-        assert_eq!(stars("x * (\\forall* int i; 0 <= i; Perm(a[i], 1))"), ["sep"]);
-        assert_eq!(stars("(perm(a[0],100) * perm(b[0],50)) * 2 > 1"), ["sep", "sep"]);
+        assert_eq!(
+            stars("perm(b[tid],100) * b[tid] = (tid+1) mod gsize"),
+            ["sep"]
+        );
+        assert_eq!(
+            stars("gsize > 1 * perm(bin[tid],100) * perm(tmp[tid],100)"),
+            ["sep", "sep"]
+        );
+        assert_eq!(
+            stars("x * (\\forall* int i; 0 <= i; Perm(a[i], 1))"),
+            ["sep"]
+        );
+        assert_eq!(
+            stars("(perm(a[0],100) * perm(b[0],50)) * 2 > 1"),
+            ["sep", "sep"]
+        );
         assert_eq!(stars("x > 0 * ((perm(a[0],100)))"), ["sep"]);
     }
 
@@ -388,7 +410,13 @@ mod tests {
     fn an_unterminated_comment_is_reported_and_ends_the_file() {
         let (tokens, errors) = lex("kernel k /* never closed\n {}");
         assert_eq!(tokens.len(), 2);
-        assert_eq!(errors, [LexDiagnostic { error: LexError::UnterminatedComment, span: Span::new(9, 28) }]);
+        assert_eq!(
+            errors,
+            [LexDiagnostic {
+                error: LexError::UnterminatedComment,
+                span: Span::new(9, 28)
+            }]
+        );
     }
 
     #[test]

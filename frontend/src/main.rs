@@ -83,7 +83,11 @@ fn check(paths: &[String], format: Format) -> ExitCode {
         }
         Format::Json => {
             let files: Vec<serde_json::Value> = results.iter().map(file_json).collect();
-            println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "files": files })).expect("JSON values serialise"));
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&serde_json::json!({ "files": files }))
+                    .expect("JSON values serialise")
+            );
         }
     }
     if failed {
@@ -95,14 +99,32 @@ fn check(paths: &[String], format: Format) -> ExitCode {
 
 fn summary(result: &Checked) -> String {
     let path = &result.file.path;
-    let count = |errors: bool| result.diagnostics.iter().filter(|diagnostic| diagnostic.is_error() == errors).count();
+    let count = |errors: bool| {
+        result
+            .diagnostics
+            .iter()
+            .filter(|diagnostic| diagnostic.is_error() == errors)
+            .count()
+    };
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     match &result.program {
         Some(program) => {
-            let names: Vec<&str> = program.kernels.iter().map(|kernel| kernel.name.as_str()).collect();
+            let names: Vec<&str> = program
+                .kernels
+                .iter()
+                .map(|kernel| kernel.name.as_str())
+                .collect();
             let warnings = count(false);
-            let warnings = if warnings > 0 { format!(", {}", plural(warnings, "warning")) } else { String::new() };
-            format!("{path}: well formed ({}: {}){warnings}", plural(names.len(), "kernel"), names.join(", "))
+            let warnings = if warnings > 0 {
+                format!(", {}", plural(warnings, "warning"))
+            } else {
+                String::new()
+            };
+            format!(
+                "{path}: well formed ({}: {}){warnings}",
+                plural(names.len(), "kernel"),
+                names.join(", ")
+            )
         }
         None => format!("{path}: rejected ({})", plural(count(true), "error")),
     }
@@ -118,9 +140,15 @@ fn file_json(result: &Checked) -> serde_json::Value {
             serde_json::json!({ "name": kernel.name, "line": position.line, "column": position.column })
         })
         .collect();
-    let (errors, warnings): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
-        result.diagnostics.iter().partition(|diagnostic| diagnostic.is_error());
-    let to_json = |list: Vec<&Diagnostic>| list.into_iter().map(|d| d.to_json(&result.file)).collect::<Vec<_>>();
+    let (errors, warnings): (Vec<&Diagnostic>, Vec<&Diagnostic>) = result
+        .diagnostics
+        .iter()
+        .partition(|diagnostic| diagnostic.is_error());
+    let to_json = |list: Vec<&Diagnostic>| {
+        list.into_iter()
+            .map(|d| d.to_json(&result.file))
+            .collect::<Vec<_>>()
+    };
     serde_json::json!({
         "path": result.file.path,
         "well_formed": result.program.is_some(),

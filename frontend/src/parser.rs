@@ -21,13 +21,19 @@ const MAX_INSERTED_SEMICOLONS: usize = 64;
 /// text was skipped); it is `None` only when the parser could not recover at all.
 pub fn parse(source: &str) -> (Option<File>, Vec<Diagnostic>) {
     let (mut tokens, lex_errors) = lex(source);
-    let mut diagnostics: Vec<Diagnostic> = lex_errors.iter().map(|error| lex_diagnostic(source, error.error.clone(), error.span)).collect();
+    let mut diagnostics: Vec<Diagnostic> = lex_errors
+        .iter()
+        .map(|error| lex_diagnostic(source, error.error.clone(), error.span))
+        .collect();
     let mut insertions = 0;
     loop {
         let (file, mut errors) = run_parser(&tokens);
         errors.sort_by_key(error_start);
         if insertions < MAX_INSERTED_SEMICOLONS {
-            if let Some(at) = errors.first().and_then(|error| missing_semicolon(source, &tokens, error)) {
+            if let Some(at) = errors
+                .first()
+                .and_then(|error| missing_semicolon(source, &tokens, error))
+            {
                 diagnostics.push(missing_semicolon_diagnostic(at));
                 tokens.insert(at.index, (at.offset, Token::Semi, at.offset));
                 insertions += 1;
@@ -53,14 +59,21 @@ type Error = ParseError<usize, Token, TooDeep>;
 /// so what the parser says about the rest of that line is an echo of the same mistake.
 fn follows_on_line(source: &str, lex_errors: &[LexDiagnostic], offset: usize) -> bool {
     lex_errors.iter().any(|error| {
-        error.span.start <= offset && source.get(error.span.start..offset).is_some_and(|gap| !gap.contains('\n'))
+        error.span.start <= offset
+            && source
+                .get(error.span.start..offset)
+                .is_some_and(|gap| !gap.contains('\n'))
     })
 }
 
 fn run_parser(tokens: &[Spanned]) -> (Option<File>, Vec<Error>) {
     let mut recovered: Vec<ErrorRecovery<usize, Token, TooDeep>> = Vec::new();
-    let result = FileParser::new().parse(&mut recovered, tokens.iter().cloned().map(Ok::<_, TooDeep>));
-    let mut errors: Vec<Error> = recovered.into_iter().map(|recovery| recovery.error).collect();
+    let result =
+        FileParser::new().parse(&mut recovered, tokens.iter().cloned().map(Ok::<_, TooDeep>));
+    let mut errors: Vec<Error> = recovered
+        .into_iter()
+        .map(|recovery| recovery.error)
+        .collect();
     match result {
         Ok(file) => (Some(file), errors),
         Err(error) => {
@@ -72,7 +85,9 @@ fn run_parser(tokens: &[Spanned]) -> (Option<File>, Vec<Error>) {
 
 fn error_start(error: &Error) -> usize {
     match error {
-        ParseError::InvalidToken { location } | ParseError::UnrecognizedEof { location, .. } => *location,
+        ParseError::InvalidToken { location } | ParseError::UnrecognizedEof { location, .. } => {
+            *location
+        }
         ParseError::UnrecognizedToken { token, .. } | ParseError::ExtraToken { token } => token.0,
         ParseError::User { error } => error.span.start,
     }
@@ -87,7 +102,9 @@ struct Insertion {
 
 fn missing_semicolon(source: &str, tokens: &[Spanned], error: &Error) -> Option<Insertion> {
     let (location, expected, closes_or_ends) = match error {
-        ParseError::UnrecognizedToken { token, expected } => (token.0, expected, token.1 == Token::RBrace),
+        ParseError::UnrecognizedToken { token, expected } => {
+            (token.0, expected, token.1 == Token::RBrace)
+        }
         ParseError::UnrecognizedEof { location, expected } => (*location, expected, true),
         _ => return None,
     };
@@ -96,13 +113,23 @@ fn missing_semicolon(source: &str, tokens: &[Spanned], error: &Error) -> Option<
     }
     let index = tokens.partition_point(|token| token.0 < location);
     let previous_end = tokens[..index].last()?.2;
-    let on_a_later_line = source.get(previous_end..location).is_some_and(|gap| gap.contains('\n'));
-    (closes_or_ends || on_a_later_line).then_some(Insertion { index, offset: previous_end })
+    let on_a_later_line = source
+        .get(previous_end..location)
+        .is_some_and(|gap| gap.contains('\n'));
+    (closes_or_ends || on_a_later_line).then_some(Insertion {
+        index,
+        offset: previous_end,
+    })
 }
 
 fn missing_semicolon_diagnostic(at: Insertion) -> Diagnostic {
-    Diagnostic::error(Code::MissingSemicolon, "missing `;`", Span::new(at.offset, at.offset), "expected `;` here")
-        .with_help("every statement, declaration and contract clause ends with `;`")
+    Diagnostic::error(
+        Code::MissingSemicolon,
+        "missing `;`",
+        Span::new(at.offset, at.offset),
+        "expected `;` here",
+    )
+    .with_help("every statement, declaration and contract clause ends with `;`")
 }
 
 fn lex_diagnostic(source: &str, error: LexError, span: Span) -> Diagnostic {
@@ -199,13 +226,17 @@ fn unclosed_brace(tokens: &[Spanned]) -> Option<Span> {
 }
 
 const OPERATORS: &[&str] = &[
-    "\"+\"", "\"-\"", "\"*\"", "\"/\"", "\"%\"", "\"mod\"", "\"\\\\\"", "\"==\"", "\"=\"", "\"!=\"", "\"<\"",
-    "\"<=\"", "\">\"", "\">=\"", "\"&&\"", "\"||\"", "\"->\"", "\"?\"", "\"**\"", "SepStar",
+    "\"+\"", "\"-\"", "\"*\"", "\"/\"", "\"%\"", "\"mod\"", "\"\\\\\"", "\"==\"", "\"=\"",
+    "\"!=\"", "\"<\"", "\"<=\"", "\">\"", "\">=\"", "\"&&\"", "\"||\"", "\"->\"", "\"?\"",
+    "\"**\"", "SepStar",
 ];
 
 /// Turns lalrpop's list of expected terminals into words: `;`, `)`, an operator, an expression.
 fn describe_expected(expected: &[String]) -> String {
-    let operators = expected.iter().filter(|name| OPERATORS.contains(&name.as_str())).count();
+    let operators = expected
+        .iter()
+        .filter(|name| OPERATORS.contains(&name.as_str()))
+        .count();
     let starts_expression = expected.iter().any(|name| name == "Identifier")
         && expected.iter().any(|name| name == "Number");
     let mut words: Vec<String> = Vec::new();
@@ -244,8 +275,21 @@ fn describe_expected(expected: &[String]) -> String {
 fn is_expression_start(name: &str) -> bool {
     matches!(
         name,
-        "Number" | "\"(\"" | "\"true\"" | "\"false\"" | "\"!\"" | "\"-\"" | "\"perm\"" | "\"Perm\"" | "\"read\""
-            | "\"write\"" | "\"\\\\old\"" | "\"\\\\result\"" | "\"\\\\forall\"" | "\"\\\\forall*\"" | "\"\\\\exists\""
+        "Number"
+            | "\"(\""
+            | "\"true\""
+            | "\"false\""
+            | "\"!\""
+            | "\"-\""
+            | "\"perm\""
+            | "\"Perm\""
+            | "\"read\""
+            | "\"write\""
+            | "\"\\\\old\""
+            | "\"\\\\result\""
+            | "\"\\\\forall\""
+            | "\"\\\\forall*\""
+            | "\"\\\\exists\""
     )
 }
 
@@ -254,7 +298,11 @@ mod tests {
     use super::*;
 
     fn codes(source: &str) -> Vec<(Code, usize)> {
-        parse(source).1.iter().map(|diagnostic| (diagnostic.code, diagnostic.primary.span.start)).collect()
+        parse(source)
+            .1
+            .iter()
+            .map(|diagnostic| (diagnostic.code, diagnostic.primary.span.start))
+            .collect()
     }
 
     #[test]
@@ -268,7 +316,10 @@ mod tests {
     #[test]
     fn a_missing_semicolon_is_inserted_and_parsing_goes_on() {
         let source = "kernel k { void main() { int x := 1\n x := 2;\n x := ; } }";
-        assert_eq!(codes(source), [(Code::MissingSemicolon, 35), (Code::UnexpectedToken, 51)]);
+        assert_eq!(
+            codes(source),
+            [(Code::MissingSemicolon, 35), (Code::UnexpectedToken, 51)]
+        );
     }
 
     #[test]

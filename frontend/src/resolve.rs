@@ -25,9 +25,9 @@
 use crate::ast;
 use crate::diagnostics::{Code, Diagnostic};
 use lockstep_logic::{
-    Amount, Array, ArrayId, Assertion, AssertionKind, Barrier, BarrierId, BinaryOp, Block, Builtin, Clause,
-    Contract, Expr, ExprKind, Fences, Function, FunctionId, Kernel, Memory, PermAtom, Program, Quantifier, Span,
-    Stmt, StmtKind, Type, UnaryOp, Var, VarId, VarKind,
+    Amount, Array, ArrayId, Assertion, AssertionKind, Barrier, BarrierId, BinaryOp, Block, Builtin,
+    Clause, Contract, Expr, ExprKind, Fences, Function, FunctionId, Kernel, Memory, PermAtom,
+    Program, Quantifier, Span, Stmt, StmtKind, Type, UnaryOp, Var, VarId, VarKind,
 };
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -36,7 +36,11 @@ use std::collections::HashMap;
 
 /// Resolves and type-checks a parsed file.
 pub fn resolve(file: &ast::File) -> (Program, Vec<Diagnostic>) {
-    let mut resolver = Resolver { diagnostics: Vec::new(), signatures: Vec::new(), function_ids: HashMap::new() };
+    let mut resolver = Resolver {
+        diagnostics: Vec::new(),
+        signatures: Vec::new(),
+        function_ids: HashMap::new(),
+    };
     let program = resolver.program(file);
     (program, resolver.diagnostics)
 }
@@ -81,7 +85,11 @@ struct Context {
 
 impl Context {
     fn at(place: Place) -> Context {
-        Context { place, old: false, result: None }
+        Context {
+            place,
+            old: false,
+            result: None,
+        }
     }
 }
 
@@ -96,29 +104,46 @@ struct Names {
 
 impl Names {
     fn lookup_var(&self, name: &str) -> Option<VarId> {
-        self.scopes.iter().rev().flatten().copied().find(|id| self.vars[id.index()].name == name)
+        self.scopes
+            .iter()
+            .rev()
+            .flatten()
+            .copied()
+            .find(|id| self.vars[id.index()].name == name)
     }
 
     fn lookup_array(&self, name: &str) -> Option<ArrayId> {
-        self.arrays.iter().position(|array| array.name == name).map(|index| ArrayId(index as u32))
+        self.arrays
+            .iter()
+            .position(|array| array.name == name)
+            .map(|index| ArrayId(index as u32))
     }
 
     /// The span of an earlier declaration of `name` visible here, if any.
     fn declared(&self, name: &str) -> Option<Span> {
         self.lookup_var(name)
             .map(|id| self.vars[id.index()].span)
-            .or_else(|| self.lookup_array(name).map(|id| self.arrays[id.index()].span))
+            .or_else(|| {
+                self.lookup_array(name)
+                    .map(|id| self.arrays[id.index()].span)
+            })
     }
 
     fn all_names(&self) -> Vec<&str> {
-        let vars = self.scopes.iter().flatten().map(|id| self.vars[id.index()].name.as_str());
+        let vars = self
+            .scopes
+            .iter()
+            .flatten()
+            .map(|id| self.vars[id.index()].name.as_str());
         let arrays = self.arrays.iter().map(|array| array.name.as_str());
         vars.chain(arrays).collect()
     }
 }
 
 fn builtin_named(name: &str) -> Option<Builtin> {
-    Builtin::ALL.into_iter().find(|builtin| builtin.name() == name)
+    Builtin::ALL
+        .into_iter()
+        .find(|builtin| builtin.name() == name)
 }
 
 /// The closest of `candidates` to `name`, if it is close enough to be a likely typo.
@@ -126,7 +151,9 @@ fn suggestion<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> 
     candidates
         .into_iter()
         .map(|candidate| (strsim::levenshtein(name, candidate), candidate))
-        .filter(|(distance, candidate)| *distance <= 2.max(name.len() / 3) && *distance < candidate.len().max(name.len()))
+        .filter(|(distance, candidate)| {
+            *distance <= 2.max(name.len() / 3) && *distance < candidate.len().max(name.len())
+        })
         .min()
         .map(|(_, candidate)| candidate)
 }
@@ -153,10 +180,21 @@ impl Resolver {
                 continue;
             }
             first_span.insert(function.name.name.clone(), function.name.span);
-            let params = function.params.iter().map(|param| self.value_type(param.ty, param.ty_span)).collect();
+            let params = function
+                .params
+                .iter()
+                .map(|param| self.value_type(param.ty, param.ty_span))
+                .collect();
             let result = self.value_type(function.result, function.result_span);
-            self.function_ids.insert(function.name.name.clone(), FunctionId(self.signatures.len() as u32));
-            self.signatures.push(Signature { name: function.name.name.clone(), params, result });
+            self.function_ids.insert(
+                function.name.name.clone(),
+                FunctionId(self.signatures.len() as u32),
+            );
+            self.signatures.push(Signature {
+                name: function.name.name.clone(),
+                params,
+                result,
+            });
         }
         // Each function is resolved once, in the order of its id; a duplicate was reported above.
         let functions = declared_functions
@@ -168,7 +206,10 @@ impl Resolver {
         let mut kernels: Vec<Kernel> = Vec::new();
         for item in &file.items {
             if let ast::Item::Kernel(declaration) = item {
-                if let Some(previous) = kernels.iter().find(|kernel| kernel.name == declaration.name.name) {
+                if let Some(previous) = kernels
+                    .iter()
+                    .find(|kernel| kernel.name == declaration.name.name)
+                {
                     let diagnostic = duplicate(&declaration.name, previous.span, "kernel");
                     self.report(diagnostic);
                 }
@@ -185,8 +226,13 @@ impl Resolver {
             ast::TypeName::Bool => Type::Bool,
             ast::TypeName::Void => {
                 self.report(
-                    Diagnostic::error(Code::TypeMismatch, "`void` is not a type of values", span, "not allowed here")
-                        .with_help("use `int` or `bool`"),
+                    Diagnostic::error(
+                        Code::TypeMismatch,
+                        "`void` is not a type of values",
+                        span,
+                        "not allowed here",
+                    )
+                    .with_help("use `int` or `bool`"),
                 );
                 Type::Int
             }
@@ -196,18 +242,26 @@ impl Resolver {
     fn function(&mut self, declaration: &ast::FunctionDecl) -> Function {
         let id = self.function_ids[&declaration.name.name];
         let result = self.signatures[id.index()].result;
-        let mut names = Names { scopes: vec![Vec::new()], ..Names::default() };
+        let mut names = Names {
+            scopes: vec![Vec::new()],
+            ..Names::default()
+        };
         let params = declaration
             .params
             .iter()
             .zip(self.signatures[id.index()].params.clone())
-            .filter_map(|(param, ty)| self.declare(&mut names, &param.name, ty, VarKind::FunctionParam))
+            .filter_map(|(param, ty)| {
+                self.declare(&mut names, &param.name, ty, VarKind::FunctionParam)
+            })
             .collect();
         let mut requires = Vec::new();
         let mut ensures = Vec::new();
         for clause in &declaration.clauses {
             let context = match clause.kind {
-                ast::ClauseKind::Ensures => Context { result: Some(result), ..Context::at(Place::Function) },
+                ast::ClauseKind::Ensures => Context {
+                    result: Some(result),
+                    ..Context::at(Place::Function)
+                },
                 _ => Context::at(Place::Function),
             };
             let checked = self.expr(&mut names, context, &clause.formula, Some(Type::Bool));
@@ -216,7 +270,12 @@ impl Resolver {
                 _ => requires.extend(checked),
             }
         }
-        let body = self.expr(&mut names, Context::at(Place::Function), &declaration.body, Some(result));
+        let body = self.expr(
+            &mut names,
+            Context::at(Place::Function),
+            &declaration.body,
+            Some(result),
+        );
         Function {
             name: declaration.name.name.clone(),
             span: declaration.span,
@@ -225,12 +284,22 @@ impl Resolver {
             result,
             requires,
             ensures,
-            body: body.unwrap_or(Expr { kind: ExprKind::Bool(false), ty: result, span: declaration.body.span }),
+            body: body.unwrap_or(Expr {
+                kind: ExprKind::Bool(false),
+                ty: result,
+                span: declaration.body.span,
+            }),
         }
     }
 
     /// Declares a variable in the innermost scope, unless the name is taken.
-    fn declare(&mut self, names: &mut Names, name: &ast::Ident, ty: Type, kind: VarKind) -> Option<VarId> {
+    fn declare(
+        &mut self,
+        names: &mut Names,
+        name: &ast::Ident,
+        ty: Type,
+        kind: VarKind,
+    ) -> Option<VarId> {
         if builtin_named(&name.name).is_some() {
             self.report(
                 Diagnostic::error(
@@ -248,21 +317,48 @@ impl Resolver {
             return None;
         }
         let id = VarId(names.vars.len() as u32);
-        names.vars.push(Var { name: name.name.clone(), ty, kind, span: name.span });
-        names.scopes.last_mut().expect("a scope is always open").push(id);
+        names.vars.push(Var {
+            name: name.name.clone(),
+            ty,
+            kind,
+            span: name.span,
+        });
+        names
+            .scopes
+            .last_mut()
+            .expect("a scope is always open")
+            .push(id);
         Some(id)
     }
 
     fn kernel(&mut self, declaration: &ast::KernelDecl) -> Kernel {
-        let mut names = Names { scopes: vec![Vec::new()], ..Names::default() };
+        let mut names = Names {
+            scopes: vec![Vec::new()],
+            ..Names::default()
+        };
         let mut params = Vec::new();
         for param in &declaration.params {
             let ty = self.value_type(param.ty, param.ty_span);
             params.extend(self.declare(&mut names, &param.name, ty, VarKind::KernelParam));
         }
         for member in &declaration.members {
-            if let ast::Member::Arrays { memory, element, element_span, size, names: array_names, .. } = member {
-                self.arrays(&mut names, *memory, *element, *element_span, size, array_names);
+            if let ast::Member::Arrays {
+                memory,
+                element,
+                element_span,
+                size,
+                names: array_names,
+                ..
+            } = member
+            {
+                self.arrays(
+                    &mut names,
+                    *memory,
+                    *element,
+                    *element_span,
+                    size,
+                    array_names,
+                );
             }
         }
 
@@ -274,11 +370,20 @@ impl Resolver {
             match member {
                 ast::Member::Clause(clause) => {
                     let (place, contract) = match clause.level {
-                        ast::Level::Kernel => (Place::Kernel, kernel_contract.get_or_insert_with(Contract::default)),
-                        ast::Level::Group => (Place::Group, group_contract.get_or_insert_with(Contract::default)),
+                        ast::Level::Kernel => (
+                            Place::Kernel,
+                            kernel_contract.get_or_insert_with(Contract::default),
+                        ),
+                        ast::Level::Group => (
+                            Place::Group,
+                            group_contract.get_or_insert_with(Contract::default),
+                        ),
                         ast::Level::Thread => (Place::Thread, &mut thread_contract),
                     };
-                    let context = Context { old: clause.kind == ast::ClauseKind::Ensures, ..Context::at(place) };
+                    let context = Context {
+                        old: clause.kind == ast::ClauseKind::Ensures,
+                        ..Context::at(place)
+                    };
                     if let Some(checked) = self.clause(&mut names, context, clause) {
                         match clause.kind {
                             ast::ClauseKind::Ensures => contract.ensures.push(checked),
@@ -286,11 +391,23 @@ impl Resolver {
                         }
                     }
                 }
-                ast::Member::Main { result, result_span, name, params, body, span } => {
+                ast::Member::Main {
+                    result,
+                    result_span,
+                    name,
+                    params,
+                    body,
+                    span,
+                } => {
                     if let Some((_, previous)) = main {
                         self.report(
-                            Diagnostic::error(Code::DuplicateMain, "a kernel has one body", *span, "a second body")
-                                .with_secondary(previous, "the first body"),
+                            Diagnostic::error(
+                                Code::DuplicateMain,
+                                "a kernel has one body",
+                                *span,
+                                "a second body",
+                            )
+                            .with_secondary(previous, "the first body"),
                         );
                         continue;
                     }
@@ -315,7 +432,12 @@ impl Resolver {
         let body = match main {
             Some((body, _)) => {
                 let mut labels = HashMap::new();
-                let mut walker = BodyResolver { resolver: self, names: &mut names, barriers: &mut barriers, labels: &mut labels };
+                let mut walker = BodyResolver {
+                    resolver: self,
+                    names: &mut names,
+                    barriers: &mut barriers,
+                    labels: &mut labels,
+                };
                 walker.block(body)
             }
             None => {
@@ -328,7 +450,10 @@ impl Resolver {
                     )
                     .with_help("add the code every thread runs: `void main() { ... }`"),
                 );
-                Block { stmts: Vec::new(), span: declaration.span }
+                Block {
+                    stmts: Vec::new(),
+                    span: declaration.span,
+                }
             }
         };
         Kernel {
@@ -356,11 +481,17 @@ impl Resolver {
     ) {
         if element != ast::TypeName::Int {
             self.report(
-                Diagnostic::error(Code::Unsupported, "arrays hold `int` elements", element_span, "unsupported element type")
-                    .with_help("declare the array as `int[...]`; store booleans as 0 and 1"),
+                Diagnostic::error(
+                    Code::Unsupported,
+                    "arrays hold `int` elements",
+                    element_span,
+                    "unsupported element type",
+                )
+                .with_help("declare the array as `int[...]`; store booleans as 0 and 1"),
             );
         }
-        let Some(size) = self.expr(names, Context::at(Place::ArraySize), size, Some(Type::Int)) else {
+        let Some(size) = self.expr(names, Context::at(Place::ArraySize), size, Some(Type::Int))
+        else {
             return;
         };
         for name in array_names {
@@ -381,44 +512,87 @@ impl Resolver {
                 ast::MemorySpace::Global => Memory::Global,
                 ast::MemorySpace::Local => Memory::Local,
             };
-            names.arrays.push(Array { name: name.name.clone(), memory, size: size.clone(), span: name.span });
+            names.arrays.push(Array {
+                name: name.name.clone(),
+                memory,
+                size: size.clone(),
+                span: name.span,
+            });
         }
     }
 
-    fn clause(&mut self, names: &mut Names, context: Context, clause: &ast::Clause) -> Option<Clause> {
+    fn clause(
+        &mut self,
+        names: &mut Names,
+        context: Context,
+        clause: &ast::Clause,
+    ) -> Option<Clause> {
         let assertion = self.assertion(names, context, &clause.formula)?;
-        Some(Clause { assertion, span: clause.span })
+        Some(Clause {
+            assertion,
+            span: clause.span,
+        })
     }
 
     /// Checks a formula where a resource may stand.
-    fn assertion(&mut self, names: &mut Names, context: Context, formula: &ast::Expr) -> Option<Assertion> {
+    fn assertion(
+        &mut self,
+        names: &mut Names,
+        context: Context,
+        formula: &ast::Expr,
+    ) -> Option<Assertion> {
         let span = formula.span;
         let kind = match &formula.kind {
-            ast::ExprKind::Binary { op: ast::BinaryOp::Star, lhs, rhs } => {
+            ast::ExprKind::Binary {
+                op: ast::BinaryOp::Star,
+                lhs,
+                rhs,
+            } => {
                 let lhs = self.assertion(names, context, lhs);
                 let rhs = self.assertion(names, context, rhs);
                 AssertionKind::Star(Box::new(lhs?), Box::new(rhs?))
             }
-            ast::ExprKind::Binary { op: ast::BinaryOp::Implies, lhs, rhs } => {
+            ast::ExprKind::Binary {
+                op: ast::BinaryOp::Implies,
+                lhs,
+                rhs,
+            } => {
                 let cond = self.expr(names, context, lhs, Some(Type::Bool));
                 let body = self.assertion(names, context, rhs);
                 match body? {
-                    Assertion { kind: AssertionKind::Pure(body), .. } => AssertionKind::Pure(Expr {
-                        kind: ExprKind::Binary { op: BinaryOp::Implies, lhs: Box::new(cond?), rhs: Box::new(body) },
+                    Assertion {
+                        kind: AssertionKind::Pure(body),
+                        ..
+                    } => AssertionKind::Pure(Expr {
+                        kind: ExprKind::Binary {
+                            op: BinaryOp::Implies,
+                            lhs: Box::new(cond?),
+                            rhs: Box::new(body),
+                        },
                         ty: Type::Bool,
                         span,
                     }),
                     body => AssertionKind::Implies(cond?, Box::new(body)),
                 }
             }
-            ast::ExprKind::Cond { cond, then_value, else_value } => {
+            ast::ExprKind::Cond {
+                cond,
+                then_value,
+                else_value,
+            } => {
                 let cond = self.expr(names, context, cond, Some(Type::Bool));
                 let then_value = self.assertion(names, context, then_value);
                 let else_value = self.assertion(names, context, else_value);
                 match (then_value?, else_value?) {
                     (
-                        Assertion { kind: AssertionKind::Pure(then_value), .. },
-                        Assertion { kind: AssertionKind::Pure(else_value), .. },
+                        Assertion {
+                            kind: AssertionKind::Pure(then_value),
+                            ..
+                        },
+                        Assertion {
+                            kind: AssertionKind::Pure(else_value),
+                            ..
+                        },
                     ) => AssertionKind::Pure(Expr {
                         kind: ExprKind::Cond {
                             cond: Box::new(cond?),
@@ -428,20 +602,39 @@ impl Resolver {
                         ty: Type::Bool,
                         span,
                     }),
-                    (then_value, else_value) => AssertionKind::Cond(cond?, Box::new(then_value), Box::new(else_value)),
+                    (then_value, else_value) => {
+                        AssertionKind::Cond(cond?, Box::new(then_value), Box::new(else_value))
+                    }
                 }
             }
-            ast::ExprKind::Perm { style, location, amount } => {
+            ast::ExprKind::Perm {
+                style,
+                location,
+                amount,
+            } => {
                 let atom = self.perm(names, context, *style, location, amount);
                 AssertionKind::Perm(atom?)
             }
-            ast::ExprKind::Quantifier { kind: ast::QuantifierKind::ForallStar, ty, ty_span, var, range, body } => {
+            ast::ExprKind::Quantifier {
+                kind: ast::QuantifierKind::ForallStar,
+                ty,
+                ty_span,
+                var,
+                range,
+                body,
+            } => {
                 names.scopes.push(Vec::new());
-                let result = self.bound_variable(names, var, *ty, *ty_span).and_then(|var| {
-                    let range = self.expr(names, context, range, Some(Type::Bool));
-                    let body = self.assertion(names, context, body);
-                    Some(AssertionKind::ForallStar { var, range: range?, body: Box::new(body?) })
-                });
+                let result = self
+                    .bound_variable(names, var, *ty, *ty_span)
+                    .and_then(|var| {
+                        let range = self.expr(names, context, range, Some(Type::Bool));
+                        let body = self.assertion(names, context, body);
+                        Some(AssertionKind::ForallStar {
+                            var,
+                            range: range?,
+                            body: Box::new(body?),
+                        })
+                    });
                 names.scopes.pop();
                 result?
             }
@@ -450,11 +643,22 @@ impl Resolver {
         Some(Assertion { kind, span })
     }
 
-    fn bound_variable(&mut self, names: &mut Names, var: &ast::Ident, ty: ast::TypeName, ty_span: Span) -> Option<VarId> {
+    fn bound_variable(
+        &mut self,
+        names: &mut Names,
+        var: &ast::Ident,
+        ty: ast::TypeName,
+        ty_span: Span,
+    ) -> Option<VarId> {
         if ty != ast::TypeName::Int {
             self.report(
-                Diagnostic::error(Code::Unsupported, "quantifiers range over `int`", ty_span, "unsupported type")
-                    .with_help("quantify over `int`, e.g. `(\\forall int i; 0 <= i && i < n; ...)`"),
+                Diagnostic::error(
+                    Code::Unsupported,
+                    "quantifiers range over `int`",
+                    ty_span,
+                    "unsupported type",
+                )
+                .with_help("quantify over `int`, e.g. `(\\forall int i; 0 <= i && i < n; ...)`"),
             );
             return None;
         }
@@ -475,7 +679,9 @@ impl Resolver {
                 let index = self.expr(names, context, index, Some(Type::Int));
                 Some((array, index))
             }
-            ast::ExprKind::Name(name) if names.lookup_var(name).is_some() || builtin_named(name).is_some() => {
+            ast::ExprKind::Name(name)
+                if names.lookup_var(name).is_some() || builtin_named(name).is_some() =>
+            {
                 self.report(
                     Diagnostic::error(
                         Code::PermissionLocation,
@@ -495,14 +701,20 @@ impl Resolver {
                         location.span,
                         "not an array element",
                     )
-                    .with_help("write the location as `a[i]`, for an array `a` declared in the kernel"),
+                    .with_help(
+                        "write the location as `a[i]`, for an array `a` declared in the kernel",
+                    ),
                 );
                 None
             }
         };
         let amount = self.amount(style, amount);
         let (array, index) = place?;
-        Some(PermAtom { array: array?, index: index?, amount: amount? })
+        Some(PermAtom {
+            array: array?,
+            index: index?,
+            amount: amount?,
+        })
     }
 
     fn amount(&mut self, style: ast::PermStyle, amount: &ast::Expr) -> Option<Amount> {
@@ -512,9 +724,15 @@ impl Resolver {
             (ast::ExprKind::Int(percent), ast::PermStyle::Percent) => {
                 BigRational::new(percent.clone(), BigInt::from(100))
             }
-            (ast::ExprKind::Int(value), ast::PermStyle::Fraction) => BigRational::from_integer(value.clone()),
+            (ast::ExprKind::Int(value), ast::PermStyle::Fraction) => {
+                BigRational::from_integer(value.clone())
+            }
             (
-                ast::ExprKind::Binary { op: ast::BinaryOp::Div | ast::BinaryOp::Fraction, lhs, rhs },
+                ast::ExprKind::Binary {
+                    op: ast::BinaryOp::Div | ast::BinaryOp::Fraction,
+                    lhs,
+                    rhs,
+                },
                 ast::PermStyle::Fraction,
             ) => match (&lhs.kind, &rhs.kind) {
                 (ast::ExprKind::Int(numerator), ast::ExprKind::Int(denominator)) => {
@@ -535,7 +753,10 @@ impl Resolver {
         };
         if !exact.is_positive() || exact > BigRational::one() {
             let (shown, range) = match style {
-                ast::PermStyle::Percent => (format!("{}", exact.clone() * BigRational::from_integer(100.into())), "1 to 100"),
+                ast::PermStyle::Percent => (
+                    format!("{}", exact.clone() * BigRational::from_integer(100.into())),
+                    "1 to 100",
+                ),
                 ast::PermStyle::Fraction => (format!("{exact}"), "greater than 0 and at most 1"),
             };
             self.report(
@@ -558,14 +779,24 @@ impl Resolver {
             ast::PermStyle::Fraction => "`Perm(x, q)` takes `write`, `read`, `1`, or a fraction of two integers such as `1/2` or `1\\3`",
         };
         self.report(
-            Diagnostic::error(Code::PermissionAmount, "a permission amount must be a constant", span, "not a constant amount")
-                .with_help(help),
+            Diagnostic::error(
+                Code::PermissionAmount,
+                "a permission amount must be a constant",
+                span,
+                "not a constant amount",
+            )
+            .with_help(help),
         );
         None
     }
 
     /// Resolves the array of an access or permission, checking that the context may touch it.
-    fn array_access(&mut self, names: &Names, context: Context, array: &ast::Ident) -> Option<ArrayId> {
+    fn array_access(
+        &mut self,
+        names: &Names,
+        context: Context,
+        array: &ast::Ident,
+    ) -> Option<ArrayId> {
         if context.place == Place::Function {
             self.report(
                 Diagnostic::error(Code::MemoryInFunction, "a pure function cannot read memory", array.span, "read here")
@@ -574,7 +805,9 @@ impl Resolver {
             return None;
         }
         let Some(id) = names.lookup_array(&array.name) else {
-            let diagnostic = if names.lookup_var(&array.name).is_some() || builtin_named(&array.name).is_some() {
+            let diagnostic = if names.lookup_var(&array.name).is_some()
+                || builtin_named(&array.name).is_some()
+            {
                 Diagnostic::error(
                     Code::NotAnArray,
                     format!("`{}` is not an array", array.name),
@@ -592,7 +825,8 @@ impl Resolver {
                 );
                 match suggestion(&array.name, array_names) {
                     Some(close) => diagnostic.with_help(format!("did you mean `{close}`?")),
-                    None => diagnostic.with_help("declare it in the kernel, e.g. `global int[gsize] name;`"),
+                    None => diagnostic
+                        .with_help("declare it in the kernel, e.g. `global int[gsize] name;`"),
                 }
             };
             self.report(diagnostic);
@@ -620,18 +854,30 @@ impl Resolver {
     }
 
     /// Checks a value expression, and that it has the `expected` type if one is given.
-    fn expr(&mut self, names: &mut Names, context: Context, expr: &ast::Expr, expected: Option<Type>) -> Option<Expr> {
+    fn expr(
+        &mut self,
+        names: &mut Names,
+        context: Context,
+        expr: &ast::Expr,
+        expected: Option<Type>,
+    ) -> Option<Expr> {
         let checked = self.expr_inner(names, context, expr, expected)?;
         if let Some(expected) = expected {
             if checked.ty != expected {
                 let mut diagnostic = Diagnostic::error(
                     Code::TypeMismatch,
-                    format!("expected `{}`, found `{}`", type_name(expected), type_name(checked.ty)),
+                    format!(
+                        "expected `{}`, found `{}`",
+                        type_name(expected),
+                        type_name(checked.ty)
+                    ),
                     expr.span,
                     format!("this is of type `{}`", type_name(checked.ty)),
                 );
                 if expected == Type::Bool {
-                    diagnostic = diagnostic.with_help("a condition must be a `bool`; compare the value, e.g. `x != 0`");
+                    diagnostic = diagnostic.with_help(
+                        "a condition must be a `bool`; compare the value, e.g. `x != 0`",
+                    );
                 }
                 self.report(diagnostic);
                 return None;
@@ -640,7 +886,13 @@ impl Resolver {
         Some(checked)
     }
 
-    fn expr_inner(&mut self, names: &mut Names, context: Context, expr: &ast::Expr, expected: Option<Type>) -> Option<Expr> {
+    fn expr_inner(
+        &mut self,
+        names: &mut Names,
+        context: Context,
+        expr: &ast::Expr,
+        expected: Option<Type>,
+    ) -> Option<Expr> {
         let span = expr.span;
         let typed = |kind: ExprKind, ty: Type| Some(Expr { kind, ty, span });
         match &expr.kind {
@@ -668,7 +920,9 @@ impl Resolver {
                             span,
                             "no result here",
                         )
-                        .with_help("`\\result` names a pure function's value in its `ensures` clauses"),
+                        .with_help(
+                            "`\\result` names a pure function's value in its `ensures` clauses",
+                        ),
                     );
                     None
                 }
@@ -677,19 +931,39 @@ impl Resolver {
             ast::ExprKind::Index { array, index } => {
                 let array = self.array_access(names, context, array);
                 let index = self.expr(names, context, index, Some(Type::Int));
-                typed(ExprKind::Read { array: array?, index: Box::new(index?) }, Type::Int)
+                typed(
+                    ExprKind::Read {
+                        array: array?,
+                        index: Box::new(index?),
+                    },
+                    Type::Int,
+                )
             }
-            ast::ExprKind::Call { function, args } => self.call(names, context, function, args, span),
+            ast::ExprKind::Call { function, args } => {
+                self.call(names, context, function, args, span)
+            }
             ast::ExprKind::Unary { op, operand } => {
                 let (op, ty) = match op {
                     ast::UnaryOp::Not => (UnaryOp::Not, Type::Bool),
                     ast::UnaryOp::Neg => (UnaryOp::Neg, Type::Int),
                 };
                 let operand = self.expr(names, context, operand, Some(ty))?;
-                typed(ExprKind::Unary { op, operand: Box::new(operand) }, ty)
+                typed(
+                    ExprKind::Unary {
+                        op,
+                        operand: Box::new(operand),
+                    },
+                    ty,
+                )
             }
-            ast::ExprKind::Binary { op, lhs, rhs } => self.binary(names, context, *op, lhs, rhs, span),
-            ast::ExprKind::Cond { cond, then_value, else_value } => {
+            ast::ExprKind::Binary { op, lhs, rhs } => {
+                self.binary(names, context, *op, lhs, rhs, span)
+            }
+            ast::ExprKind::Cond {
+                cond,
+                then_value,
+                else_value,
+            } => {
                 let cond = self.expr(names, context, cond, Some(Type::Bool));
                 let then_value = self.expr(names, context, then_value, expected);
                 let expected = expected.or(then_value.as_ref().map(|value| value.ty));
@@ -697,25 +971,46 @@ impl Resolver {
                 let then_value = then_value?;
                 let ty = then_value.ty;
                 typed(
-                    ExprKind::Cond { cond: Box::new(cond?), then_value: Box::new(then_value), else_value: Box::new(else_value?) },
+                    ExprKind::Cond {
+                        cond: Box::new(cond?),
+                        then_value: Box::new(then_value),
+                        else_value: Box::new(else_value?),
+                    },
                     ty,
                 )
             }
-            ast::ExprKind::Quantifier { kind: ast::QuantifierKind::ForallStar, .. } => {
+            ast::ExprKind::Quantifier {
+                kind: ast::QuantifierKind::ForallStar,
+                ..
+            } => {
                 self.resource_in_expression(span, "`\\forall*` joins resources");
                 None
             }
-            ast::ExprKind::Quantifier { kind, ty, ty_span, var, range, body } => {
+            ast::ExprKind::Quantifier {
+                kind,
+                ty,
+                ty_span,
+                var,
+                range,
+                body,
+            } => {
                 let quantifier = match kind {
                     ast::QuantifierKind::Exists => Quantifier::Exists,
                     _ => Quantifier::Forall,
                 };
                 names.scopes.push(Vec::new());
-                let result = self.bound_variable(names, var, *ty, *ty_span).and_then(|var| {
-                    let range = self.expr(names, context, range, Some(Type::Bool));
-                    let body = self.expr(names, context, body, Some(Type::Bool));
-                    Some(ExprKind::Quantifier { quantifier, var, range: Box::new(range?), body: Box::new(body?) })
-                });
+                let result = self
+                    .bound_variable(names, var, *ty, *ty_span)
+                    .and_then(|var| {
+                        let range = self.expr(names, context, range, Some(Type::Bool));
+                        let body = self.expr(names, context, body, Some(Type::Bool));
+                        Some(ExprKind::Quantifier {
+                            quantifier,
+                            var,
+                            range: Box::new(range?),
+                            body: Box::new(body?),
+                        })
+                    });
                 names.scopes.pop();
                 typed(result?, Type::Bool)
             }
@@ -748,24 +1043,42 @@ impl Resolver {
     fn name(&mut self, names: &Names, context: Context, name: &str, span: Span) -> Option<Expr> {
         if let Some(var) = names.lookup_var(name) {
             let ty = names.vars[var.index()].ty;
-            return Some(Expr { kind: ExprKind::Var(var), ty, span });
+            return Some(Expr {
+                kind: ExprKind::Var(var),
+                ty,
+                span,
+            });
         }
         if let Some(builtin) = builtin_named(name) {
             return self.builtin(context, builtin, span);
         }
         let diagnostic = if names.lookup_array(name).is_some() {
-            Diagnostic::error(Code::ArrayAsValue, format!("array `{name}` used as a value"), span, "an array, not a value")
-                .with_help(format!("read one element: `{name}[i]`"))
+            Diagnostic::error(
+                Code::ArrayAsValue,
+                format!("array `{name}` used as a value"),
+                span,
+                "an array, not a value",
+            )
+            .with_help(format!("read one element: `{name}[i]`"))
         } else if self.function_ids.contains_key(name) {
-            Diagnostic::error(Code::ArrayAsValue, format!("function `{name}` used as a value"), span, "a function, not a value")
-                .with_help(format!("call it: `{name}(...)`"))
+            Diagnostic::error(
+                Code::ArrayAsValue,
+                format!("function `{name}` used as a value"),
+                span,
+                "a function, not a value",
+            )
+            .with_help(format!("call it: `{name}(...)`"))
         } else {
             let mut candidates = names.all_names();
             if context.place != Place::Function {
                 candidates.extend(Builtin::ALL.iter().map(|builtin| builtin.name()));
             }
-            let diagnostic =
-                Diagnostic::error(Code::UnknownName, format!("unknown name `{name}`"), span, "not declared");
+            let diagnostic = Diagnostic::error(
+                Code::UnknownName,
+                format!("unknown name `{name}`"),
+                span,
+                "not declared",
+            );
             match suggestion(name, candidates) {
                 Some(close) => diagnostic.with_help(format!("did you mean `{close}`?")),
                 None => diagnostic.with_help("declare private variables in `main`, e.g. `int x := 0;`, or add a kernel parameter"),
@@ -783,7 +1096,11 @@ impl Resolver {
             Place::Thread => true,
         };
         if allowed {
-            return Some(Expr { kind: ExprKind::Builtin(builtin), ty: Type::Int, span });
+            return Some(Expr {
+                kind: ExprKind::Builtin(builtin),
+                ty: Type::Int,
+                span,
+            });
         }
         let name = builtin.name();
         let (message, help) = match context.place {
@@ -804,11 +1121,21 @@ impl Resolver {
                 "a group contract speaks for all threads of the group; quantify over them, e.g. `(\\forall* int t; gid * gsize <= t && t < (gid + 1) * gsize; Perm(a[t], write))`".to_string(),
             ),
         };
-        self.report(Diagnostic::error(Code::OutOfScope, message, span, "not available here").with_help(help));
+        self.report(
+            Diagnostic::error(Code::OutOfScope, message, span, "not available here")
+                .with_help(help),
+        );
         None
     }
 
-    fn call(&mut self, names: &mut Names, context: Context, function: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Expr> {
+    fn call(
+        &mut self,
+        names: &mut Names,
+        context: Context,
+        function: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Expr> {
         let Some(&id) = self.function_ids.get(&function.name) else {
             let diagnostic = Diagnostic::error(
                 Code::UnknownFunction,
@@ -816,13 +1143,21 @@ impl Resolver {
                 function.span,
                 "no pure function of this name",
             );
-            let candidates: Vec<String> = self.signatures.iter().map(|signature| signature.name.clone()).collect();
+            let candidates: Vec<String> = self
+                .signatures
+                .iter()
+                .map(|signature| signature.name.clone())
+                .collect();
             let diagnostic = if names.lookup_array(&function.name).is_some() {
-                diagnostic.with_help(format!("`{0}` is an array: index it with `{0}[i]`", function.name))
+                diagnostic.with_help(format!(
+                    "`{0}` is an array: index it with `{0}[i]`",
+                    function.name
+                ))
             } else {
                 match suggestion(&function.name, candidates.iter().map(String::as_str)) {
                     Some(close) => diagnostic.with_help(format!("did you mean `{close}`?")),
-                    None => diagnostic.with_help("declare it before the kernel: `pure int f(int x) = ...;`"),
+                    None => diagnostic
+                        .with_help("declare it before the kernel: `pure int f(int x) = ...;`"),
                 }
             };
             self.report(diagnostic);
@@ -836,7 +1171,13 @@ impl Resolver {
         if params.len() != args.len() {
             self.report(Diagnostic::error(
                 Code::ArgumentCount,
-                format!("`{}` takes {} argument{}, but {} were given", function.name, params.len(), if params.len() == 1 { "" } else { "s" }, args.len()),
+                format!(
+                    "`{}` takes {} argument{}, but {} were given",
+                    function.name,
+                    params.len(),
+                    if params.len() == 1 { "" } else { "s" },
+                    args.len()
+                ),
                 span,
                 "wrong number of arguments",
             ));
@@ -845,10 +1186,17 @@ impl Resolver {
             }
             return None;
         }
-        let checked: Vec<Option<Expr>> =
-            args.iter().zip(params).map(|(arg, ty)| self.expr(names, context, arg, Some(ty))).collect();
+        let checked: Vec<Option<Expr>> = args
+            .iter()
+            .zip(params)
+            .map(|(arg, ty)| self.expr(names, context, arg, Some(ty)))
+            .collect();
         let args = checked.into_iter().collect::<Option<Vec<Expr>>>()?;
-        Some(Expr { kind: ExprKind::Call { function: id, args }, ty: result, span })
+        Some(Expr {
+            kind: ExprKind::Call { function: id, args },
+            ty: result,
+            span,
+        })
     }
 
     fn binary(
@@ -879,9 +1227,17 @@ impl Resolver {
             Syntax::Eq | Syntax::Ne => {
                 let lhs = self.expr(names, context, lhs, None);
                 let rhs = self.expr(names, context, rhs, lhs.as_ref().map(|lhs| lhs.ty));
-                let op = if op == Syntax::Eq { BinaryOp::Eq } else { BinaryOp::Ne };
+                let op = if op == Syntax::Eq {
+                    BinaryOp::Eq
+                } else {
+                    BinaryOp::Ne
+                };
                 return Some(Expr {
-                    kind: ExprKind::Binary { op, lhs: Box::new(lhs?), rhs: Box::new(rhs?) },
+                    kind: ExprKind::Binary {
+                        op,
+                        lhs: Box::new(lhs?),
+                        rhs: Box::new(rhs?),
+                    },
                     ty: Type::Bool,
                     span,
                 });
@@ -902,7 +1258,15 @@ impl Resolver {
         };
         let lhs = self.expr(names, context, lhs, Some(operand));
         let rhs = self.expr(names, context, rhs, Some(operand));
-        Some(Expr { kind: ExprKind::Binary { op, lhs: Box::new(lhs?), rhs: Box::new(rhs?) }, ty: result, span })
+        Some(Expr {
+            kind: ExprKind::Binary {
+                op,
+                lhs: Box::new(lhs?),
+                rhs: Box::new(rhs?),
+            },
+            ty: result,
+            span,
+        })
     }
 }
 
@@ -951,14 +1315,20 @@ impl BodyResolver<'_> {
             previous = Some(stmt);
         }
         self.names.scopes.pop();
-        Block { stmts, span: block.span }
+        Block {
+            stmts,
+            span: block.span,
+        }
     }
 
     /// A statement as a block: a branch or loop body.
     fn branch(&mut self, stmt: &ast::Stmt) -> Block {
         match &stmt.kind {
             ast::StmtKind::Block(block) => self.block(block),
-            _ => self.block(&ast::Block { stmts: vec![stmt.clone()], span: stmt.span }),
+            _ => self.block(&ast::Block {
+                stmts: vec![stmt.clone()],
+                span: stmt.span,
+            }),
         }
     }
 
@@ -973,7 +1343,7 @@ impl BodyResolver<'_> {
         let diagnostic = match previous {
             Some(barrier @ ast::Stmt { kind: ast::StmtKind::Barrier { .. }, .. }) => diagnostic
                 .with_secondary(barrier.span, "the barrier before it")
-                .with_help("barrier clauses go inside the barrier's braces: `barrier(F) { requires ...; ensures ...; }`"),
+                .with_help("barrier clauses go inside the barrier's braces: `barrier(F) { ensures ...; }`"),
             _ => diagnostic.with_help(
                 "thread contracts go before `void main()`, barrier contracts inside `barrier(F) { ... }`, loop invariants right before `while`; inside code use `assert`",
             ),
@@ -982,20 +1352,34 @@ impl BodyResolver<'_> {
     }
 
     fn expr(&mut self, expr: &ast::Expr, expected: Type) -> Option<Expr> {
-        self.resolver.expr(self.names, Self::code_context(), expr, Some(expected))
+        self.resolver
+            .expr(self.names, Self::code_context(), expr, Some(expected))
     }
 
     fn clauses(&mut self, clauses: &[ast::Clause]) -> Vec<Clause> {
-        clauses.iter().filter_map(|clause| self.resolver.clause(self.names, Self::code_context(), clause)).collect()
+        clauses
+            .iter()
+            .filter_map(|clause| {
+                self.resolver
+                    .clause(self.names, Self::code_context(), clause)
+            })
+            .collect()
     }
 
     fn stmt(&mut self, stmt: &ast::Stmt) -> Option<Stmt> {
         let kind = match &stmt.kind {
-            ast::StmtKind::Declare { ty, ty_span, name, init } => {
+            ast::StmtKind::Declare {
+                ty,
+                ty_span,
+                name,
+                init,
+            } => {
                 let ty = self.resolver.value_type(*ty, *ty_span);
                 // The initial value is checked before the name is in scope: `int x := x;` is an error.
                 let init = init.as_ref().map(|init| self.expr(init, ty));
-                let var = self.resolver.declare(self.names, name, ty, VarKind::Private)?;
+                let var = self
+                    .resolver
+                    .declare(self.names, name, ty, VarKind::Private)?;
                 let init = match init {
                     Some(value) => Some(value?),
                     None => None,
@@ -1005,31 +1389,68 @@ impl BodyResolver<'_> {
             ast::StmtKind::Assign { target, value } => {
                 let var = self.assignable(target);
                 let ty = var.map(|var| self.names.vars[var.index()].ty);
-                let value = self.resolver.expr(self.names, Self::code_context(), value, ty);
-                StmtKind::Assign { var: var?, value: value? }
+                let value = self
+                    .resolver
+                    .expr(self.names, Self::code_context(), value, ty);
+                StmtKind::Assign {
+                    var: var?,
+                    value: value?,
+                }
             }
-            ast::StmtKind::Write { target, index, value } => {
-                let array = self.resolver.array_access(self.names, Self::code_context(), target);
+            ast::StmtKind::Write {
+                target,
+                index,
+                value,
+            } => {
+                let array = self
+                    .resolver
+                    .array_access(self.names, Self::code_context(), target);
                 let index = self.expr(index, Type::Int);
                 let value = self.expr(value, Type::Int);
-                StmtKind::Write { array: array?, index: index?, value: value? }
+                StmtKind::Write {
+                    array: array?,
+                    index: index?,
+                    value: value?,
+                }
             }
-            ast::StmtKind::If { cond, then_branch, else_branch } => {
+            ast::StmtKind::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
                 let cond = self.expr(cond, Type::Bool);
                 let then_branch = self.branch(then_branch);
                 let else_branch = else_branch.as_deref().map(|stmt| self.branch(stmt));
-                StmtKind::If { cond: cond?, then_branch, else_branch }
+                StmtKind::If {
+                    cond: cond?,
+                    then_branch,
+                    else_branch,
+                }
             }
-            ast::StmtKind::While { invariants, cond, body } => {
+            ast::StmtKind::While {
+                invariants,
+                cond,
+                body,
+            } => {
                 let invariants = self.clauses(invariants);
                 let cond = self.expr(cond, Type::Bool);
                 let body = self.branch(body);
-                StmtKind::While { invariants, cond: cond?, body }
+                StmtKind::While {
+                    invariants,
+                    cond: cond?,
+                    body,
+                }
             }
-            ast::StmtKind::Barrier { label, fences, clauses } => self.barrier(stmt.span, label, fences, clauses)?,
-            ast::StmtKind::Assert(formula) => {
-                StmtKind::Assert(self.resolver.assertion(self.names, Self::code_context(), formula)?)
-            }
+            ast::StmtKind::Barrier {
+                label,
+                fences,
+                clauses,
+            } => self.barrier(stmt.span, label, fences, clauses)?,
+            ast::StmtKind::Assert(formula) => StmtKind::Assert(self.resolver.assertion(
+                self.names,
+                Self::code_context(),
+                formula,
+            )?),
             ast::StmtKind::Assume(formula) => {
                 self.resolver.report(
                     Diagnostic::warning(Code::UncheckedAssume, "`assume` is not checked", stmt.span, "taken on trust")
@@ -1040,7 +1461,10 @@ impl BodyResolver<'_> {
             ast::StmtKind::Block(block) => StmtKind::Block(self.block(block)),
             ast::StmtKind::StrayClause(_) | ast::StmtKind::Error => return None,
         };
-        Some(Stmt { kind, span: stmt.span })
+        Some(Stmt {
+            kind,
+            span: stmt.span,
+        })
     }
 
     /// The private variable an assignment writes, or a diagnostic saying why it cannot be written.
@@ -1104,8 +1528,13 @@ impl BodyResolver<'_> {
                         },
                     };
                     self.resolver.report(
-                        Diagnostic::error(Code::UnknownFence, format!("unknown fence `{other}`"), fence.span, "not a memory a barrier can fence")
-                            .with_help(help),
+                        Diagnostic::error(
+                            Code::UnknownFence,
+                            format!("unknown fence `{other}`"),
+                            fence.span,
+                            "not a memory a barrier can fence",
+                        )
+                        .with_help(help),
                     );
                     ok = false;
                 }
@@ -1114,16 +1543,24 @@ impl BodyResolver<'_> {
         if let Some((value, label_span)) = label {
             if let Some(previous) = self.labels.insert(value.clone(), *label_span) {
                 self.resolver.report(
-                    Diagnostic::error(Code::DuplicateLabel, format!("barrier label {value} is used twice"), *label_span, "used again here")
-                        .with_secondary(previous, "first used here")
-                        .with_help("give every labelled barrier its own number"),
+                    Diagnostic::error(
+                        Code::DuplicateLabel,
+                        format!("barrier label {value} is used twice"),
+                        *label_span,
+                        "used again here",
+                    )
+                    .with_secondary(previous, "first used here")
+                    .with_help("give every labelled barrier its own number"),
                 );
                 ok = false;
             }
         }
         let mut contract = Contract::default();
         for clause in clauses {
-            if let Some(checked) = self.resolver.clause(self.names, Self::code_context(), clause) {
+            if let Some(checked) = self
+                .resolver
+                .clause(self.names, Self::code_context(), clause)
+            {
                 match clause.kind {
                     ast::ClauseKind::Ensures => contract.ensures.push(checked),
                     _ => contract.requires.push(checked),
@@ -1136,7 +1573,12 @@ impl BodyResolver<'_> {
             return None;
         }
         let id = BarrierId(self.barriers.len() as u32);
-        self.barriers.push(Barrier { label: label.as_ref().map(|(value, _)| value.clone()), fences, contract, span });
+        self.barriers.push(Barrier {
+            label: label.as_ref().map(|(value, _)| value.clone()),
+            fences,
+            contract,
+            span,
+        });
         Some(StmtKind::Barrier(id))
     }
 }

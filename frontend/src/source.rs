@@ -23,12 +23,19 @@ impl SourceFile {
         let line_starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(offset, _)| offset + 1))
             .collect();
-        SourceFile { path: path.into(), text, line_starts }
+        SourceFile {
+            path: path.into(),
+            text,
+            line_starts,
+        }
     }
 
     /// Decodes raw bytes. Invalid UTF-8 gives the byte offset of the first bad byte and the file
     /// with every bad sequence replaced by U+FFFD, so that the error can still be shown in context.
-    pub fn decode(path: impl Into<String>, bytes: Vec<u8>) -> Result<SourceFile, (SourceFile, Span)> {
+    pub fn decode(
+        path: impl Into<String>,
+        bytes: Vec<u8>,
+    ) -> Result<SourceFile, (SourceFile, Span)> {
         match String::from_utf8(bytes) {
             Ok(text) => Ok(SourceFile::new(path, text)),
             Err(error) => {
@@ -47,8 +54,14 @@ impl SourceFile {
         let offset = offset.min(self.text.len());
         let line_index = self.line_starts.partition_point(|&start| start <= offset) - 1;
         let line_start = self.line_starts[line_index];
-        let column = self.text.get(line_start..offset).map_or(offset - line_start, |prefix| prefix.chars().count());
-        Position { line: line_index + 1, column: column + 1 }
+        let column = self
+            .text
+            .get(line_start..offset)
+            .map_or(offset - line_start, |prefix| prefix.chars().count());
+        Position {
+            line: line_index + 1,
+            column: column + 1,
+        }
     }
 }
 

@@ -19,10 +19,16 @@ fn json(output: &Output) -> serde_json::Value {
 #[test]
 fn help_documents_every_command_and_option() {
     let help = String::from_utf8(lockstep(&["--help"]).stdout).unwrap();
-    assert!(help.contains("check") && help.contains("Parse and type-check"), "{help}");
+    assert!(
+        help.contains("check") && help.contains("Parse and type-check"),
+        "{help}"
+    );
     let check_help = String::from_utf8(lockstep(&["check", "--help"]).stdout).unwrap();
     for needle in ["--format", "human", "json", "FILE", "Exit status"] {
-        assert!(check_help.contains(needle), "`check --help` lacks {needle}:\n{check_help}");
+        assert!(
+            check_help.contains(needle),
+            "`check --help` lacks {needle}:\n{check_help}"
+        );
     }
 }
 
@@ -41,7 +47,11 @@ fn a_well_formed_file_gives_exit_0_and_its_kernels_in_json() {
 
 #[test]
 fn one_bad_file_among_good_ones_gives_exit_2_and_a_line_for_each() {
-    let output = lockstep(&["check", "examples/seed/demo.pvl", "frontend/tests/reject/unknown_array.pvl"]);
+    let output = lockstep(&[
+        "check",
+        "examples/seed/demo.pvl",
+        "frontend/tests/reject/unknown_array.pvl",
+    ]);
     assert_eq!(output.status.code(), Some(2));
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert_eq!(
@@ -55,10 +65,15 @@ fn a_missing_file_is_reported_with_exit_2() {
     let output = lockstep(&["check", "--format", "json", "no/such/file.pvl"]);
     assert_eq!(output.status.code(), Some(2));
     let report = json(&output);
-    assert_eq!(report["files"][0]["errors"][0]["code"], "source::unreadable");
+    assert_eq!(
+        report["files"][0]["errors"][0]["code"],
+        "source::unreadable"
+    );
     let human = lockstep(&["check", "no/such/file.pvl"]);
     assert_eq!(human.status.code(), Some(2));
-    assert!(String::from_utf8(human.stderr).unwrap().contains("cannot read `no/such/file.pvl`"));
+    assert!(String::from_utf8(human.stderr)
+        .unwrap()
+        .contains("cannot read `no/such/file.pvl`"));
 }
 
 #[test]
@@ -66,15 +81,24 @@ fn an_assume_is_a_warning_not_an_error() {
     let dir = std::env::temp_dir().join(format!("lockstep-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("assume.pvl");
-    std::fs::write(&path, "kernel k {\n  void main() {\n    assume gsize > 1;\n  }\n}\n").unwrap();
+    std::fs::write(
+        &path,
+        "kernel k {\n  void main() {\n    assume gsize > 1;\n  }\n}\n",
+    )
+    .unwrap();
     let path = path.to_str().unwrap();
     let output = lockstep(&["check", "--format", "json", path]);
     assert_eq!(output.status.code(), Some(0));
     let report = json(&output);
-    assert_eq!(report["files"][0]["warnings"][0]["code"], "warning::unchecked-assume");
+    assert_eq!(
+        report["files"][0]["warnings"][0]["code"],
+        "warning::unchecked-assume"
+    );
     assert_eq!(report["files"][0]["warnings"][0]["line"], 3);
     let human = lockstep(&["check", path]);
-    assert!(String::from_utf8(human.stdout).unwrap().ends_with("well formed (1 kernel: k), 1 warning\n"));
+    assert!(String::from_utf8(human.stdout)
+        .unwrap()
+        .ends_with("well formed (1 kernel: k), 1 warning\n"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -82,4 +106,30 @@ fn an_assume_is_a_warning_not_an_error() {
 fn no_file_is_a_usage_error() {
     let output = lockstep(&["check"]);
     assert_eq!(output.status.code(), Some(2));
+}
+
+fn repository_file(path: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path))
+        .expect("readable")
+}
+
+#[test]
+fn the_readme_lists_every_diagnostic_code() {
+    let readme = repository_file("README.md");
+    for code in lockstep_frontend::diagnostics::Code::ALL {
+        assert!(
+            readme.contains(&format!("| `{}` |", code.as_str())),
+            "README.md does not explain `{code}`"
+        );
+    }
+}
+
+#[test]
+fn ci_runs_the_test_command_the_readme_gives() {
+    let command = "cargo test --workspace --locked";
+    assert!(repository_file("README.md")
+        .contains(&format!("{command}                    # run the tests")));
+    assert!(repository_file(".ci/run")
+        .lines()
+        .any(|line| line == command));
 }

@@ -87,7 +87,13 @@ pub enum Builtin {
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 5] = [Builtin::Tid, Builtin::Gid, Builtin::Lid, Builtin::Tcount, Builtin::Gsize];
+    pub const ALL: [Builtin; 5] = [
+        Builtin::Tid,
+        Builtin::Gid,
+        Builtin::Lid,
+        Builtin::Tcount,
+        Builtin::Gsize,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -245,13 +251,31 @@ pub struct Stmt {
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     /// `int x;` or `int x := e;`.
-    Declare { var: VarId, init: Option<Expr> },
+    Declare {
+        var: VarId,
+        init: Option<Expr>,
+    },
     /// `x := e;` to a private variable.
-    Assign { var: VarId, value: Expr },
+    Assign {
+        var: VarId,
+        value: Expr,
+    },
     /// `a[i] := e;`.
-    Write { array: ArrayId, index: Expr, value: Expr },
-    If { cond: Expr, then_branch: Block, else_branch: Option<Block> },
-    While { invariants: Vec<Clause>, cond: Expr, body: Block },
+    Write {
+        array: ArrayId,
+        index: Expr,
+        value: Expr,
+    },
+    If {
+        cond: Expr,
+        then_branch: Block,
+        else_branch: Option<Block>,
+    },
+    While {
+        invariants: Vec<Clause>,
+        cond: Expr,
+        body: Block,
+    },
     Barrier(BarrierId),
     /// `assert R;`: checked.
     Assert(Assertion),
@@ -274,12 +298,34 @@ pub enum ExprKind {
     Builtin(Builtin),
     Var(VarId),
     /// `a[i]`: a read of memory.
-    Read { array: ArrayId, index: Box<Expr> },
-    Unary { op: UnaryOp, operand: Box<Expr> },
-    Binary { op: BinaryOp, lhs: Box<Expr>, rhs: Box<Expr> },
-    Cond { cond: Box<Expr>, then_value: Box<Expr>, else_value: Box<Expr> },
-    Call { function: FunctionId, args: Vec<Expr> },
-    Quantifier { quantifier: Quantifier, var: VarId, range: Box<Expr>, body: Box<Expr> },
+    Read {
+        array: ArrayId,
+        index: Box<Expr>,
+    },
+    Unary {
+        op: UnaryOp,
+        operand: Box<Expr>,
+    },
+    Binary {
+        op: BinaryOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    Cond {
+        cond: Box<Expr>,
+        then_value: Box<Expr>,
+        else_value: Box<Expr>,
+    },
+    Call {
+        function: FunctionId,
+        args: Vec<Expr>,
+    },
+    Quantifier {
+        quantifier: Quantifier,
+        var: VarId,
+        range: Box<Expr>,
+        body: Box<Expr>,
+    },
     /// `\old(e)`: the value of `e` in the state where the contract's level started.
     Old(Box<Expr>),
     /// `\result` in a pure function's postcondition.
@@ -356,7 +402,11 @@ pub enum AssertionKind {
     /// `e ? R1 : R2`.
     Cond(Expr, Box<Assertion>, Box<Assertion>),
     /// `(\forall* int v; range; R)`: the iterated separating conjunction.
-    ForallStar { var: VarId, range: Expr, body: Box<Assertion> },
+    ForallStar {
+        var: VarId,
+        range: Expr,
+        body: Box<Assertion>,
+    },
 }
 
 #[cfg(test)]
@@ -371,7 +421,10 @@ mod tests {
 
     #[test]
     fn fences_name_the_memories_they_cover() {
-        let local_only = Fences { local: true, global: false };
+        let local_only = Fences {
+            local: true,
+            global: false,
+        };
         assert!(local_only.fences(Memory::Local));
         assert!(!local_only.fences(Memory::Global));
         assert!(!Fences::default().fences(Memory::Local));
@@ -379,8 +432,11 @@ mod tests {
 
     #[test]
     fn only_thread_and_local_ids_differ_within_a_group() {
-        let specific: Vec<&str> =
-            Builtin::ALL.iter().filter(|builtin| builtin.is_thread_specific()).map(|builtin| builtin.name()).collect();
+        let specific: Vec<&str> = Builtin::ALL
+            .iter()
+            .filter(|builtin| builtin.is_thread_specific())
+            .map(|builtin| builtin.name())
+            .collect();
         assert_eq!(specific, ["tid", "lid"]);
     }
 }
