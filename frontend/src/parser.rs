@@ -10,7 +10,7 @@
 use crate::ast::{File, TooDeep};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::grammar::FileParser;
-use crate::lexer::{lex, LexDiagnostic, LexError, Spanned, Token};
+use crate::lexer::{lex, LexError, Spanned, Token};
 use lalrpop_util::{ErrorRecovery, ParseError};
 use lockstep_logic::Span;
 
@@ -25,29 +25,26 @@ pub fn parse(source: &str) -> (Option<File>, Vec<Diagnostic>) {
         .iter()
         .map(|error| lex_diagnostic(source, error.error.clone(), error.span))
         .collect();
+    let lex_error_starts: Vec<usize> = lex_errors.iter().map(|error| error.span.start).collect();
     let mut insertions = 0;
     loop {
-        let (file, mut errors) = run_parser(&tokens);
-        errors.sort_by_key(error_start);
-        if insertions < MAX_INSERTED_SEMICOLONS {
-            if let Some(at) = errors
-                .first()
-                .and_then(|error| missing_semicolon(source, &tokens, error))
-            {
-                diagnostics.push(missing_semicolon_diagnostic(at));
-                tokens.insert(at.index, (at.offset, Token::Semi, at.offset));
-                insertions += 1;
-                continue;
-            }
+        let (file, errors) = run_parser(&tokens);
+        let errors = first_of_each_line(source, &lex_error_starts, errors);
+        let insertion = errors
+            .iter()
+            .find_map(|error| missing_semicolon(source, &tokens, error))
+            .filter(|_| insertions < MAX_INSERTED_SEMICOLONS);
+        if let Some(at) = insertion {
+            diagnostics.push(missing_semicolon_diagnostic(at));
+            tokens.insert(at.index, (at.offset, Token::Semi, at.offset));
+            insertions += 1;
+            continue;
         }
-        let mut seen = Vec::new();
-        for error in &errors {
-            let start = error_start(error);
-            if !seen.contains(&start) && !follows_on_line(source, &lex_errors, start) {
-                seen.push(start);
-                diagnostics.push(syntax_diagnostic(source, &tokens, error));
-            }
-        }
+        diagnostics.extend(
+            errors
+                .iter()
+                .map(|error| syntax_diagnostic(source, &tokens, error)),
+        );
         diagnostics.sort_by_key(|diagnostic| diagnostic.primary.span.start);
         return (file, diagnostics);
     }
@@ -55,15 +52,32 @@ pub fn parse(source: &str) -> (Option<File>, Vec<Diagnostic>) {
 
 type Error = ParseError<usize, Token, TooDeep>;
 
-/// Whether `offset` lies after a lexical error on the same line. The lexer dropped the bad text,
-/// so what the parser says about the rest of that line is an echo of the same mistake.
-fn follows_on_line(source: &str, lex_errors: &[LexDiagnostic], offset: usize) -> bool {
-    lex_errors.iter().any(|error| {
-        error.span.start <= offset
-            && source
-                .get(error.span.start..offset)
-                .is_some_and(|gap| !gap.contains('\n'))
-    })
+/// The syntax errors worth reporting, in order: the first on each line. After an error the parser
+/// skips ahead and resumes, and what it then says about the rest of the same line is nearly always
+/// an echo of the first mistake; a lexical error, whose text the lexer dropped, counts as the first
+/// on its line too.
+fn first_of_each_line(
+    source: &str,
+    lex_error_starts: &[usize],
+    mut errors: Vec<Error>,
+) -> Vec<Error> {
+    errors.sort_by_key(error_start);
+    let mut kept_starts: Vec<usize> = lex_error_starts.to_vec();
+    let mut kept = Vec::new();
+    for error in errors {
+        let start = error_start(&error);
+        let echoes = kept_starts.iter().any(|&earlier| {
+            earlier <= start
+                && source
+                    .get(earlier..start)
+                    .is_some_and(|gap| !gap.contains('\n'))
+        });
+        if !echoes {
+            kept_starts.push(start);
+            kept.push(error);
+        }
+    }
+    kept
 }
 
 fn run_parser(tokens: &[Spanned]) -> (Option<File>, Vec<Error>) {
@@ -164,11 +178,9 @@ fn syntax_diagnostic(source: &str, tokens: &[Spanned], error: &Error) -> Diagnos
                 span,
                 format!("expected {}", describe_expected(expected)),
             );
-            let only_loop_expected = expected.iter().all(|name| name == "\"while\"" || name == "\"invariant\"");
-            match token {
-                _ if only_loop_expected => diagnostic.with_help("loop invariants stand right before their `while`"),
-                Token::Ident(name) if name.starts_with("CLK_") => diagnostic.with_help("write the fences as `local`, `global` or `{local, global}`"),
-                _ => diagnostic,
+            match syntax_help(tokens, *start, token, expected) {
+                Some(help) => diagnostic.with_help(help),
+                None => diagnostic,
             }
         }
         ParseError::ExtraToken { token: (start, token, end) } => Diagnostic::error(
@@ -207,6 +219,33 @@ fn syntax_diagnostic(source: &str, tokens: &[Spanned], error: &Error) -> Diagnos
             format!("more than {} levels of nesting", crate::ast::MAX_DEPTH),
         )
         .with_help("split the expression or statement, for example with a pure function or a private variable"),
+    }
+}
+
+/// A help line for the slips that users of C, OpenCL and other verifiers make.
+fn syntax_help(
+    tokens: &[Spanned],
+    start: usize,
+    token: &Token,
+    expected: &[String],
+) -> Option<&'static str> {
+    let expects_only = |names: &[&str]| expected.iter().all(|name| names.contains(&name.as_str()));
+    let index = tokens.partition_point(|token| token.0 < start);
+    let previous = index.checked_sub(1).map(|previous| &tokens[previous].1);
+    if expects_only(&["\"while\"", "\"invariant\""]) {
+        return Some("loop invariants stand right before their `while`");
+    }
+    if expects_only(&["\"[\""]) && matches!(previous, Some(Token::Int | Token::Bool)) {
+        return Some("the size comes after the element type: `global int[gsize] a;`");
+    }
+    if expects_only(&["\"(\""]) && matches!(previous, Some(Token::If | Token::While)) {
+        return Some("conditions are written in parentheses: `if (c) ...`, `while (c) ...`");
+    }
+    match token {
+        Token::Ident(name) if name.starts_with("CLK_") => {
+            Some("write the fences as `local`, `global` or `{local, global}`")
+        }
+        _ => None,
     }
 }
 

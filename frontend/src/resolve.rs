@@ -1224,40 +1224,26 @@ impl Resolver {
                 );
                 return None;
             }
-            Syntax::Eq | Syntax::Ne => {
-                let lhs = self.expr(names, context, lhs, None);
-                let rhs = self.expr(names, context, rhs, lhs.as_ref().map(|lhs| lhs.ty));
-                let op = if op == Syntax::Eq {
-                    BinaryOp::Eq
-                } else {
-                    BinaryOp::Ne
-                };
-                return Some(Expr {
-                    kind: ExprKind::Binary {
-                        op,
-                        lhs: Box::new(lhs?),
-                        rhs: Box::new(rhs?),
-                    },
-                    ty: Type::Bool,
-                    span,
-                });
-            }
-            Syntax::Implies => (BinaryOp::Implies, Type::Bool, Type::Bool),
-            Syntax::Or => (BinaryOp::Or, Type::Bool, Type::Bool),
-            Syntax::And => (BinaryOp::And, Type::Bool, Type::Bool),
-            Syntax::Lt => (BinaryOp::Lt, Type::Int, Type::Bool),
-            Syntax::Le => (BinaryOp::Le, Type::Int, Type::Bool),
-            Syntax::Gt => (BinaryOp::Gt, Type::Int, Type::Bool),
-            Syntax::Ge => (BinaryOp::Ge, Type::Int, Type::Bool),
-            Syntax::Add => (BinaryOp::Add, Type::Int, Type::Int),
-            Syntax::Sub => (BinaryOp::Sub, Type::Int, Type::Int),
-            Syntax::Mul => (BinaryOp::Mul, Type::Int, Type::Int),
-            Syntax::Div => (BinaryOp::Div, Type::Int, Type::Int),
-            Syntax::Rem => (BinaryOp::Rem, Type::Int, Type::Int),
-            Syntax::Mod => (BinaryOp::Mod, Type::Int, Type::Int),
+            // Equality compares two values of the same type, whichever it is.
+            Syntax::Eq => (BinaryOp::Eq, None, Type::Bool),
+            Syntax::Ne => (BinaryOp::Ne, None, Type::Bool),
+            Syntax::Implies => (BinaryOp::Implies, Some(Type::Bool), Type::Bool),
+            Syntax::Or => (BinaryOp::Or, Some(Type::Bool), Type::Bool),
+            Syntax::And => (BinaryOp::And, Some(Type::Bool), Type::Bool),
+            Syntax::Lt => (BinaryOp::Lt, Some(Type::Int), Type::Bool),
+            Syntax::Le => (BinaryOp::Le, Some(Type::Int), Type::Bool),
+            Syntax::Gt => (BinaryOp::Gt, Some(Type::Int), Type::Bool),
+            Syntax::Ge => (BinaryOp::Ge, Some(Type::Int), Type::Bool),
+            Syntax::Add => (BinaryOp::Add, Some(Type::Int), Type::Int),
+            Syntax::Sub => (BinaryOp::Sub, Some(Type::Int), Type::Int),
+            Syntax::Mul => (BinaryOp::Mul, Some(Type::Int), Type::Int),
+            Syntax::Div => (BinaryOp::Div, Some(Type::Int), Type::Int),
+            Syntax::Rem => (BinaryOp::Rem, Some(Type::Int), Type::Int),
+            Syntax::Mod => (BinaryOp::Mod, Some(Type::Int), Type::Int),
         };
-        let lhs = self.expr(names, context, lhs, Some(operand));
-        let rhs = self.expr(names, context, rhs, Some(operand));
+        let lhs = self.expr(names, context, lhs, operand);
+        let operand = operand.or(lhs.as_ref().map(|lhs| lhs.ty));
+        let rhs = self.expr(names, context, rhs, operand);
         Some(Expr {
             kind: ExprKind::Binary {
                 op,

@@ -204,3 +204,43 @@ fn very_deep_input_is_refused_without_overflowing_the_stack() {
         assert_sane(&check_file(SourceFile::new("long.pvl", chain)));
     }
 }
+
+#[test]
+fn the_deepest_accepted_nesting_fits_a_test_threads_stack() {
+    // Test threads have 2 MiB of stack, less than a main thread: if the limit fits here, it fits.
+    let depth = lockstep_frontend::ast::MAX_DEPTH as usize - 2;
+    let negations = format!("{}true", "!".repeat(depth));
+    let sums = format!("{}1", "1 + ".repeat(depth));
+    let calls = format!("{}0{}", "f(".repeat(depth), ")".repeat(depth));
+    let quantifiers: String = (0..depth / 2)
+        .map(|level| format!("(\\forall int i{level}; true; "))
+        .collect::<String>()
+        + "true"
+        + &")".repeat(depth / 2);
+    for (ty, value) in [
+        ("bool", negations),
+        ("int", sums),
+        ("int", calls),
+        ("bool", quantifiers),
+    ] {
+        let text =
+            format!("pure int f(int x) = x;\nkernel k {{ void main() {{ {ty} y := {value}; }} }}");
+        let checked = check_file(SourceFile::new("deep.pvl", text));
+        assert_sane(&checked);
+        assert!(!checked.has_errors(), "{:?}", checked.diagnostics.first());
+    }
+    let blocks = format!(
+        "kernel k {{ void main() {{ {}int y := 0;{} }} }}",
+        "{ ".repeat(depth),
+        " }".repeat(depth)
+    );
+    let branches = format!(
+        "kernel k {{ void main() {{ {}int y := 0; }} }}",
+        "if (true) ".repeat(depth)
+    );
+    for text in [blocks, branches] {
+        let checked = check_file(SourceFile::new("deep.pvl", text));
+        assert_sane(&checked);
+        assert!(!checked.has_errors(), "{:?}", checked.diagnostics.first());
+    }
+}

@@ -19,6 +19,7 @@ const CASES: &[(&str, &[Expected])] = &[
     ),
     ("assign_to_tid", &[("resolve::reserved-name", 3, 5)]),
     ("bool_array", &[("kernel::unsupported", 2, 10)]),
+    ("c_style_array", &[("syntax::unexpected-token", 2, 14)]),
     ("comments_only", &[("source::no-kernel", 1, 1)]),
     (
         "duplicate_barrier_label",
@@ -68,6 +69,16 @@ const CASES: &[(&str, &[Expected])] = &[
     (
         "separating_conjunction_in_code",
         &[("type::resource-in-expression", 3, 15)],
+    ),
+    (
+        "several_mistakes",
+        &[
+            ("syntax::unexpected-token", 2, 14),
+            ("syntax::unexpected-token", 4, 8),
+            ("syntax::missing-semicolon", 5, 20),
+            ("syntax::unexpected-token", 7, 9),
+            ("syntax::missing-semicolon", 8, 29),
+        ],
     ),
     (
         "several_syntax_errors",
