@@ -1,0 +1,282 @@
+//! The intermediate verification language (IVL): the subset of Boogie 2.4 that the encoding needs.
+//!
+//! A [`Program`] holds constants, functions (with optional definitions), axioms, global variables
+//! and procedures with `requires`/`ensures`/`modifies`. Procedure bodies are structured commands:
+//! assignment (also to a map cell), `havoc`, `assume`, `assert`, `if`, `while` with invariants and
+//! `call`. Every check (an `assert`, a `requires` at each call, an `ensures`, an invariant) may carry
+//! an opaque tag chosen by whoever built the program; results come back keyed by it.
+//!
+//! The text form is Boogie: [`print`] writes it (deterministically, byte for byte) and [`parse`]
+//! reads it back, so tests can be written as small Boogie programs and real Boogie can check the
+//! same text. A tag prints as the attribute `{:tag "..."}`, which Boogie ignores.
+
+pub mod check;
+mod lexer;
+pub mod parse;
+pub mod print;
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+
+/// Where a construct stands in a parsed text: 1-based line and column. Programs built in memory
+/// have no positions (`Position::NONE`); the printer assigns lines when it writes them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Position {
+    pub line: u32,
+    pub column: u32,
+}
+
+impl Position {
+    pub const NONE: Position = Position { line: 0, column: 0 };
+}
+
+/// A Boogie type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    Int,
+    Bool,
+    Real,
+    /// `[domain]range`, e.g. a heap `[int]int` or a permission mask `[int]real`.
+    Map(Box<Type>, Box<Type>),
+}
+
+impl Type {
+    pub fn map(domain: Type, range: Type) -> Type {
+        Type::Map(Box::new(domain), Box::new(range))
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    Not,
+    Neg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    /// Boogie's `div`: integer division, Euclidean as in SMT-LIB.
+    Div,
+    /// Boogie's `mod`: the Euclidean remainder, in `[0, |d|)`.
+    Mod,
+    /// Boogie's `/`: real division.
+    RealDiv,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    Implies,
+    Iff,
+}
+
+impl BinaryOp {
+    pub fn boogie(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "div",
+            BinaryOp::Mod => "mod",
+            BinaryOp::RealDiv => "/",
+            BinaryOp::Eq => "==",
+            BinaryOp::Ne => "!=",
+            BinaryOp::Lt => "<",
+            BinaryOp::Le => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::Ge => ">=",
+            BinaryOp::And => "&&",
+            BinaryOp::Or => "||",
+            BinaryOp::Implies => "==>",
+            BinaryOp::Iff => "<==>",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Quantifier {
+    Forall,
+    Exists,
+}
+
+/// A Boogie expression.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Expr {
+    Int(BigInt),
+    Real(BigRational),
+    Bool(bool),
+    Var(String),
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `map[index]`.
+    Select(Box<Expr>, Box<Expr>),
+    /// `map[index := value]`.
+    Store(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// A call of a declared function, or of the conversion `real(e)`.
+    Call(String, Vec<Expr>),
+    IfThenElse(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `old(e)`: `e` in the state where the procedure (or the called procedure) started.
+    Old(Box<Expr>),
+    Quantified {
+        quantifier: Quantifier,
+        bound: Vec<Binding>,
+        triggers: Vec<Vec<Expr>>,
+        body: Box<Expr>,
+    },
+}
+
+impl Expr {
+    pub fn var(name: impl Into<String>) -> Expr {
+        Expr::Var(name.into())
+    }
+
+    pub fn int(value: i64) -> Expr {
+        Expr::Int(BigInt::from(value))
+    }
+
+    pub fn binary(op: BinaryOp, lhs: Expr, rhs: Expr) -> Expr {
+        Expr::Binary(op, Box::new(lhs), Box::new(rhs))
+    }
+
+    pub fn not(operand: Expr) -> Expr {
+        Expr::Unary(UnaryOp::Not, Box::new(operand))
+    }
+
+    pub fn select(map: Expr, index: Expr) -> Expr {
+        Expr::Select(Box::new(map), Box::new(index))
+    }
+}
+
+/// A name with its type: a parameter, a variable, a constant or a bound variable.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Binding {
+    pub name: String,
+    pub ty: Type,
+}
+
+impl Binding {
+    pub fn new(name: impl Into<String>, ty: Type) -> Binding {
+        Binding {
+            name: name.into(),
+            ty,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    pub declarations: Vec<Declaration>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Declaration {
+    Const(Binding),
+    Function(Function),
+    Axiom(Expr),
+    /// A global variable.
+    Var(Binding),
+    Procedure(Procedure),
+}
+
+/// An uninterpreted function, or a defined one when it has a body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    pub name: String,
+    pub params: Vec<Binding>,
+    pub result: Type,
+    pub body: Option<Expr>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Procedure {
+    pub name: String,
+    pub params: Vec<Binding>,
+    pub returns: Vec<Binding>,
+    pub requires: Vec<Spec>,
+    pub ensures: Vec<Spec>,
+    /// The global variables the procedure may change.
+    pub modifies: Vec<String>,
+    /// `None` for a procedure without implementation: only its contract is used, at calls.
+    pub body: Option<Body>,
+    pub position: Position,
+}
+
+/// A `requires`, `ensures` or loop invariant. A `free` one is assumed and never checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spec {
+    pub free: bool,
+    pub expr: Expr,
+    pub tag: Option<String>,
+    pub position: Position,
+}
+
+impl Spec {
+    pub fn checked(expr: Expr, tag: impl Into<String>) -> Spec {
+        Spec {
+            free: false,
+            expr,
+            tag: Some(tag.into()),
+            position: Position::NONE,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Body {
+    pub locals: Vec<Binding>,
+    pub stmts: Vec<Stmt>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub position: Position,
+}
+
+impl Stmt {
+    pub fn new(kind: StmtKind) -> Stmt {
+        Stmt {
+            kind,
+            position: Position::NONE,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    /// `x := e;`, or `m[i] := e;` when `indices` is not empty (`m := m[i := e]`).
+    Assign {
+        target: String,
+        indices: Vec<Expr>,
+        value: Expr,
+    },
+    Havoc(Vec<String>),
+    Assume(Expr),
+    Assert {
+        expr: Expr,
+        tag: Option<String>,
+    },
+    /// `if (c) {...} else {...}`; a condition of `None` is Boogie's `*`, either branch.
+    If {
+        cond: Option<Expr>,
+        then_branch: Vec<Stmt>,
+        else_branch: Vec<Stmt>,
+    },
+    /// `while (c) invariant ...; {...}`; a condition of `None` is `*`.
+    While {
+        cond: Option<Expr>,
+        invariants: Vec<Spec>,
+        body: Vec<Stmt>,
+    },
+    /// `call x, y := p(args);`
+    Call {
+        targets: Vec<String>,
+        procedure: String,
+        args: Vec<Expr>,
+    },
+}
