@@ -170,9 +170,10 @@ pub enum StmtKind {
         cond: Expr,
         body: Box<Stmt>,
     },
+    /// `fences` is `None` for a label without fences, `barrier(1)`, refused as ambiguous.
     Barrier {
         label: Option<(BigInt, Span)>,
-        fences: Vec<FenceName>,
+        fences: Option<Vec<FenceName>>,
         clauses: Vec<Clause>,
     },
     Assert(Expr),

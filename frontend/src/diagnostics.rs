@@ -6,7 +6,10 @@
 
 use crate::source::{Position, SourceFile};
 use lockstep_logic::Span;
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use miette::{
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents,
+    SourceCode, SourceSpan, SpanContents,
+};
 use std::fmt;
 
 macro_rules! codes {
@@ -25,13 +28,6 @@ macro_rules! codes {
                     $(Code::$variant => $text,)*
                 }
             }
-
-            /// One line saying when the code is given.
-            pub fn explanation(self) -> &'static str {
-                match self {
-                    $(Code::$variant => $doc,)*
-                }
-            }
         }
     };
 }
@@ -43,6 +39,7 @@ codes! {
     UnknownCharacter => "lex::unknown-character": "a character that is not part of the language",
     UnterminatedComment => "lex::unterminated-comment": "a `/*` comment without its `*/`",
     UnknownBackslashWord => "lex::unknown-keyword": "a `\\` word that is not a keyword (`\\forall`, `\\old`, ...)",
+    NumberTooLong => "lex::number-too-long": "a number literal of more than 1000 digits",
     MissingSemicolon => "syntax::missing-semicolon": "a statement or clause not ended by `;`",
     UnexpectedToken => "syntax::unexpected-token": "a token where the grammar does not allow it",
     UnexpectedEnd => "syntax::unexpected-end": "the file ends in the middle of a construct",
@@ -69,6 +66,7 @@ codes! {
     DuplicateMain => "kernel::duplicate-main": "a kernel with more than one body",
     MainSignature => "kernel::main-signature": "a kernel body that is not `void main()`",
     UnknownFence => "kernel::unknown-fence": "a barrier fence other than `local` and `global`",
+    AmbiguousBarrier => "kernel::ambiguous-barrier": "`barrier(N)`: a label without fences",
     DuplicateLabel => "kernel::duplicate-barrier-label": "two barriers with the same label",
     Unsupported => "kernel::unsupported": "a construct the language does not support",
     UncheckedAssume => "warning::unchecked-assume": "an `assume`, which lockstep takes on trust",
@@ -164,7 +162,7 @@ impl Diagnostic {
         let too_far = std::iter::once(&self.primary)
             .chain(&self.secondary)
             .any(|label| file.position(label.span.end).column > MAX_SNIPPET_COLUMN);
-        let source = (!too_far).then(|| NamedSource::new(&file.path, file.text.clone()));
+        let source = (!too_far).then_some(file);
         let report = Rendered {
             diagnostic: self,
             source,
@@ -215,7 +213,33 @@ impl Diagnostic {
 /// A diagnostic together with its source, in the shape miette renders.
 struct Rendered<'a> {
     diagnostic: &'a Diagnostic,
-    source: Option<NamedSource<String>>,
+    source: Option<&'a SourceFile>,
+}
+
+/// miette reads snippets through this. Lines and columns are the file's own (columns in
+/// characters, lines ended by `\n`, `\r\n` or `\r`), so that the header of a rendered diagnostic
+/// says what the JSON says; miette's own would count bytes.
+impl SourceCode for SourceFile {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let contents =
+            self.text
+                .as_str()
+                .read_span(span, context_lines_before, context_lines_after)?;
+        let start = self.position(contents.span().offset());
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.path.clone(),
+            contents.data(),
+            *contents.span(),
+            start.line - 1,
+            start.column - 1,
+            contents.line_count(),
+        )))
+    }
 }
 
 /// The last column at which a label is drawn in a source snippet.
@@ -259,9 +283,7 @@ impl miette::Diagnostic for Rendered<'_> {
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        self.source
-            .as_ref()
-            .map(|source| source as &dyn miette::SourceCode)
+        self.source.map(|source| source as &dyn SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {

@@ -22,7 +22,12 @@ pub enum LexError {
     UnknownCharacter,
     UnterminatedComment,
     UnknownBackslashWord,
+    NumberTooLong,
 }
+
+/// The most digits a number literal may have. Integers are unbounded, but a longer literal is a
+/// mistake, and would only make every later step slow.
+pub const MAX_DIGITS: usize = 1000;
 
 #[derive(Logos, Clone, Debug, PartialEq)]
 #[logos(error = LexError)]
@@ -96,7 +101,7 @@ pub enum Token {
 
     #[regex(r"[A-Za-z_][A-Za-z0-9_]*", |lex| lex.slice().to_string())]
     Ident(String),
-    #[regex(r"[0-9]+", |lex| lex.slice().parse::<BigInt>().ok())]
+    #[regex(r"[0-9]+", number)]
     Number(BigInt),
 
     #[token("(")]
@@ -165,7 +170,16 @@ pub enum Token {
     Colon,
 }
 
-/// A word after `\\` that is no keyword of the language.
+/// A number literal, unless it is absurdly long.
+fn number(lex: &mut logos::Lexer<Token>) -> Result<BigInt, LexError> {
+    let digits = lex.slice();
+    if digits.len() > MAX_DIGITS {
+        return Err(LexError::NumberTooLong);
+    }
+    digits.parse().map_err(|_| LexError::UnknownCharacter)
+}
+
+/// A word after `\` that is no keyword of the language.
 fn unknown_backslash_word(_: &mut logos::Lexer<Token>) -> Result<(), LexError> {
     Err(LexError::UnknownBackslashWord)
 }
@@ -304,9 +318,9 @@ fn opens_resource(token: &Token) -> bool {
 /// Turns each `*` that stands next to a resource into [`Token::SepStar`].
 ///
 /// The rule, written down for users in the README: a `*` is the separating conjunction when the
-/// operand right after it starts with `perm`, `Perm` or `\forall*` (possibly inside parentheses),
-/// or the operand right before it is a `perm(...)`/`Perm(...)` call or a parenthesised group that
-/// starts with one of those. Every other `*` multiplies.
+/// operand right next to it, on either side, is a resource: a `perm(...)`/`Perm(...)` call, a
+/// `\forall*`, or a parenthesised group with `perm`, `Perm` or `\forall*` anywhere inside (such as
+/// `(c -> perm(a[i],100))`). Every other `*` multiplies.
 fn classify_stars(tokens: &mut [Spanned]) {
     // matching[i] is the index of the bracket matching the parenthesis at i, where there is one.
     let mut matching = vec![usize::MAX; tokens.len()];
@@ -323,10 +337,18 @@ fn classify_stars(tokens: &mut [Spanned]) {
             _ => {}
         }
     }
-    // resource_group[i]: the parenthesis at i encloses an operand that is a resource.
+    // openers_before[i]: how many resource openers stand before token i.
+    let mut openers_before = Vec::with_capacity(tokens.len() + 1);
+    openers_before.push(0usize);
+    for (_, token, _) in tokens.iter() {
+        let count = openers_before.last().copied().unwrap_or(0);
+        openers_before.push(count + usize::from(opens_resource(token)));
+    }
+    // resource_group[i]: the parenthesis at i belongs to a group that is a resource.
     let mut resource_group = vec![false; tokens.len()];
-    for index in (0..tokens.len()).rev() {
-        if tokens[index].1 != Token::LParen || matching[index] == usize::MAX {
+    for index in 0..tokens.len() {
+        let close = matching[index];
+        if tokens[index].1 != Token::LParen || close == usize::MAX {
             continue;
         }
         let is_call_of_perm = index > 0
@@ -334,21 +356,15 @@ fn classify_stars(tokens: &mut [Spanned]) {
                 tokens[index - 1].1,
                 Token::PermPercent | Token::PermFraction
             );
-        let first_inside = tokens.get(index + 1).map(|spanned| &spanned.1);
-        let starts_with_resource = match first_inside {
-            Some(token) if opens_resource(token) => true,
-            Some(Token::LParen) => resource_group[index + 1],
-            _ => false,
-        };
-        resource_group[index] = starts_with_resource;
-        resource_group[matching[index]] = starts_with_resource || is_call_of_perm;
+        let holds_resource = openers_before[close] > openers_before[index + 1];
+        resource_group[index] = holds_resource;
+        resource_group[close] = holds_resource || is_call_of_perm;
     }
     for index in 0..tokens.len() {
         if tokens[index].1 != Token::Star {
             continue;
         }
-        let after = tokens.get(index + 1).map(|spanned| &spanned.1);
-        let right_is_resource = match after {
+        let right_is_resource = match tokens.get(index + 1).map(|spanned| &spanned.1) {
             Some(token) if opens_resource(token) => true,
             Some(Token::LParen) => resource_group[index + 1],
             _ => false,
@@ -397,6 +413,11 @@ mod tests {
             ["sep", "sep"]
         );
         assert_eq!(stars("x > 0 * ((perm(a[0],100)))"), ["sep"]);
+        assert_eq!(
+            stars("(tid>0 -> perm(a[tid],100)) * (tid>0 -> perm(b[tid],100))"),
+            ["sep"]
+        );
+        assert_eq!(stars("(f ? perm(b[0],100) : true) * x"), ["sep"]);
     }
 
     #[test]

@@ -43,6 +43,10 @@ enum Format {
     Json,
 }
 
+/// The most diagnostics shown per file in human output: past a hundred, the first ones are what a
+/// user fixes, and drawing each snippet costs a pass over the file.
+const MAX_RENDERED: usize = 100;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -75,8 +79,20 @@ fn check(paths: &[String], format: Format) -> ExitCode {
             let mut stderr = std::io::stderr().lock();
             let mut stdout = std::io::stdout().lock();
             for result in &results {
-                for diagnostic in &result.diagnostics {
+                for diagnostic in result.diagnostics.iter().take(MAX_RENDERED) {
                     let _ = write!(stderr, "{}", diagnostic.render_with(&result.file, color));
+                }
+                if let Some(more) = result
+                    .diagnostics
+                    .len()
+                    .checked_sub(MAX_RENDERED)
+                    .filter(|&more| more > 0)
+                {
+                    let _ = writeln!(
+                        stderr,
+                        "... and {more} more in {} (`--format json` lists them all)",
+                        result.file.path
+                    );
                 }
                 let _ = writeln!(stdout, "{}", summary(result));
             }

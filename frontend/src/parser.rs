@@ -2,10 +2,11 @@
 //! and syntax error into a [`Diagnostic`].
 //!
 //! A missing `;` is the most common slip, and a plain LR parser only notices it at the next token,
-//! often on the next line, and then recovers badly. So when the first error of a run is a `;` that
-//! the grammar expected where the next token starts a new line (or closes a block), the driver
-//! reports "missing `;`" at the end of the previous token, inserts the `;` and parses again. Every
-//! other error is left to lalrpop's recovery at the item, kernel-member and statement level.
+//! often on the next line, and then recovers badly. So when an error of a run is a `;` that the
+//! grammar expected where the next token starts a new line (or closes a block), the driver reports
+//! "missing `;`" at the end of the previous token, inserts the `;` and parses again. Every other
+//! error is left to lalrpop's recovery at the item, kernel-member and statement level, and only the
+//! first error of each line is reported (the rest of a line is usually an echo of it).
 
 use crate::ast::{File, TooDeep};
 use crate::diagnostics::{Code, Diagnostic};
@@ -161,6 +162,13 @@ fn lex_diagnostic(source: &str, error: LexError, span: Span) -> Diagnostic {
             "this comment is never closed",
         )
         .with_help("close the comment with `*/`"),
+        LexError::NumberTooLong => Diagnostic::error(
+            Code::NumberTooLong,
+            "number literal too long",
+            Span::new(span.start, span.start + 1),
+            format!("more than {} digits", crate::lexer::MAX_DIGITS),
+        )
+        .with_help("integers are unbounded, but a literal this long is surely a mistake"),
         LexError::UnknownBackslashWord => {
             Diagnostic::error(Code::UnknownBackslashWord, format!("unknown keyword `{text}`"), span, "not a keyword")
                 .with_help("the keywords that start with `\\` are `\\forall`, `\\forall*`, `\\exists`, `\\old` and `\\result`; for a fraction write `1 \\ 2`")
@@ -206,16 +214,19 @@ fn syntax_diagnostic(source: &str, tokens: &[Spanned], error: &Error) -> Diagnos
                 ),
             }
         }
+        // The lexer hands the parser only good tokens, so this does not happen; were it to, it is
+        // reported like any bad character rather than trusted away.
         ParseError::InvalidToken { location } => Diagnostic::error(
             Code::UnknownCharacter,
             "invalid token",
             Span::new(*location, *location),
             "not part of the language",
         ),
+        // The start of the construct is enough: its whole span may be the rest of the file.
         ParseError::User { error } => Diagnostic::error(
             Code::NestingTooDeep,
             "nested too deeply",
-            error.span,
+            Span::new(error.span.start, error.span.start + 1),
             format!("more than {} levels of nesting", crate::ast::MAX_DEPTH),
         )
         .with_help("split the expression or statement, for example with a pure function or a private variable"),
@@ -228,25 +239,48 @@ fn syntax_help(
     start: usize,
     token: &Token,
     expected: &[String],
-) -> Option<&'static str> {
+) -> Option<String> {
+    let expects = |name: &str| expected.iter().any(|expected| expected == name);
     let expects_only = |names: &[&str]| expected.iter().all(|name| names.contains(&name.as_str()));
     let index = tokens.partition_point(|token| token.0 < start);
     let previous = index.checked_sub(1).map(|previous| &tokens[previous].1);
-    if expects_only(&["\"while\"", "\"invariant\""]) {
-        return Some("loop invariants stand right before their `while`");
-    }
-    if expects_only(&["\"[\""]) && matches!(previous, Some(Token::Int | Token::Bool)) {
-        return Some("the size comes after the element type: `global int[gsize] a;`");
-    }
-    if expects_only(&["\"(\""]) && matches!(previous, Some(Token::If | Token::While)) {
-        return Some("conditions are written in parentheses: `if (c) ...`, `while (c) ...`");
-    }
-    match token {
-        Token::Ident(name) if name.starts_with("CLK_") => {
-            Some("write the fences as `local`, `global` or `{local, global}`")
+    let help = match token {
+        _ if expects_only(&["\"while\"", "\"invariant\""]) => {
+            "loop invariants stand right before their `while`"
         }
-        _ => None,
-    }
+        _ if expects_only(&["\"[\""]) && matches!(previous, Some(Token::Int | Token::Bool)) => {
+            "the size comes after the element type: `global int[gsize] a;`"
+        }
+        _ if expects_only(&["\"(\""]) && matches!(previous, Some(Token::If | Token::While)) => {
+            "conditions are written in parentheses: `if (c) ...`, `while (c) ...`"
+        }
+        Token::Comma if matches!(previous, Some(Token::Local | Token::Global)) => {
+            "several fences go in braces: `barrier({local, global})`"
+        }
+        Token::Lt | Token::Le | Token::Gt | Token::Ge => {
+            "comparisons do not chain: write `0 <= n && n < 3`"
+        }
+        Token::Forall | Token::ForallStar | Token::Exists => {
+            "put the quantifier in parentheses: `(\\forall int i; 0 <= i && i < n; ...)`"
+        }
+        Token::Ident(name) if name.starts_with("CLK_") => {
+            "write the fences as `local`, `global` or `{local, global}`"
+        }
+        keyword
+            if expects("Identifier")
+                && keyword
+                    .spelling()
+                    .chars()
+                    .all(|c| c.is_ascii_alphabetic() || c == '_') =>
+        {
+            return Some(format!(
+                "`{}` is a keyword and cannot name anything",
+                keyword.spelling()
+            ));
+        }
+        _ => return None,
+    };
+    Some(help.to_string())
 }
 
 /// The innermost `{` that is never closed.

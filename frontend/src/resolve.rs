@@ -174,6 +174,17 @@ impl Resolver {
             .collect();
         let mut first_span: HashMap<String, Span> = HashMap::new();
         for function in &declared_functions {
+            if builtin_named(&function.name.name).is_some() {
+                self.report(
+                    Diagnostic::error(
+                        Code::ReservedName,
+                        format!("`{}` is a reserved name", function.name.name),
+                        function.name.span,
+                        "cannot name a function",
+                    )
+                    .with_help("pick another name"),
+                );
+            }
             if let Some(previous) = first_span.get(&function.name.name) {
                 let diagnostic = duplicate(&function.name, *previous, "function");
                 self.report(diagnostic);
@@ -204,13 +215,13 @@ impl Resolver {
             .collect();
 
         let mut kernels: Vec<Kernel> = Vec::new();
+        let mut kernel_spans: HashMap<&str, Span> = HashMap::new();
         for item in &file.items {
             if let ast::Item::Kernel(declaration) = item {
-                if let Some(previous) = kernels
-                    .iter()
-                    .find(|kernel| kernel.name == declaration.name.name)
+                if let Some(previous) =
+                    kernel_spans.insert(&declaration.name.name, declaration.name.span)
                 {
-                    let diagnostic = duplicate(&declaration.name, previous.span, "kernel");
+                    let diagnostic = duplicate(&declaration.name, previous, "kernel");
                     self.report(diagnostic);
                 }
                 kernels.push(self.kernel(declaration));
@@ -292,15 +303,10 @@ impl Resolver {
         }
     }
 
-    /// Declares a variable in the innermost scope, unless the name is taken.
-    fn declare(
-        &mut self,
-        names: &mut Names,
-        name: &ast::Ident,
-        ty: Type,
-        kind: VarKind,
-    ) -> Option<VarId> {
-        if builtin_named(&name.name).is_some() {
+    /// Whether `name` may be declared here: it is not reserved (unless `reserved_ok`, for a bound
+    /// variable named after a reserved name that has no meaning at this level) and not taken.
+    fn claim(&mut self, names: &Names, name: &ast::Ident, reserved_ok: bool) -> bool {
+        if builtin_named(&name.name).is_some() && !reserved_ok {
             self.report(
                 Diagnostic::error(
                     Code::ReservedName,
@@ -310,12 +316,28 @@ impl Resolver {
                 )
                 .with_help("`tid`, `gid`, `lid`, `tcount` and `gsize` are given by the kernel launch; pick another name"),
             );
-            return None;
+            return false;
         }
         if let Some(previous) = names.declared(&name.name) {
             self.report(duplicate(name, previous, "name"));
-            return None;
+            return false;
         }
+        true
+    }
+
+    /// Declares a variable in the innermost scope, unless the name is taken.
+    fn declare(
+        &mut self,
+        names: &mut Names,
+        name: &ast::Ident,
+        ty: Type,
+        kind: VarKind,
+    ) -> Option<VarId> {
+        self.claim(names, name, false)
+            .then(|| Self::bind(names, name, ty, kind))
+    }
+
+    fn bind(names: &mut Names, name: &ast::Ident, ty: Type, kind: VarKind) -> VarId {
         let id = VarId(names.vars.len() as u32);
         names.vars.push(Var {
             name: name.name.clone(),
@@ -328,7 +350,7 @@ impl Resolver {
             .last_mut()
             .expect("a scope is always open")
             .push(id);
-        Some(id)
+        id
     }
 
     fn kernel(&mut self, declaration: &ast::KernelDecl) -> Kernel {
@@ -495,17 +517,7 @@ impl Resolver {
             return;
         };
         for name in array_names {
-            if builtin_named(&name.name).is_some() {
-                self.report(Diagnostic::error(
-                    Code::ReservedName,
-                    format!("`{}` is a reserved name", name.name),
-                    name.span,
-                    "cannot name an array",
-                ));
-                continue;
-            }
-            if let Some(previous) = names.declared(&name.name) {
-                self.report(duplicate(name, previous, "name"));
+            if !self.claim(names, name, false) {
                 continue;
             }
             let memory = match memory {
@@ -625,7 +637,7 @@ impl Resolver {
             } => {
                 names.scopes.push(Vec::new());
                 let result = self
-                    .bound_variable(names, var, *ty, *ty_span)
+                    .bound_variable(names, context, var, *ty, *ty_span)
                     .and_then(|var| {
                         let range = self.expr(names, context, range, Some(Type::Bool));
                         let body = self.assertion(names, context, body);
@@ -646,6 +658,7 @@ impl Resolver {
     fn bound_variable(
         &mut self,
         names: &mut Names,
+        context: Context,
         var: &ast::Ident,
         ty: ast::TypeName,
         ty_span: Span,
@@ -662,7 +675,11 @@ impl Resolver {
             );
             return None;
         }
-        self.declare(names, var, Type::Int, VarKind::Bound)
+        // `(\forall* int tid; ...)` in a kernel contract is natural: there `tid` means nothing else.
+        let reserved_ok = builtin_named(&var.name)
+            .is_some_and(|builtin| !builtin_in_scope(context.place, builtin));
+        self.claim(names, var, reserved_ok)
+            .then(|| Self::bind(names, var, Type::Int, VarKind::Bound))
     }
 
     fn perm(
@@ -749,6 +766,19 @@ impl Resolver {
                 }
                 _ => return self.non_constant_amount(style, amount.span),
             },
+            (
+                ast::ExprKind::Unary {
+                    op: ast::UnaryOp::Neg,
+                    ..
+                },
+                _,
+            ) => {
+                self.report(
+                    Diagnostic::error(Code::PermissionAmount, "a permission amount must be positive", amount.span, "negative")
+                        .with_help("a permission is a positive fraction of a location, at most 1 (100 in `perm`)"),
+                );
+                return None;
+            }
             _ => return self.non_constant_amount(style, amount.span),
         };
         if !exact.is_positive() || exact > BigRational::one() {
@@ -766,7 +796,11 @@ impl Resolver {
                     amount.span,
                     format!("must be {range}"),
                 )
-                .with_help("a location's permissions add up to at most 1 (100 in `perm`), and a permission must be positive"),
+                .with_help(if style == ast::PermStyle::Fraction && exact > BigRational::one() {
+                    "`Perm(x, q)` takes a fraction of 1; for a percentage write `perm(x, N)`, for write permission `Perm(x, write)`"
+                } else {
+                    "a location's permissions add up to at most 1 (100 in `perm`), and a permission must be positive"
+                }),
             );
             return None;
         }
@@ -874,10 +908,9 @@ impl Resolver {
                     expr.span,
                     format!("this is of type `{}`", type_name(checked.ty)),
                 );
-                if expected == Type::Bool {
-                    diagnostic = diagnostic.with_help(
-                        "a condition must be a `bool`; compare the value, e.g. `x != 0`",
-                    );
+                if expected == Type::Bool && checked.ty == Type::Int {
+                    diagnostic =
+                        diagnostic.with_help("compare the value to get a `bool`, e.g. `x != 0`");
                 }
                 self.report(diagnostic);
                 return None;
@@ -1000,7 +1033,7 @@ impl Resolver {
                 };
                 names.scopes.push(Vec::new());
                 let result = self
-                    .bound_variable(names, var, *ty, *ty_span)
+                    .bound_variable(names, context, var, *ty, *ty_span)
                     .and_then(|var| {
                         let range = self.expr(names, context, range, Some(Type::Bool));
                         let body = self.expr(names, context, body, Some(Type::Bool));
@@ -1016,8 +1049,13 @@ impl Resolver {
             }
             ast::ExprKind::Old(value) => {
                 if !context.old {
+                    let message = if context.place == Place::Function {
+                        "`\\old` has no meaning in a pure function, which reads no memory"
+                    } else {
+                        "`\\old` outside a postcondition"
+                    };
                     self.report(
-                        Diagnostic::error(Code::MisplacedOld, "`\\old` outside a postcondition", span, "not allowed here")
+                        Diagnostic::error(Code::MisplacedOld, message, span, "not allowed here")
                             .with_help("`\\old(e)` may appear in the `ensures` clauses of the kernel, group and thread contracts, where it means the value of `e` when the kernel started"),
                     );
                     return None;
@@ -1089,13 +1127,7 @@ impl Resolver {
     }
 
     fn builtin(&mut self, context: Context, builtin: Builtin, span: Span) -> Option<Expr> {
-        let allowed = match context.place {
-            Place::Function => false,
-            Place::ArraySize | Place::Kernel => matches!(builtin, Builtin::Tcount | Builtin::Gsize),
-            Place::Group => !builtin.is_thread_specific(),
-            Place::Thread => true,
-        };
-        if allowed {
+        if builtin_in_scope(context.place, builtin) {
             return Some(Expr {
                 kind: ExprKind::Builtin(builtin),
                 ty: Type::Int,
@@ -1256,6 +1288,16 @@ impl Resolver {
     }
 }
 
+/// Whether a reserved name has a meaning at this place.
+fn builtin_in_scope(place: Place, builtin: Builtin) -> bool {
+    match place {
+        Place::Function => false,
+        Place::ArraySize | Place::Kernel => matches!(builtin, Builtin::Tcount | Builtin::Gsize),
+        Place::Group => !builtin.is_thread_specific(),
+        Place::Thread => true,
+    }
+}
+
 fn level_name(place: Place) -> &'static str {
     match place {
         Place::Kernel => "kernel",
@@ -1289,10 +1331,15 @@ impl BodyResolver<'_> {
     }
 
     fn block(&mut self, block: &ast::Block) -> Block {
+        self.statements(&block.stmts, block.span)
+    }
+
+    /// Statements in a scope of their own.
+    fn statements(&mut self, statements: &[ast::Stmt], span: Span) -> Block {
         self.names.scopes.push(Vec::new());
         let mut stmts = Vec::new();
         let mut previous: Option<&ast::Stmt> = None;
-        for stmt in &block.stmts {
+        for stmt in statements {
             if let ast::StmtKind::StrayClause(clause) = &stmt.kind {
                 self.stray_clause(clause, previous);
             } else if let Some(checked) = self.stmt(stmt) {
@@ -1301,20 +1348,14 @@ impl BodyResolver<'_> {
             previous = Some(stmt);
         }
         self.names.scopes.pop();
-        Block {
-            stmts,
-            span: block.span,
-        }
+        Block { stmts, span }
     }
 
     /// A statement as a block: a branch or loop body.
     fn branch(&mut self, stmt: &ast::Stmt) -> Block {
         match &stmt.kind {
             ast::StmtKind::Block(block) => self.block(block),
-            _ => self.block(&ast::Block {
-                stmts: vec![stmt.clone()],
-                span: stmt.span,
-            }),
+            _ => self.statements(std::slice::from_ref(stmt), stmt.span),
         }
     }
 
@@ -1495,12 +1536,26 @@ impl BodyResolver<'_> {
         &mut self,
         span: Span,
         label: &Option<(BigInt, Span)>,
-        fence_names: &[ast::FenceName],
+        fence_names: &Option<Vec<ast::FenceName>>,
         clauses: &[ast::Clause],
     ) -> Option<StmtKind> {
         let mut fences = Fences::default();
         let mut ok = true;
-        for fence in fence_names {
+        if let (Some((value, label_span)), None) = (label, fence_names) {
+            self.resolver.report(
+                Diagnostic::error(
+                    Code::AmbiguousBarrier,
+                    format!("`barrier({value})` is ambiguous"),
+                    *label_span,
+                    "a label without fences",
+                )
+                .with_help(format!(
+                    "write `barrier({value}, {{local}})` for label {value} with its fences, or `barrier({value},)` for none; OpenCL's `barrier(CLK_LOCAL_MEM_FENCE)` is `barrier(local)`"
+                )),
+            );
+            ok = false;
+        }
+        for fence in fence_names.iter().flatten() {
             match fence.name.as_str() {
                 "local" => fences.local = true,
                 "global" => fences.global = true,

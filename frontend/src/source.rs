@@ -20,8 +20,14 @@ pub struct Position {
 impl SourceFile {
     pub fn new(path: impl Into<String>, text: impl Into<String>) -> SourceFile {
         let text = text.into();
+        // A line ends at `\n`, at `\r\n`, or at a lone `\r` (old Mac files).
+        let bytes = text.as_bytes();
         let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(offset, _)| offset + 1))
+            .chain(bytes.iter().enumerate().filter_map(|(offset, &byte)| {
+                let ends_line =
+                    byte == b'\n' || (byte == b'\r' && bytes.get(offset + 1) != Some(&b'\n'));
+                ends_line.then_some(offset + 1)
+            }))
             .collect();
         SourceFile {
             path: path.into(),
@@ -30,12 +36,16 @@ impl SourceFile {
         }
     }
 
-    /// Decodes raw bytes. Invalid UTF-8 gives the byte offset of the first bad byte and the file
-    /// with every bad sequence replaced by U+FFFD, so that the error can still be shown in context.
+    /// Decodes raw bytes. A UTF-8 byte-order mark is dropped (positions count from after it).
+    /// Invalid UTF-8 gives the byte offset of the first bad byte and the file with every bad
+    /// sequence replaced by U+FFFD, so that the error can still be shown in context.
     pub fn decode(
         path: impl Into<String>,
-        bytes: Vec<u8>,
+        mut bytes: Vec<u8>,
     ) -> Result<SourceFile, (SourceFile, Span)> {
+        if bytes.starts_with(b"\xEF\xBB\xBF") {
+            bytes.drain(..3);
+        }
         match String::from_utf8(bytes) {
             Ok(text) => Ok(SourceFile::new(path, text)),
             Err(error) => {
@@ -77,6 +87,19 @@ mod tests {
         assert_eq!(file.position(5), Position { line: 2, column: 2 });
         assert_eq!(file.position(7), Position { line: 3, column: 1 });
         assert_eq!(file.position(99), Position { line: 3, column: 1 });
+    }
+
+    #[test]
+    fn carriage_returns_end_lines_too() {
+        let file = SourceFile::new("f.pvl", "a\r\nb\rc\n");
+        assert_eq!(file.position(3), Position { line: 2, column: 1 });
+        assert_eq!(file.position(5), Position { line: 3, column: 1 });
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_dropped() {
+        let file = SourceFile::decode("f.pvl", b"\xEF\xBB\xBFkernel".to_vec()).unwrap();
+        assert_eq!(file.text, "kernel");
     }
 
     #[test]

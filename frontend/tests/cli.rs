@@ -133,3 +133,24 @@ fn ci_runs_the_test_command_the_readme_gives() {
         .lines()
         .any(|line| line == command));
 }
+
+#[test]
+fn human_output_stops_after_a_hundred_diagnostics() {
+    let dir = std::env::temp_dir().join(format!("lockstep-many-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("many.pvl");
+    let body: String = (0..130).map(|i| format!("    y{i} := 1;\n")).collect();
+    std::fs::write(
+        &path,
+        format!("kernel k {{\n  void main() {{\n{body}  }}\n}}\n"),
+    )
+    .unwrap();
+    let path = path.to_str().unwrap();
+    let human = lockstep(&["check", path]);
+    let stderr = String::from_utf8(human.stderr).unwrap();
+    assert_eq!(stderr.matches("resolve::unknown-name").count(), 100);
+    assert!(stderr.contains("... and 30 more in"), "{stderr}");
+    let report = json(&lockstep(&["check", "--format", "json", path]));
+    assert_eq!(report["files"][0]["errors"].as_array().unwrap().len(), 130);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

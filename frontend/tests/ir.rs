@@ -233,3 +233,50 @@ fn kernel_and_group_contracts_are_kept_when_written() {
         "(Forall i (And (Le (Mul gid gsize) i) (Lt i (Mul (Add gid 1) gsize))) (Eq a[i] (old a[i])))"
     );
 }
+
+#[test]
+fn a_star_between_conditional_resources_separates() {
+    let found = requires(&kernel_with(
+        "  requires (tid > 0 -> perm(a[tid],100)) * (tid > 0 -> perm(b[tid],100));\n  requires n > 0 ? perm(a[0],50) ** perm(b[0],50) : perm(t[lid],100);",
+    ));
+    assert_eq!(
+        found,
+        [
+            "(** (-> (Gt tid 0) perm(a[tid], 1)) (-> (Gt tid 0) perm(b[tid], 1)))",
+            "(? (Gt n 0) (** perm(a[0], 1/2) perm(b[0], 1/2)) perm(t[lid], 1))",
+        ]
+    );
+}
+
+#[test]
+fn a_double_star_binds_like_and_and_a_quantifier_may_follow_an_arrow() {
+    let found = requires(&kernel_with(
+        "  requires tid < n -> perm(a[tid],100) ** perm(b[tid],100);\n  requires n > 0 -> \\forall* int i; 0 <= i && i < n; Perm(t[i], read);",
+    ));
+    assert_eq!(
+        found,
+        [
+            "(-> (Lt tid n) (** perm(a[tid], 1) perm(b[tid], 1)))",
+            "(-> (Gt n 0) (forall* i (And (Le 0 i) (Lt i n)) perm(t[i], read)))",
+        ]
+    );
+}
+
+#[test]
+fn a_kernel_contract_may_quantify_over_a_variable_named_tid() {
+    let text = kernel_with(
+        "  kernel requires (\\forall* int tid; 0 <= tid && tid < tcount; Perm(a[tid], write));\n  requires Perm(a[tid], write);",
+    );
+    let program = program(&text);
+    let kernel = &program.kernels[0];
+    let contract = kernel.kernel_contract.as_ref().expect("a kernel contract");
+    assert_eq!(
+        show(kernel, &program, &contract.requires[0].assertion),
+        "(forall* tid (And (Le 0 tid) (Lt tid tcount)) perm(a[tid], 1))"
+    );
+    // Inside the quantifier `tid` is the bound variable, not the reserved name.
+    let AssertionKind::ForallStar { var, .. } = &contract.requires[0].assertion.kind else {
+        panic!()
+    };
+    assert_eq!(kernel.var(*var).kind, lockstep_logic::VarKind::Bound);
+}

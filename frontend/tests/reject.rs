@@ -13,6 +13,7 @@ type Expected = (&'static str, usize, usize);
 
 /// (file, expected errors in order).
 const CASES: &[(&str, &[Expected])] = &[
+    ("ambiguous_barrier", &[("kernel::ambiguous-barrier", 3, 13)]),
     (
         "assign_to_parameter",
         &[("resolve::assign-to-parameter", 3, 5)],
@@ -20,7 +21,12 @@ const CASES: &[(&str, &[Expected])] = &[
     ("assign_to_tid", &[("resolve::reserved-name", 3, 5)]),
     ("bool_array", &[("kernel::unsupported", 2, 10)]),
     ("c_style_array", &[("syntax::unexpected-token", 2, 14)]),
+    ("chained_comparison", &[("syntax::unexpected-token", 2, 19)]),
     ("comments_only", &[("source::no-kernel", 1, 1)]),
+    (
+        "crlf_missing_semicolon",
+        &[("syntax::missing-semicolon", 3, 15)],
+    ),
     (
         "duplicate_barrier_label",
         &[("kernel::duplicate-barrier-label", 4, 13)],
@@ -28,6 +34,10 @@ const CASES: &[(&str, &[Expected])] = &[
     ("duplicate_variable", &[("resolve::duplicate-name", 5, 11)]),
     ("empty", &[("source::no-kernel", 1, 1)]),
     ("ensures_after_barrier", &[("syntax::stray-clause", 6, 5)]),
+    (
+        "fences_without_braces",
+        &[("syntax::unexpected-token", 3, 18)],
+    ),
     ("fraction_in_code", &[("type::permission-amount", 3, 17)]),
     ("int_where_bool_needed", &[("type::mismatch", 5, 9)]),
     ("invalid_utf8", &[("source::invalid-utf8", 1, 35)]),
@@ -35,6 +45,7 @@ const CASES: &[(&str, &[Expected])] = &[
         "invariant_without_loop",
         &[("syntax::unexpected-token", 5, 5)],
     ),
+    ("keyword_as_name", &[("syntax::unexpected-token", 3, 9)]),
     (
         "local_array_in_group_contract",
         &[("resolve::out-of-scope", 3, 54)],
@@ -48,6 +59,7 @@ const CASES: &[(&str, &[Expected])] = &[
     ("missing_semicolon", &[("syntax::missing-semicolon", 5, 18)]),
     ("nesting_too_deep", &[("syntax::nesting-too-deep", 3, 24)]),
     ("non_constant_amount", &[("type::permission-amount", 3, 25)]),
+    ("number_too_long", &[("lex::number-too-long", 3, 14)]),
     ("old_in_barrier", &[("type::misplaced-old", 7, 26)]),
     ("opencl_fence_name", &[("kernel::unknown-fence", 4, 13)]),
     (
@@ -65,6 +77,10 @@ const CASES: &[(&str, &[Expected])] = &[
     (
         "permission_on_private_variable",
         &[("type::permission-location", 4, 17)],
+    ),
+    (
+        "quantifier_after_and",
+        &[("syntax::unexpected-token", 3, 21)],
     ),
     (
         "separating_conjunction_in_code",
@@ -97,6 +113,7 @@ const CASES: &[(&str, &[Expected])] = &[
         &[("resolve::out-of-scope", 3, 26)],
     ),
     ("unclosed_brace", &[("syntax::unexpected-end", 5, 4)]),
+    ("unicode_columns", &[("resolve::unknown-name", 3, 35)]),
     ("unknown_array", &[("resolve::unknown-array", 5, 5)]),
     (
         "unknown_backslash_keyword",

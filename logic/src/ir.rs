@@ -326,7 +326,7 @@ pub enum ExprKind {
         range: Box<Expr>,
         body: Box<Expr>,
     },
-    /// `\old(e)`: the value of `e` in the state where the contract's level started.
+    /// `\old(e)`: the value of `e` when the kernel started (every group and thread starts then).
     Old(Box<Expr>),
     /// `\result` in a pure function's postcondition.
     Result,

@@ -143,7 +143,7 @@ impl Expr {
         Expr::Binary(op, Box::new(lhs), Box::new(rhs))
     }
 
-    pub fn not(operand: Expr) -> Expr {
+    pub fn negation(operand: Expr) -> Expr {
         Expr::Unary(UnaryOp::Not, Box::new(operand))
     }
 
