@@ -9,4 +9,9 @@
 //! spans' text), does no file I/O of its own, and every assertion it emits will carry the
 //! obligation tag its caller chose, so that a failure maps back to an obligation and not to prose.
 
+pub mod boogie;
 pub mod ivl;
+pub mod run;
+pub mod smt;
+pub mod vcgen;
+pub mod verify;

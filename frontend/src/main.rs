@@ -8,10 +8,13 @@ use lockstep_logic::Span;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
+mod ivl_command;
+
 /// lockstep: a deductive verifier for GPU kernels annotated in permission-based separation logic.
 ///
-/// Exit status: 0 when everything checked is fine, 2 when an input was rejected (unreadable, a
-/// syntax error, a type error, an unsupported construct).
+/// Exit status: 0 when everything checked is fine (verified), 1 when some check failed, 2 when an
+/// input was rejected (unreadable, a syntax error, a type error, an unsupported construct), 3 when
+/// the solver could not decide some check and nothing failed.
 #[derive(Parser)]
 #[command(name = "lockstep", version, about, long_about)]
 struct Cli {
@@ -35,6 +38,54 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
     },
+    /// Verify a program in the intermediate verification language (a subset of Boogie) directly.
+    ///
+    /// A debugging aid for the encoding: `lockstep verify --emit boogie` writes what this reads,
+    /// and plain Boogie programs in the subset are valid input. Prints each failed check with its
+    /// tag (or its line) and the values of the procedure's variables where it fails. Exit status:
+    /// 0 all verified, 1 some check failed, 2 bad input, 3 undecided and nothing failed.
+    Ivl {
+        /// The `.bpl` file.
+        #[arg(value_name = "FILE")]
+        file: String,
+        #[command(flatten)]
+        solver: SolverOptions,
+        /// Write the program as Boogie or SMT-LIB instead of verifying it.
+        #[arg(long, value_enum)]
+        emit: Option<ivl_command::Emit>,
+        /// How to report: `human` or `json`.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+    },
+}
+
+/// How the checks are decided.
+#[derive(clap::Args)]
+struct SolverOptions {
+    /// `z3` in this process (the default), `z3-process` or `cvc5` as solver processes speaking
+    /// SMT-LIB (found on the PATH, or named by LOCKSTEP_Z3 and LOCKSTEP_CVC5), or `boogie`, real
+    /// Boogie on the printed program (named by LOCKSTEP_BOOGIE).
+    #[arg(long, value_enum, default_value_t = ivl_command::BackendName::Z3)]
+    backend: ivl_command::BackendName,
+    /// Seconds a single solver check may take; past it, the check is undecided.
+    #[arg(long, default_value_t = 10)]
+    timeout: u64,
+    /// A deterministic work limit per check (z3's rlimit, cvc5's rlimit-per); 0 for none.
+    #[arg(long, default_value_t = 0)]
+    resource_limit: u64,
+    /// The solver's random seed.
+    #[arg(long, default_value_t = 0)]
+    seed: u32,
+}
+
+impl SolverOptions {
+    fn limits(&self) -> lockstep_encoder::smt::Limits {
+        lockstep_encoder::smt::Limits {
+            timeout: std::time::Duration::from_secs(self.timeout.max(1)),
+            resource_limit: self.resource_limit,
+            seed: self.seed,
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -51,6 +102,18 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check { files, format } => check(&files, format),
+        Command::Ivl {
+            file,
+            solver,
+            emit,
+            format,
+        } => ivl_command::run(
+            &file,
+            solver.backend,
+            &solver.limits(),
+            emit,
+            format == Format::Json,
+        ),
     }
 }
 

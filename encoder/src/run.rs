@@ -1,0 +1,147 @@
+//! Verifying a whole IVL program with a chosen backend: the engine behind `lockstep ivl`, and the
+//! one the kernel verifier drives.
+
+use crate::boogie;
+use crate::ivl::{self, Declaration, Expr, Program};
+use crate::smt::process::{Flavour, ProcessSolver};
+use crate::smt::z3_native::Z3Solver;
+use crate::smt::{Limits, Solver, SolverError};
+use crate::vcgen;
+use crate::verify::{self, Outcome, Status};
+use std::collections::BTreeSet;
+
+/// Who decides the checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// z3 in this process: the default and fast path.
+    Z3,
+    /// A solver process speaking SMT-LIB.
+    Process(Flavour),
+    /// Real Boogie on the printed program: the reference.
+    Boogie,
+}
+
+/// The outcomes of one procedure's checks, in the order of the checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProcedureOutcome {
+    pub procedure: String,
+    pub outcomes: Vec<Outcome>,
+}
+
+/// Verifies every procedure with a body. For a failure, the model gives the values of the
+/// procedure's parameters, results, locals and of the globals, in the failing state.
+pub fn program(
+    program: &Program,
+    backend: Backend,
+    limits: &Limits,
+) -> Result<Vec<ProcedureOutcome>, SolverError> {
+    match backend {
+        Backend::Z3 => with_solver(program, &mut Z3Solver::new(limits.clone())),
+        Backend::Process(flavour) => {
+            with_solver(program, &mut ProcessSolver::new(flavour, limits.clone()))
+        }
+        Backend::Boogie => with_boogie(program, limits),
+    }
+}
+
+fn procedures(program: &Program) -> impl Iterator<Item = &ivl::Procedure> {
+    program
+        .declarations
+        .iter()
+        .filter_map(|declaration| match declaration {
+            Declaration::Procedure(procedure) if procedure.body.is_some() => Some(procedure),
+            _ => None,
+        })
+}
+
+/// The variables whose values a counterexample shows.
+fn visible_variables(program: &Program, procedure: &ivl::Procedure) -> Vec<Expr> {
+    let globals = program
+        .declarations
+        .iter()
+        .filter_map(|declaration| match declaration {
+            Declaration::Var(binding) | Declaration::Const(binding) => Some(binding),
+            _ => None,
+        });
+    let locals = procedure.body.iter().flat_map(|body| &body.locals);
+    procedure
+        .params
+        .iter()
+        .chain(&procedure.returns)
+        .chain(locals)
+        .chain(globals)
+        .map(|binding| Expr::var(binding.name.clone()))
+        .collect()
+}
+
+fn with_solver(
+    program: &Program,
+    solver: &mut dyn Solver,
+) -> Result<Vec<ProcedureOutcome>, SolverError> {
+    procedures(program)
+        .map(|procedure| {
+            let vc = vcgen::procedure(program, procedure);
+            let outcomes = verify::procedure(&vc, solver, &visible_variables(program, procedure))?;
+            Ok(ProcedureOutcome {
+                procedure: procedure.name.clone(),
+                outcomes,
+            })
+        })
+        .collect()
+}
+
+/// Boogie checks the printed text; its failures are matched to the checks of the printed program by
+/// kind and line, and those checks are the checks of `program` in the same order.
+fn with_boogie(program: &Program, limits: &Limits) -> Result<Vec<ProcedureOutcome>, SolverError> {
+    let printed = ivl::print::program(program);
+    let numbered = ivl::parse::program(&printed)
+        .map_err(|error| SolverError(format!("the printed program does not parse: {error}")))?;
+    let seconds = u32::try_from(limits.timeout.as_secs().max(1)).unwrap_or(u32::MAX);
+    let report = boogie::run(&printed, seconds).map_err(SolverError)?;
+    if !report.problems.is_empty() {
+        return Err(SolverError(format!(
+            "Boogie: {}",
+            report.problems.join("; ")
+        )));
+    }
+    let failed: BTreeSet<(vcgen::CheckKind, u32, Option<u32>)> = report
+        .failures
+        .iter()
+        .map(|failure| (failure.kind, failure.line, failure.related_line))
+        .collect();
+    procedures(program)
+        .zip(procedures(&numbered))
+        .map(|(procedure, printed_procedure)| {
+            let original = vcgen::procedure(program, procedure);
+            let renumbered = vcgen::procedure(&numbered, printed_procedure);
+            let outcomes = original
+                .checks
+                .iter()
+                .zip(&renumbered.checks)
+                .map(|(check, printed_check)| {
+                    let key = (
+                        printed_check.kind,
+                        printed_check.position.line,
+                        printed_check.related.map(|related| related.line),
+                    );
+                    let status = if failed.contains(&key) {
+                        Status::Failed { model: Vec::new() }
+                    } else if report.timeouts > 0 {
+                        // Boogie does not say which checks a timeout left open: none is verified.
+                        Status::Undecided("Boogie timed out".into())
+                    } else {
+                        Status::Verified
+                    };
+                    Outcome {
+                        check: check.clone(),
+                        status,
+                    }
+                })
+                .collect();
+            Ok(ProcedureOutcome {
+                procedure: procedure.name.clone(),
+                outcomes,
+            })
+        })
+        .collect()
+}

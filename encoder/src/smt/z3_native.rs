@@ -1,0 +1,360 @@
+//! z3 in this process, through its C library (the `z3` crate): the default solver.
+//!
+//! Terms are built through z3's API rather than parsed from text, so nothing is printed and
+//! re-read on the fast path. Model values come back as z3 prints them (SMT-LIB) and are read with
+//! the same reader as a solver process's answers, so both backends give the same [`Value`]s.
+
+use super::sexp;
+use super::{Answer, Command, Limits, Op, Script, Solver, SolverError, Sort, Term, Value};
+use std::collections::HashMap;
+use z3::ast::{Array, Ast, Bool, Dynamic, Int, Real};
+use z3::{FuncDecl, Params, Pattern, SatResult};
+
+pub struct Z3Solver {
+    limits: Limits,
+    solver: Option<z3::Solver>,
+    constants: HashMap<String, Dynamic>,
+    functions: HashMap<String, FuncDecl>,
+}
+
+impl Z3Solver {
+    pub fn new(limits: Limits) -> Z3Solver {
+        Z3Solver {
+            limits,
+            solver: None,
+            constants: HashMap::new(),
+            functions: HashMap::new(),
+        }
+    }
+}
+
+fn z3_sort(sort: &Sort) -> z3::Sort {
+    match sort {
+        Sort::Bool => z3::Sort::bool(),
+        Sort::Int => z3::Sort::int(),
+        Sort::Real => z3::Sort::real(),
+        Sort::Array(domain, range) => z3::Sort::array(&z3_sort(domain), &z3_sort(range)),
+    }
+}
+
+fn error(message: impl Into<String>) -> SolverError {
+    SolverError(message.into())
+}
+
+/// Builds z3 terms, with the variables of the enclosing quantifiers in scope.
+struct Builder<'s> {
+    constants: &'s HashMap<String, Dynamic>,
+    functions: &'s HashMap<String, FuncDecl>,
+    bound: Vec<HashMap<String, Dynamic>>,
+}
+
+fn as_bool(term: &Dynamic) -> Result<Bool, SolverError> {
+    term.as_bool()
+        .ok_or_else(|| error(format!("expected a Bool term, found {term}")))
+}
+
+fn as_array(term: &Dynamic) -> Result<Array, SolverError> {
+    term.as_array()
+        .ok_or_else(|| error(format!("expected an array term, found {term}")))
+}
+
+/// Applies an arithmetic operator to int or real operands.
+fn arithmetic(
+    args: &[Dynamic],
+    on_ints: impl Fn(&[Int]) -> Dynamic,
+    on_reals: impl Fn(&[Real]) -> Dynamic,
+) -> Result<Dynamic, SolverError> {
+    if let Some(ints) = args.iter().map(Dynamic::as_int).collect::<Option<Vec<_>>>() {
+        return Ok(on_ints(&ints));
+    }
+    if let Some(reals) = args
+        .iter()
+        .map(Dynamic::as_real)
+        .collect::<Option<Vec<_>>>()
+    {
+        return Ok(on_reals(&reals));
+    }
+    Err(error(
+        "arithmetic on operands that are neither all Int nor all Real",
+    ))
+}
+
+impl Builder<'_> {
+    fn term(&mut self, term: &Term) -> Result<Dynamic, SolverError> {
+        Ok(match term {
+            Term::Bool(value) => Dynamic::from_ast(&Bool::from_bool(*value)),
+            Term::Int(value) => {
+                let int: Int = value
+                    .to_string()
+                    .parse()
+                    .map_err(|_| error("bad integer"))?;
+                Dynamic::from_ast(&int)
+            }
+            Term::Real(value) => {
+                let real =
+                    Real::from_rational_str(&value.numer().to_string(), &value.denom().to_string())
+                        .ok_or_else(|| error("bad real"))?;
+                Dynamic::from_ast(&real)
+            }
+            Term::Symbol(name) => self
+                .bound
+                .iter()
+                .rev()
+                .find_map(|frame| frame.get(name))
+                .or_else(|| self.constants.get(name))
+                .cloned()
+                .ok_or_else(|| error(format!("undeclared symbol {name}")))?,
+            Term::App(op, args) => {
+                let args = args
+                    .iter()
+                    .map(|arg| self.term(arg))
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.apply(op, &args)?
+            }
+            Term::Quantifier {
+                forall,
+                bound,
+                patterns,
+                body,
+            } => {
+                let frame: HashMap<String, Dynamic> = bound
+                    .iter()
+                    .map(|(name, sort)| {
+                        (
+                            name.clone(),
+                            Dynamic::new_const(name.as_str(), &z3_sort(sort)),
+                        )
+                    })
+                    .collect();
+                let variables: Vec<Dynamic> =
+                    bound.iter().map(|(name, _)| frame[name].clone()).collect();
+                self.bound.push(frame);
+                let built = self.quantifier(*forall, &variables, patterns, body);
+                self.bound.pop();
+                built?
+            }
+        })
+    }
+
+    fn quantifier(
+        &mut self,
+        forall: bool,
+        variables: &[Dynamic],
+        patterns: &[Vec<Term>],
+        body: &Term,
+    ) -> Result<Dynamic, SolverError> {
+        let body = as_bool(&self.term(body)?)?;
+        let patterns = patterns
+            .iter()
+            .map(|terms| {
+                let terms = terms
+                    .iter()
+                    .map(|term| self.term(term))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let refs: Vec<&dyn Ast> = terms.iter().map(|term| term as &dyn Ast).collect();
+                Ok(Pattern::new(&refs))
+            })
+            .collect::<Result<Vec<_>, SolverError>>()?;
+        let bounds: Vec<&dyn Ast> = variables
+            .iter()
+            .map(|variable| variable as &dyn Ast)
+            .collect();
+        let pattern_refs: Vec<&Pattern> = patterns.iter().collect();
+        let quantified = if forall {
+            z3::ast::forall_const(&bounds, &pattern_refs, &body)
+        } else {
+            z3::ast::exists_const(&bounds, &pattern_refs, &body)
+        };
+        Ok(Dynamic::from_ast(&quantified))
+    }
+
+    fn apply(&self, op: &Op, args: &[Dynamic]) -> Result<Dynamic, SolverError> {
+        let arg = |index: usize| {
+            args.get(index)
+                .ok_or_else(|| error(format!("missing operand of {op:?}")))
+        };
+        let bools = || args.iter().map(as_bool).collect::<Result<Vec<_>, _>>();
+        Ok(match op {
+            Op::Not => Dynamic::from_ast(&as_bool(arg(0)?)?.not()),
+            Op::And => Dynamic::from_ast(&Bool::and(&bools()?)),
+            Op::Or => Dynamic::from_ast(&Bool::or(&bools()?)),
+            Op::Implies => Dynamic::from_ast(&as_bool(arg(0)?)?.implies(as_bool(arg(1)?)?)),
+            Op::Eq => Dynamic::from_ast(&arg(0)?.eq(arg(1)?)),
+            Op::Ite => as_bool(arg(0)?)?.ite(arg(1)?, arg(2)?),
+            Op::Add => arithmetic(
+                args,
+                |a| Dynamic::from_ast(&Int::add(a)),
+                |a| Dynamic::from_ast(&Real::add(a)),
+            )?,
+            Op::Sub => arithmetic(
+                args,
+                |a| Dynamic::from_ast(&Int::sub(a)),
+                |a| Dynamic::from_ast(&Real::sub(a)),
+            )?,
+            Op::Mul => arithmetic(
+                args,
+                |a| Dynamic::from_ast(&Int::mul(a)),
+                |a| Dynamic::from_ast(&Real::mul(a)),
+            )?,
+            Op::Neg => arithmetic(
+                args,
+                |a| Dynamic::from_ast(&a[0].unary_minus()),
+                |a| Dynamic::from_ast(&a[0].unary_minus()),
+            )?,
+            Op::IntDiv => arithmetic(
+                args,
+                |a| Dynamic::from_ast(&a[0].div(&a[1])),
+                |a| Dynamic::from_ast(&a[0].div(&a[1])),
+            )?,
+            Op::Mod => arithmetic(
+                args,
+                |a| Dynamic::from_ast(&a[0].modulo(&a[1])),
+                |_| Dynamic::from_ast(&Bool::from_bool(false)),
+            )?,
+            Op::RealDiv => arithmetic(
+                args,
+                |a| Dynamic::from_ast(&a[0].div(&a[1])),
+                |a| Dynamic::from_ast(&a[0].div(&a[1])),
+            )?,
+            Op::Lt => arithmetic(
+                args,
+                |a| Dynamic::from_ast(&a[0].lt(&a[1])),
+                |a| Dynamic::from_ast(&a[0].lt(&a[1])),
+            )?,
+            Op::Le => arithmetic(
+                args,
+                |a| Dynamic::from_ast(&a[0].le(&a[1])),
+                |a| Dynamic::from_ast(&a[0].le(&a[1])),
+            )?,
+            Op::Gt => arithmetic(
+                args,
+                |a| Dynamic::from_ast(&a[0].gt(&a[1])),
+                |a| Dynamic::from_ast(&a[0].gt(&a[1])),
+            )?,
+            Op::Ge => arithmetic(
+                args,
+                |a| Dynamic::from_ast(&a[0].ge(&a[1])),
+                |a| Dynamic::from_ast(&a[0].ge(&a[1])),
+            )?,
+            Op::Select => as_array(arg(0)?)?.select(arg(1)?),
+            Op::Store => Dynamic::from_ast(&as_array(arg(0)?)?.store(arg(1)?, arg(2)?)),
+            Op::ToReal => {
+                let int = arg(0)?
+                    .as_int()
+                    .ok_or_else(|| error("to_real of a non-Int term"))?;
+                Dynamic::from_ast(&int.to_real())
+            }
+            Op::Apply(name) => {
+                let function = self
+                    .functions
+                    .get(name)
+                    .ok_or_else(|| error(format!("undeclared function {name}")))?;
+                let refs: Vec<&dyn Ast> = args.iter().map(|arg| arg as &dyn Ast).collect();
+                function.apply(&refs)
+            }
+        })
+    }
+}
+
+impl Solver for Z3Solver {
+    fn load(&mut self, script: &Script) -> Result<(), SolverError> {
+        let solver = z3::Solver::new();
+        let mut params = Params::new();
+        params.set_u32(
+            "timeout",
+            u32::try_from(self.limits.timeout.as_millis()).unwrap_or(u32::MAX),
+        );
+        params.set_u32("random_seed", self.limits.seed);
+        if self.limits.resource_limit > 0 {
+            params.set_u32(
+                "rlimit",
+                u32::try_from(self.limits.resource_limit).unwrap_or(u32::MAX),
+            );
+        }
+        solver.set_params(&params);
+        self.constants.clear();
+        self.functions.clear();
+        for command in &script.commands {
+            match command {
+                Command::DeclareConst(name, sort) => {
+                    self.constants.insert(
+                        name.clone(),
+                        Dynamic::new_const(name.as_str(), &z3_sort(sort)),
+                    );
+                }
+                Command::DeclareFun(name, domain, range) => {
+                    let domain: Vec<z3::Sort> = domain.iter().map(z3_sort).collect();
+                    let refs: Vec<&z3::Sort> = domain.iter().collect();
+                    self.functions.insert(
+                        name.clone(),
+                        FuncDecl::new(name.as_str(), &refs, &z3_sort(range)),
+                    );
+                }
+                Command::Assert(term) => {
+                    let mut builder = Builder {
+                        constants: &self.constants,
+                        functions: &self.functions,
+                        bound: Vec::new(),
+                    };
+                    solver.assert(as_bool(&builder.term(term)?)?);
+                }
+            }
+        }
+        self.solver = Some(solver);
+        Ok(())
+    }
+
+    fn check(&mut self, assumptions: &[(String, bool)]) -> Result<Answer, SolverError> {
+        let solver = self
+            .solver
+            .as_ref()
+            .ok_or_else(|| error("no script loaded"))?;
+        let literals: Vec<Bool> = assumptions
+            .iter()
+            .map(|(name, value)| {
+                let constant = Bool::new_const(name.as_str());
+                if *value {
+                    constant
+                } else {
+                    constant.not()
+                }
+            })
+            .collect();
+        Ok(match solver.check_assumptions(&literals) {
+            SatResult::Sat => Answer::Sat,
+            SatResult::Unsat => Answer::Unsat,
+            SatResult::Unknown => Answer::Unknown(
+                solver
+                    .get_reason_unknown()
+                    .unwrap_or_else(|| "unknown".into()),
+            ),
+        })
+    }
+
+    fn values(&mut self, terms: &[Term]) -> Result<Vec<Value>, SolverError> {
+        let solver = self
+            .solver
+            .as_ref()
+            .ok_or_else(|| error("no script loaded"))?;
+        let model = solver.get_model().ok_or_else(|| error("z3 has no model"))?;
+        let mut builder = Builder {
+            constants: &self.constants,
+            functions: &self.functions,
+            bound: Vec::new(),
+        };
+        terms
+            .iter()
+            .map(|term| {
+                let built = builder.term(term)?;
+                let evaluated = model
+                    .eval(&built, true)
+                    .ok_or_else(|| error(format!("cannot evaluate {term}")))?;
+                let text = evaluated.to_string();
+                Ok(match sexp::read(&format!("{text}\n")) {
+                    Some((value, _)) => sexp::value(&value),
+                    None => Value::Other(text),
+                })
+            })
+            .collect()
+    }
+}

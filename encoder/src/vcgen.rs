@@ -1,0 +1,1041 @@
+//! Verification conditions for IVL procedures, built the way Boogie builds them, so that their size
+//! stays linear in the size of the procedure.
+//!
+//! 1. **Lowering** turns structured commands into basic blocks of simple commands (assign, havoc,
+//!    assume, assert) joined by gotos. Calls become assert-pre, havoc, assume-post. Loops are cut:
+//!    assert the invariants, havoc what the body may change, assume the invariants, then either run
+//!    the body once and assert the invariants again (a block with no successor) or leave the loop.
+//!    The graph is then acyclic.
+//! 2. **Passification** gives every assignment a new incarnation of its variable (`x@3`), so that
+//!    `x := e` becomes `assume x@3 == e`; where paths join, a variable whose incarnations differ gets
+//!    a new one, equated to each predecessor's at the end of that predecessor.
+//! 3. **Block equations**: every block `B` gets one Boolean `ok@B`, defined as the weakest
+//!    precondition of its commands with respect to the conjunction of its successors' `ok`s. This is
+//!    the one definition per block of Boogie's design; nothing is ever duplicated.
+//!
+//! Every check `k` (an assert, a precondition at a call, a postcondition, an invariant on entry or
+//! preserved) gets two Booleans: `holds@k`, defined as its condition, and `enabled@k`, assumed by
+//! the caller. `wp(assert k e, Q) = (enabled@k => holds@k) && (holds@k => Q)`: enabled, it is an
+//! assertion; disabled, an assumption. That lets [`crate::verify`] report one failure, disable it, and
+//! look for the next, with one script loaded once.
+
+use crate::ivl::{
+    BinaryOp, Declaration, Expr, Position, Procedure, Program, Quantifier, Stmt, StmtKind, Type,
+    UnaryOp,
+};
+use crate::smt::{Command, Op, Script, Sort, Term};
+use std::collections::{HashMap, HashSet};
+
+/// Where a check comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CheckKind {
+    Assertion,
+    Precondition,
+    Postcondition,
+    InvariantEntry,
+    InvariantPreserved,
+}
+
+impl CheckKind {
+    pub fn describe(self) -> &'static str {
+        match self {
+            CheckKind::Assertion => "this assertion might not hold",
+            CheckKind::Precondition => "a precondition of this call might not hold",
+            CheckKind::Postcondition => "this postcondition might not hold",
+            CheckKind::InvariantEntry => "this loop invariant might not hold on entry",
+            CheckKind::InvariantPreserved => {
+                "this loop invariant might not be preserved by the loop"
+            }
+        }
+    }
+}
+
+/// One check of a procedure.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Check {
+    pub kind: CheckKind,
+    pub tag: Option<String>,
+    /// The assert, the `ensures`, the invariant, or (for a precondition) the call.
+    pub position: Position,
+    /// For a precondition: the `requires` clause that might not hold.
+    pub related: Option<Position>,
+}
+
+/// The verification condition of one procedure, ready for a solver.
+pub struct ProcedureVc {
+    pub procedure: String,
+    pub script: Script,
+    pub checks: Vec<Check>,
+    /// The incarnation of every variable at each check, for counterexamples.
+    states: Vec<HashMap<String, String>>,
+    blocks: Vec<TraceBlock>,
+    entry: usize,
+    constants: HashSet<String>,
+}
+
+/// What tracing a model needs of a block: its checks in order and its successors.
+struct TraceBlock {
+    checks: Vec<usize>,
+    successors: Vec<usize>,
+}
+
+pub fn enabled_symbol(check: usize) -> String {
+    format!("enabled@{check}")
+}
+
+fn holds_symbol(check: usize) -> String {
+    format!("holds@{check}")
+}
+
+fn ok_symbol(block: usize) -> String {
+    format!("ok@{block}")
+}
+
+/// Commands in a block before the wp chain is cut into a new definition, so that no term nests
+/// deeper than this (the recursive passes over terms stay far from the end of the stack).
+const CHUNK: usize = 32;
+
+impl ProcedureVc {
+    /// The Boolean symbols whose model values [`ProcedureVc::failing_check`] reads.
+    pub fn trace_symbols(&self) -> Vec<String> {
+        let blocks = (0..self.blocks.len()).map(ok_symbol);
+        let checks = (0..self.checks.len()).map(holds_symbol);
+        blocks.chain(checks).collect()
+    }
+
+    /// The check that fails in a model, given the values of [`ProcedureVc::trace_symbols`] (in that
+    /// order) and which checks are enabled: the first enabled check that does not hold on the path
+    /// from the entry through blocks whose `ok` is false.
+    pub fn failing_check(&self, values: &[bool], enabled: &[bool]) -> Option<usize> {
+        let ok = |block: usize| values.get(block).copied();
+        let holds = |check: usize| values.get(self.blocks.len() + check).copied();
+        let mut block = self.entry;
+        // The path is acyclic, so it visits each block at most once.
+        for _ in 0..=self.blocks.len() {
+            if ok(block)? {
+                return None;
+            }
+            let here = &self.blocks[block];
+            if let Some(&check) = here
+                .checks
+                .iter()
+                .find(|&&check| enabled[check] && holds(check) == Some(false))
+            {
+                return Some(check);
+            }
+            block = *here
+                .successors
+                .iter()
+                .find(|&&successor| ok(successor) == Some(false))?;
+        }
+        None
+    }
+
+    /// An expression in the state of a check, as a term for the model (for counterexamples).
+    pub fn term_at_check(&self, check: usize, expr: &Expr) -> Option<Term> {
+        let state = &self.states[check];
+        translate(
+            expr,
+            &Scope {
+                current: state,
+                old: state,
+                constants: &self.constants,
+            },
+            &mut Vec::new(),
+        )
+        .ok()
+    }
+}
+
+/// Builds the verification condition of a procedure with a body. The program must have passed
+/// [`crate::ivl::check`].
+pub fn procedure(program: &Program, procedure: &Procedure) -> ProcedureVc {
+    let environment = Environment::of(program);
+    let mut lowering = Lowering::new(&environment, procedure);
+    lowering.lower_procedure(procedure);
+    let Lowering {
+        blocks,
+        checks,
+        variables,
+        snapshot_count,
+        ..
+    } = lowering;
+    let passive = passify(&blocks, &variables, snapshot_count, &environment.constants);
+
+    let mut script = Script::default();
+    for (name, ty) in environment.constant_types.iter() {
+        script
+            .commands
+            .push(Command::DeclareConst(name.clone(), sort(ty)));
+    }
+    for (name, ty) in &passive.incarnations {
+        script
+            .commands
+            .push(Command::DeclareConst(name.clone(), sort(ty)));
+    }
+    for declaration in &program.declarations {
+        if let Declaration::Function(function) = declaration {
+            let domain = function
+                .params
+                .iter()
+                .map(|param| sort(&param.ty))
+                .collect();
+            script.commands.push(Command::DeclareFun(
+                function.name.clone(),
+                domain,
+                sort(&function.result),
+            ));
+        }
+    }
+    for check in 0..checks.len() {
+        script
+            .commands
+            .push(Command::DeclareConst(enabled_symbol(check), Sort::Bool));
+        script
+            .commands
+            .push(Command::DeclareConst(holds_symbol(check), Sort::Bool));
+    }
+    for block in 0..blocks.len() {
+        script
+            .commands
+            .push(Command::DeclareConst(ok_symbol(block), Sort::Bool));
+    }
+    let empty = HashMap::new();
+    let global_scope = Scope {
+        current: &empty,
+        old: &empty,
+        constants: &environment.constants,
+    };
+    for declaration in &program.declarations {
+        match declaration {
+            Declaration::Axiom(expr) => {
+                script
+                    .commands
+                    .push(Command::Assert(translate_checked(expr, &global_scope)));
+            }
+            Declaration::Function(function) => {
+                if let Some(body) = &function.body {
+                    script.commands.push(Command::Assert(definition_axiom(
+                        function,
+                        body,
+                        &global_scope,
+                    )));
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut chunk_count = 0;
+    for (index, block) in passive.blocks.iter().enumerate() {
+        // wp over the commands, from the last to the first.
+        let successors: Vec<Term> = blocks[index]
+            .successors
+            .iter()
+            .map(|&successor| Term::symbol(ok_symbol(successor)))
+            .collect();
+        let mut condition = Term::and(successors);
+        for (position, command) in block.iter().rev().enumerate() {
+            if position > 0 && position % CHUNK == 0 {
+                let name = format!("ok@{index}@{chunk_count}");
+                chunk_count += 1;
+                script
+                    .commands
+                    .push(Command::DeclareConst(name.clone(), Sort::Bool));
+                script.commands.push(Command::Assert(Term::eq(
+                    Term::symbol(name.clone()),
+                    condition,
+                )));
+                condition = Term::symbol(name);
+            }
+            condition = match command {
+                // wp(assume e, Q) = e => Q
+                Passive::Assume(term) => Term::implies(term.clone(), condition),
+                // wp(assert k e, Q) = (enabled@k => holds@k) && (holds@k => Q), holds@k = e
+                Passive::Assert(check, term) => {
+                    let holds = Term::symbol(holds_symbol(*check));
+                    script
+                        .commands
+                        .push(Command::Assert(Term::eq(holds.clone(), term.clone())));
+                    Term::and(vec![
+                        Term::implies(Term::symbol(enabled_symbol(*check)), holds.clone()),
+                        Term::implies(holds, condition),
+                    ])
+                }
+            };
+        }
+        script.commands.push(Command::Assert(Term::eq(
+            Term::symbol(ok_symbol(index)),
+            condition,
+        )));
+    }
+    // The query: some enabled check fails on some path.
+    script
+        .commands
+        .push(Command::Assert(Term::negation(Term::symbol(ok_symbol(0)))));
+
+    let trace_blocks = passive
+        .blocks
+        .iter()
+        .zip(&blocks)
+        .map(|(commands, block)| TraceBlock {
+            checks: commands
+                .iter()
+                .filter_map(|command| match command {
+                    Passive::Assert(check, _) => Some(*check),
+                    Passive::Assume(_) => None,
+                })
+                .collect(),
+            successors: block.successors.clone(),
+        })
+        .collect();
+    ProcedureVc {
+        procedure: procedure.name.clone(),
+        script,
+        checks,
+        states: passive.states,
+        blocks: trace_blocks,
+        entry: 0,
+        constants: environment.constants,
+    }
+}
+
+fn sort(ty: &Type) -> Sort {
+    match ty {
+        Type::Int => Sort::Int,
+        Type::Bool => Sort::Bool,
+        Type::Real => Sort::Real,
+        Type::Map(domain, range) => Sort::Array(Box::new(sort(domain)), Box::new(sort(range))),
+    }
+}
+
+/// `forall params :: {f(params)} f(params) == body`: Boogie's meaning of a function with a body.
+fn definition_axiom(function: &crate::ivl::Function, body: &Expr, scope: &Scope) -> Term {
+    let mut bound: Vec<String> = function
+        .params
+        .iter()
+        .map(|param| param.name.clone())
+        .collect();
+    let body = translate(body, scope, &mut bound).unwrap_or(Term::Bool(true));
+    let application = Term::app(
+        Op::Apply(function.name.clone()),
+        function
+            .params
+            .iter()
+            .map(|param| Term::symbol(param.name.clone()))
+            .collect(),
+    );
+    let equation = Term::eq(application.clone(), body);
+    if function.params.is_empty() {
+        return equation;
+    }
+    Term::Quantifier {
+        forall: true,
+        bound: function
+            .params
+            .iter()
+            .map(|param| (param.name.clone(), sort(&param.ty)))
+            .collect(),
+        patterns: vec![vec![application]],
+        body: Box::new(equation),
+    }
+}
+
+/// Names and types visible in the program.
+struct Environment<'p> {
+    globals: HashMap<&'p str, &'p Type>,
+    constants: HashSet<String>,
+    constant_types: Vec<(String, Type)>,
+    procedures: HashMap<&'p str, &'p Procedure>,
+}
+
+impl<'p> Environment<'p> {
+    fn of(program: &'p Program) -> Environment<'p> {
+        let mut environment = Environment {
+            globals: HashMap::new(),
+            constants: HashSet::new(),
+            constant_types: Vec::new(),
+            procedures: HashMap::new(),
+        };
+        for declaration in &program.declarations {
+            match declaration {
+                Declaration::Var(binding) => {
+                    environment.globals.insert(&binding.name, &binding.ty);
+                }
+                Declaration::Const(binding) => {
+                    environment.constants.insert(binding.name.clone());
+                    environment
+                        .constant_types
+                        .push((binding.name.clone(), binding.ty.clone()));
+                }
+                Declaration::Procedure(procedure) => {
+                    environment.procedures.insert(&procedure.name, procedure);
+                }
+                _ => {}
+            }
+        }
+        environment
+    }
+}
+
+/// Which state `old(e)` refers to.
+#[derive(Clone, Copy, Debug)]
+enum OldState {
+    /// The state where the procedure started.
+    Entry,
+    /// The state just before a call, recorded by [`Lowered::Snapshot`].
+    Snapshot(usize),
+}
+
+/// A command of a basic block, before passification.
+#[derive(Clone, Debug)]
+enum Lowered {
+    Assign(String, Expr),
+    Havoc(String),
+    Assume(Expr, OldState),
+    Assert(usize, Expr, OldState),
+    /// Remember the current incarnations, for the `old` of a callee's postcondition.
+    Snapshot(usize),
+}
+
+#[derive(Default)]
+struct Block {
+    commands: Vec<Lowered>,
+    successors: Vec<usize>,
+}
+
+struct Lowering<'e, 'p> {
+    environment: &'e Environment<'p>,
+    blocks: Vec<Block>,
+    current: usize,
+    checks: Vec<Check>,
+    /// Every variable of the procedure (globals, parameters, results, locals, call temporaries).
+    variables: Vec<(String, Type)>,
+    calls: usize,
+    snapshot_count: usize,
+}
+
+impl<'e, 'p> Lowering<'e, 'p> {
+    fn new(environment: &'e Environment<'p>, procedure: &Procedure) -> Lowering<'e, 'p> {
+        let mut variables: Vec<(String, Type)> = environment
+            .globals
+            .iter()
+            .map(|(name, ty)| (name.to_string(), (*ty).clone()))
+            .collect();
+        variables.sort_by(|a, b| a.0.cmp(&b.0));
+        let locals = procedure.body.iter().flat_map(|body| body.locals.iter());
+        for binding in procedure
+            .params
+            .iter()
+            .chain(&procedure.returns)
+            .chain(locals)
+        {
+            variables.push((binding.name.clone(), binding.ty.clone()));
+        }
+        Lowering {
+            environment,
+            blocks: vec![Block::default()],
+            current: 0,
+            checks: Vec::new(),
+            variables,
+            calls: 0,
+            snapshot_count: 0,
+        }
+    }
+
+    fn emit(&mut self, command: Lowered) {
+        self.blocks[self.current].commands.push(command);
+    }
+
+    fn new_block(&mut self) -> usize {
+        self.blocks.push(Block::default());
+        self.blocks.len() - 1
+    }
+
+    fn check(
+        &mut self,
+        kind: CheckKind,
+        tag: &Option<String>,
+        position: Position,
+        related: Option<Position>,
+    ) -> usize {
+        self.checks.push(Check {
+            kind,
+            tag: tag.clone(),
+            position,
+            related,
+        });
+        self.checks.len() - 1
+    }
+
+    fn lower_procedure(&mut self, procedure: &Procedure) {
+        for spec in &procedure.requires {
+            self.emit(Lowered::Assume(spec.expr.clone(), OldState::Entry));
+        }
+        if let Some(body) = &procedure.body {
+            self.lower_stmts(&body.stmts);
+        }
+        for spec in procedure.ensures.iter().filter(|spec| !spec.free) {
+            let check = self.check(CheckKind::Postcondition, &spec.tag, spec.position, None);
+            self.emit(Lowered::Assert(check, spec.expr.clone(), OldState::Entry));
+        }
+    }
+
+    fn lower_stmts(&mut self, stmts: &[Stmt]) {
+        for stmt in stmts {
+            self.lower_stmt(stmt);
+        }
+    }
+
+    fn lower_stmt(&mut self, stmt: &Stmt) {
+        match &stmt.kind {
+            StmtKind::Assign {
+                target,
+                indices,
+                value,
+            } => {
+                let value = stored(Expr::var(target.clone()), indices, value.clone());
+                self.emit(Lowered::Assign(target.clone(), value));
+            }
+            StmtKind::Havoc(names) => {
+                for name in names {
+                    self.emit(Lowered::Havoc(name.clone()));
+                }
+            }
+            StmtKind::Assume(expr) => self.emit(Lowered::Assume(expr.clone(), OldState::Entry)),
+            StmtKind::Assert { expr, tag } => {
+                let check = self.check(CheckKind::Assertion, tag, stmt.position, None);
+                self.emit(Lowered::Assert(check, expr.clone(), OldState::Entry));
+            }
+            StmtKind::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                let then_block = self.new_block();
+                let else_block = self.new_block();
+                let join = self.new_block();
+                self.blocks[self.current].successors = vec![then_block, else_block];
+                for (block, branch, guard) in [
+                    (then_block, then_branch, cond.clone()),
+                    (else_block, else_branch, cond.clone().map(Expr::negation)),
+                ] {
+                    self.current = block;
+                    if let Some(guard) = guard {
+                        self.emit(Lowered::Assume(guard, OldState::Entry));
+                    }
+                    self.lower_stmts(branch);
+                    self.blocks[self.current].successors = vec![join];
+                }
+                self.current = join;
+            }
+            StmtKind::While {
+                cond,
+                invariants,
+                body,
+            } => {
+                // Cut the loop (Boogie's loop desugaring): entry check, havoc, assume, one
+                // iteration that ends in the preservation check, and the exit.
+                for invariant in invariants.iter().filter(|invariant| !invariant.free) {
+                    let check = self.check(
+                        CheckKind::InvariantEntry,
+                        &invariant.tag,
+                        invariant.position,
+                        None,
+                    );
+                    self.emit(Lowered::Assert(
+                        check,
+                        invariant.expr.clone(),
+                        OldState::Entry,
+                    ));
+                }
+                let head = self.new_block();
+                self.blocks[self.current].successors = vec![head];
+                self.current = head;
+                let mut changed = Vec::new();
+                self.changed_by(body, &mut changed);
+                for name in changed {
+                    self.emit(Lowered::Havoc(name));
+                }
+                for invariant in invariants {
+                    self.emit(Lowered::Assume(invariant.expr.clone(), OldState::Entry));
+                }
+                let body_block = self.new_block();
+                let exit = self.new_block();
+                self.blocks[head].successors = vec![body_block, exit];
+                self.current = body_block;
+                if let Some(cond) = cond {
+                    self.emit(Lowered::Assume(cond.clone(), OldState::Entry));
+                }
+                self.lower_stmts(body);
+                for invariant in invariants.iter().filter(|invariant| !invariant.free) {
+                    let check = self.check(
+                        CheckKind::InvariantPreserved,
+                        &invariant.tag,
+                        invariant.position,
+                        None,
+                    );
+                    self.emit(Lowered::Assert(
+                        check,
+                        invariant.expr.clone(),
+                        OldState::Entry,
+                    ));
+                }
+                // The iteration ends here: no successor.
+                self.current = exit;
+                if let Some(cond) = cond {
+                    self.emit(Lowered::Assume(
+                        Expr::negation(cond.clone()),
+                        OldState::Entry,
+                    ));
+                }
+            }
+            StmtKind::Call {
+                targets,
+                procedure,
+                args,
+            } => self.lower_call(stmt.position, targets, procedure, args),
+        }
+    }
+
+    /// The variables a loop body may change: assigned, havocked, call targets and the globals the
+    /// callees modify.
+    fn changed_by(&self, stmts: &[Stmt], changed: &mut Vec<String>) {
+        let add = |name: &String, changed: &mut Vec<String>| {
+            if !changed.contains(name) {
+                changed.push(name.clone());
+            }
+        };
+        for stmt in stmts {
+            match &stmt.kind {
+                StmtKind::Assign { target, .. } => add(target, changed),
+                StmtKind::Havoc(names) => names.iter().for_each(|name| add(name, changed)),
+                StmtKind::If {
+                    then_branch,
+                    else_branch,
+                    ..
+                } => {
+                    self.changed_by(then_branch, changed);
+                    self.changed_by(else_branch, changed);
+                }
+                StmtKind::While { body, .. } => self.changed_by(body, changed),
+                StmtKind::Call {
+                    targets, procedure, ..
+                } => {
+                    targets.iter().for_each(|name| add(name, changed));
+                    if let Some(callee) = self.environment.procedures.get(procedure.as_str()) {
+                        callee.modifies.iter().for_each(|name| add(name, changed));
+                    }
+                }
+                StmtKind::Assume(_) | StmtKind::Assert { .. } => {}
+            }
+        }
+    }
+
+    fn lower_call(&mut self, position: Position, targets: &[String], name: &str, args: &[Expr]) {
+        let Some(callee) = self.environment.procedures.get(name).copied() else {
+            return;
+        };
+        // Arguments and results go through temporaries named with `@`, which no IVL name can
+        // contain, so that substituting them into the callee's contract captures nothing.
+        self.calls += 1;
+        let call = self.calls;
+        let mut renaming: HashMap<String, Expr> = HashMap::new();
+        for (param, arg) in callee.params.iter().zip(args) {
+            let temporary = format!("{}@call{call}", param.name);
+            self.variables.push((temporary.clone(), param.ty.clone()));
+            self.emit(Lowered::Assign(temporary.clone(), arg.clone()));
+            renaming.insert(param.name.clone(), Expr::var(temporary));
+        }
+        for spec in callee.requires.iter().filter(|spec| !spec.free) {
+            let check = self.check(
+                CheckKind::Precondition,
+                &spec.tag,
+                position,
+                Some(spec.position),
+            );
+            self.emit(Lowered::Assert(
+                check,
+                rename(&spec.expr, &renaming),
+                OldState::Entry,
+            ));
+        }
+        let snapshot = self.snapshot_count;
+        self.snapshot_count += 1;
+        self.emit(Lowered::Snapshot(snapshot));
+        for global in &callee.modifies {
+            self.emit(Lowered::Havoc(global.clone()));
+        }
+        let mut results = Vec::new();
+        for ret in &callee.returns {
+            let temporary = format!("{}@call{call}", ret.name);
+            self.variables.push((temporary.clone(), ret.ty.clone()));
+            self.emit(Lowered::Havoc(temporary.clone()));
+            renaming.insert(ret.name.clone(), Expr::var(temporary.clone()));
+            results.push(temporary);
+        }
+        for spec in &callee.ensures {
+            self.emit(Lowered::Assume(
+                rename(&spec.expr, &renaming),
+                OldState::Snapshot(snapshot),
+            ));
+        }
+        for (target, result) in targets.iter().zip(results) {
+            self.emit(Lowered::Assign(target.clone(), Expr::var(result)));
+        }
+    }
+}
+
+/// `m[i][j] := v` as `m := m[i := m[i][j := v]]`.
+fn stored(base: Expr, indices: &[Expr], value: Expr) -> Expr {
+    match indices.split_first() {
+        None => value,
+        Some((index, rest)) => {
+            let inner = stored(Expr::select(base.clone(), index.clone()), rest, value);
+            Expr::Store(Box::new(base), Box::new(index.clone()), Box::new(inner))
+        }
+    }
+}
+
+/// Replaces free variables by expressions (bound variables shadow).
+fn rename(expr: &Expr, renaming: &HashMap<String, Expr>) -> Expr {
+    let go = |inner: &Expr| rename(inner, renaming);
+    match expr {
+        Expr::Var(name) => renaming.get(name).cloned().unwrap_or_else(|| expr.clone()),
+        Expr::Int(_) | Expr::Real(_) | Expr::Bool(_) => expr.clone(),
+        Expr::Unary(op, operand) => Expr::Unary(*op, Box::new(go(operand))),
+        Expr::Binary(op, lhs, rhs) => Expr::Binary(*op, Box::new(go(lhs)), Box::new(go(rhs))),
+        Expr::Select(map, index) => Expr::Select(Box::new(go(map)), Box::new(go(index))),
+        Expr::Store(map, index, value) => {
+            Expr::Store(Box::new(go(map)), Box::new(go(index)), Box::new(go(value)))
+        }
+        Expr::Call(name, args) => Expr::Call(name.clone(), args.iter().map(go).collect()),
+        Expr::IfThenElse(cond, then_value, else_value) => Expr::IfThenElse(
+            Box::new(go(cond)),
+            Box::new(go(then_value)),
+            Box::new(go(else_value)),
+        ),
+        Expr::Old(value) => Expr::Old(Box::new(go(value))),
+        Expr::Quantified {
+            quantifier,
+            bound,
+            triggers,
+            body,
+        } => {
+            let mut inner = renaming.clone();
+            for binding in bound {
+                inner.remove(&binding.name);
+            }
+            Expr::Quantified {
+                quantifier: *quantifier,
+                bound: bound.clone(),
+                triggers: triggers
+                    .iter()
+                    .map(|terms| terms.iter().map(|term| rename(term, &inner)).collect())
+                    .collect(),
+                body: Box::new(rename(body, &inner)),
+            }
+        }
+    }
+}
+
+/// A passive command.
+#[derive(Clone, Debug)]
+enum Passive {
+    Assume(Term),
+    Assert(usize, Term),
+}
+
+struct Passified {
+    blocks: Vec<Vec<Passive>>,
+    incarnations: Vec<(String, Type)>,
+    /// The incarnation map at each check.
+    states: Vec<HashMap<String, String>>,
+}
+
+/// Blocks in an order where every block comes after all its predecessors (iterative DFS, so that
+/// long chains of blocks cannot exhaust the stack).
+fn topological_order(blocks: &[Block]) -> Vec<usize> {
+    let mut visited = vec![false; blocks.len()];
+    let mut postorder = Vec::with_capacity(blocks.len());
+    let mut stack = vec![(0usize, 0usize)];
+    visited[0] = true;
+    while let Some((block, next)) = stack.last_mut() {
+        if let Some(&successor) = blocks[*block].successors.get(*next) {
+            *next += 1;
+            if !visited[successor] {
+                visited[successor] = true;
+                stack.push((successor, 0));
+            }
+        } else {
+            postorder.push(*block);
+            stack.pop();
+        }
+    }
+    postorder.reverse();
+    postorder
+}
+
+fn passify(
+    blocks: &[Block],
+    variables: &[(String, Type)],
+    snapshot_count: usize,
+    constants: &HashSet<String>,
+) -> Passified {
+    let types: HashMap<&str, &Type> = variables
+        .iter()
+        .map(|(name, ty)| (name.as_str(), ty))
+        .collect();
+    let mut incarnations: Vec<(String, Type)> = Vec::new();
+    let mut counters: HashMap<String, usize> = HashMap::new();
+    let mut fresh = |name: &str, incarnations: &mut Vec<(String, Type)>| {
+        let counter = counters.entry(name.to_string()).or_insert(0);
+        let incarnation = format!("{name}@{counter}");
+        *counter += 1;
+        incarnations.push((incarnation.clone(), types[name].clone()));
+        incarnation
+    };
+    let initial: HashMap<String, String> = variables
+        .iter()
+        .map(|(name, _)| (name.clone(), fresh(name, &mut incarnations)))
+        .collect();
+
+    let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); blocks.len()];
+    for (index, block) in blocks.iter().enumerate() {
+        for &successor in &block.successors {
+            predecessors[successor].push(index);
+        }
+    }
+    let mut passive: Vec<Vec<Passive>> = vec![Vec::new(); blocks.len()];
+    let mut outgoing: Vec<Option<HashMap<String, String>>> = vec![None; blocks.len()];
+    let mut snapshots: Vec<HashMap<String, String>> = vec![HashMap::new(); snapshot_count];
+    let mut states: Vec<(usize, HashMap<String, String>)> = Vec::new();
+
+    for block in topological_order(blocks) {
+        let reached: Vec<usize> = predecessors[block]
+            .iter()
+            .copied()
+            .filter(|&p| outgoing[p].is_some())
+            .collect();
+        let mut current = if block == 0 {
+            initial.clone()
+        } else {
+            // Join: a variable whose incarnations differ gets a new one, equated at the end of
+            // each predecessor (passification at a join point).
+            let mut merged = HashMap::new();
+            for (name, _) in variables {
+                let incoming: Vec<&String> = reached
+                    .iter()
+                    .filter_map(|&p| outgoing[p].as_ref().and_then(|map| map.get(name)))
+                    .collect();
+                let first = incoming
+                    .first()
+                    .map(|incarnation| (*incarnation).clone())
+                    .unwrap_or_else(|| initial[name].clone());
+                if incoming.iter().all(|incarnation| **incarnation == first) {
+                    merged.insert(name.clone(), first);
+                } else {
+                    let joined = fresh(name, &mut incarnations);
+                    for &p in &reached {
+                        let from = outgoing[p]
+                            .as_ref()
+                            .and_then(|map| map.get(name))
+                            .cloned()
+                            .unwrap_or_else(|| initial[name].clone());
+                        passive[p].push(Passive::Assume(Term::eq(
+                            Term::symbol(joined.clone()),
+                            Term::symbol(from),
+                        )));
+                    }
+                    merged.insert(name.clone(), joined);
+                }
+            }
+            merged
+        };
+        for command in &blocks[block].commands {
+            match command {
+                Lowered::Assign(name, value) => {
+                    let old = current.clone();
+                    let term = translate_checked(
+                        value,
+                        &Scope {
+                            current: &current,
+                            old: &old,
+                            constants,
+                        },
+                    );
+                    let incarnation = fresh(name, &mut incarnations);
+                    passive[block].push(Passive::Assume(Term::eq(
+                        Term::symbol(incarnation.clone()),
+                        term,
+                    )));
+                    current.insert(name.clone(), incarnation);
+                }
+                Lowered::Havoc(name) => {
+                    let incarnation = fresh(name, &mut incarnations);
+                    current.insert(name.clone(), incarnation);
+                }
+                Lowered::Assume(expr, old_state) => {
+                    let old = match old_state {
+                        OldState::Entry => &initial,
+                        OldState::Snapshot(index) => &snapshots[*index],
+                    };
+                    let term = translate_checked(
+                        expr,
+                        &Scope {
+                            current: &current,
+                            old,
+                            constants,
+                        },
+                    );
+                    passive[block].push(Passive::Assume(term));
+                }
+                Lowered::Assert(check, expr, old_state) => {
+                    let old = match old_state {
+                        OldState::Entry => &initial,
+                        OldState::Snapshot(index) => &snapshots[*index],
+                    };
+                    let term = translate_checked(
+                        expr,
+                        &Scope {
+                            current: &current,
+                            old,
+                            constants,
+                        },
+                    );
+                    passive[block].push(Passive::Assert(*check, term));
+                    states.push((*check, current.clone()));
+                }
+                Lowered::Snapshot(index) => snapshots[*index] = current.clone(),
+            }
+        }
+        outgoing[block] = Some(current);
+    }
+    states.sort_by_key(|(check, _)| *check);
+    Passified {
+        blocks: passive,
+        incarnations,
+        states: states.into_iter().map(|(_, state)| state).collect(),
+    }
+}
+
+/// The names an expression is translated against.
+struct Scope<'s> {
+    /// Variables to their current incarnations.
+    current: &'s HashMap<String, String>,
+    /// Variables to their incarnations in the state `old(...)` refers to.
+    old: &'s HashMap<String, String>,
+    constants: &'s HashSet<String>,
+}
+
+/// A name the translation cannot resolve: a program that did not pass the type checker.
+#[derive(Debug)]
+struct Unresolved;
+
+fn translate_checked(expr: &Expr, scope: &Scope) -> Term {
+    // The type checker resolved every name before VC generation; an unresolved one would be a bug,
+    // and `false` keeps it from ever proving anything.
+    translate(expr, scope, &mut Vec::new()).unwrap_or(Term::Bool(false))
+}
+
+fn translate(expr: &Expr, scope: &Scope, bound: &mut Vec<String>) -> Result<Term, Unresolved> {
+    let go = |inner: &Expr, bound: &mut Vec<String>| translate(inner, scope, bound);
+    Ok(match expr {
+        Expr::Int(value) => Term::Int(value.clone()),
+        Expr::Real(value) => Term::Real(value.clone()),
+        Expr::Bool(value) => Term::Bool(*value),
+        Expr::Var(name) => {
+            if bound.contains(name) || scope.constants.contains(name) {
+                Term::symbol(name.clone())
+            } else {
+                Term::symbol(scope.current.get(name).cloned().ok_or(Unresolved)?)
+            }
+        }
+        Expr::Unary(UnaryOp::Not, operand) => Term::negation(go(operand, bound)?),
+        Expr::Unary(UnaryOp::Neg, operand) => Term::app(Op::Neg, vec![go(operand, bound)?]),
+        Expr::Binary(op, lhs, rhs) => {
+            let lhs = go(lhs, bound)?;
+            let rhs = go(rhs, bound)?;
+            let op = match op {
+                BinaryOp::Ne => return Ok(Term::negation(Term::eq(lhs, rhs))),
+                BinaryOp::Iff | BinaryOp::Eq => Op::Eq,
+                BinaryOp::Add => Op::Add,
+                BinaryOp::Sub => Op::Sub,
+                BinaryOp::Mul => Op::Mul,
+                BinaryOp::Div => Op::IntDiv,
+                BinaryOp::Mod => Op::Mod,
+                BinaryOp::RealDiv => Op::RealDiv,
+                BinaryOp::Lt => Op::Lt,
+                BinaryOp::Le => Op::Le,
+                BinaryOp::Gt => Op::Gt,
+                BinaryOp::Ge => Op::Ge,
+                BinaryOp::And => Op::And,
+                BinaryOp::Or => Op::Or,
+                BinaryOp::Implies => Op::Implies,
+            };
+            Term::app(op, vec![lhs, rhs])
+        }
+        Expr::Select(map, index) => Term::app(Op::Select, vec![go(map, bound)?, go(index, bound)?]),
+        Expr::Store(map, index, value) => Term::app(
+            Op::Store,
+            vec![go(map, bound)?, go(index, bound)?, go(value, bound)?],
+        ),
+        Expr::Call(name, args) if name == "real" && args.len() == 1 => {
+            Term::app(Op::ToReal, vec![go(&args[0], bound)?])
+        }
+        Expr::Call(name, args) => {
+            let args = args
+                .iter()
+                .map(|arg| go(arg, bound))
+                .collect::<Result<Vec<_>, _>>()?;
+            Term::app(Op::Apply(name.clone()), args)
+        }
+        Expr::IfThenElse(cond, then_value, else_value) => Term::app(
+            Op::Ite,
+            vec![
+                go(cond, bound)?,
+                go(then_value, bound)?,
+                go(else_value, bound)?,
+            ],
+        ),
+        Expr::Old(value) => {
+            let old_scope = Scope {
+                current: scope.old,
+                old: scope.old,
+                constants: scope.constants,
+            };
+            translate(value, &old_scope, bound)?
+        }
+        Expr::Quantified {
+            quantifier,
+            bound: bindings,
+            triggers,
+            body,
+        } => {
+            let depth = bound.len();
+            bound.extend(bindings.iter().map(|binding| binding.name.clone()));
+            let translated = (|| {
+                let patterns = triggers
+                    .iter()
+                    .map(|terms| {
+                        terms
+                            .iter()
+                            .map(|term| translate(term, scope, bound))
+                            .collect::<Result<Vec<_>, _>>()
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                let body = translate(body, scope, bound)?;
+                Ok(Term::Quantifier {
+                    forall: *quantifier == Quantifier::Forall,
+                    bound: bindings
+                        .iter()
+                        .map(|binding| (binding.name.clone(), sort(&binding.ty)))
+                        .collect(),
+                    patterns,
+                    body: Box::new(body),
+                })
+            })();
+            bound.truncate(depth);
+            translated?
+        }
+    })
+}
