@@ -171,7 +171,7 @@ mod tests {
     #[test]
     fn reads_lists_atoms_strings_and_quoted_symbols() {
         let (sexp, used) = read("  ((|x@1| 5) (y \"a \"\"b\"\"\")) rest").unwrap();
-        assert_eq!(used, 29);
+        assert_eq!(used, 27);
         assert_eq!(sexp.to_string(), "((x@1 5) (y \"a \"\"b\"\"\"))");
         assert_eq!(read("(a (b"), None);
         assert_eq!(read("sat\n"), Some((Sexp::Atom("sat".into()), 3)));
