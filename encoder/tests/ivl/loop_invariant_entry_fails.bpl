@@ -1,0 +1,25 @@
+// An invariant that is preserved by the body but false on loop entry.
+procedure Main(n: int) returns (i: int)
+  requires n >= 0;
+  ensures i >= n;
+{
+  i := 0;
+  while (i < n)
+    invariant i >= 0;
+    invariant i >= 1; // fails: invariant-entry
+  {
+    i := i + 1;
+  }
+}
+
+procedure Havoced(n: int) returns (i: int)
+{
+  havoc i;
+  while (i < n)
+    invariant i > 0; // fails: invariant-entry
+  {
+    i := i + 1;
+    assert i > 1;
+    assert i > 2; // fails: assert
+  }
+}
