@@ -488,6 +488,7 @@ impl<'e, 'p> Lowering<'e, 'p> {
 
     fn lower_stmt(&mut self, stmt: &Stmt) {
         match &stmt.kind {
+            // m[i] := v  ~>  m := m[i := v]
             StmtKind::Assign {
                 target,
                 indices,
@@ -506,6 +507,7 @@ impl<'e, 'p> Lowering<'e, 'p> {
                 let check = self.check(CheckKind::Assertion, tag, stmt.position, None);
                 self.emit(Lowered::Assert(check, expr.clone(), OldState::Entry));
             }
+            // if (c) A else B  ~>  goto Then, Else; Then: assume c; A; goto Join; Else: assume !c; B; goto Join
             StmtKind::If {
                 cond,
                 then_branch,
@@ -631,6 +633,8 @@ impl<'e, 'p> Lowering<'e, 'p> {
         }
     }
 
+    /// `call t := p(a)`  ~>  `p@ := a; assert pre(p@); snapshot; havoc modifies, r@;
+    /// assume post(p@, r@, old = snapshot); t := r@`
     fn lower_call(&mut self, position: Position, targets: &[String], name: &str, args: &[Expr]) {
         let Some(callee) = self.environment.procedures.get(name).copied() else {
             return;
@@ -853,6 +857,7 @@ fn passify(
         };
         for command in &blocks[block].commands {
             match command {
+                // x := e  ~>  assume x@k == e[current incarnations], with x@k fresh
                 Lowered::Assign(name, value) => {
                     let old = current.clone();
                     let term = translate_checked(
@@ -870,10 +875,12 @@ fn passify(
                     )));
                     current.insert(name.clone(), incarnation);
                 }
+                // havoc x  ~>  x@k fresh and unconstrained
                 Lowered::Havoc(name) => {
                     let incarnation = fresh(name, &mut incarnations);
                     current.insert(name.clone(), incarnation);
                 }
+                // assume e  ~>  assume e[current incarnations; old(.) at the snapshot]
                 Lowered::Assume(expr, old_state) => {
                     let old = match old_state {
                         OldState::Entry => &initial,
@@ -889,6 +896,7 @@ fn passify(
                     );
                     passive[block].push(Passive::Assume(term));
                 }
+                // assert e  ~>  assert e[current incarnations; old(.) at the snapshot]
                 Lowered::Assert(check, expr, old_state) => {
                     let old = match old_state {
                         OldState::Entry => &initial,
