@@ -154,3 +154,95 @@ fn human_output_stops_after_a_hundred_diagnostics() {
     assert_eq!(report["files"][0]["errors"].as_array().unwrap().len(), 130);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Writes `text` to a fresh temporary `.bpl` file.
+fn temporary_bpl(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("lockstep-ivl-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.bpl"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn lockstep_ivl_exit_codes_follow_the_verdicts() {
+    let verified = temporary_bpl(
+        "verified",
+        "procedure p(x: int) returns (y: int)\n  ensures y > x;\n{\n  y := x + 1;\n}\n",
+    );
+    let failing = temporary_bpl(
+        "failing",
+        "procedure p(x: int) returns (y: int)\n{\n  assume 2 < x && x < 4;\n  y := x;\n  assert {:tag \"my.tag\"} y != 3;\n}\n",
+    );
+    let broken = temporary_bpl("broken", "procedure p() {\n  assert 1 +;\n}\n");
+    let hard = temporary_bpl(
+        "hard",
+        "procedure p(x: int, y: int, z: int)\n{\n  assume x > 1 && y > 1 && z > 1;\n  assert x * x * x + y * y * y != z * z * z;\n}\n",
+    );
+
+    let output = lockstep(&["ivl", verified.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(String::from_utf8(output.stdout)
+        .unwrap()
+        .contains("procedure p: verified (0 of 1 checks failed)"));
+
+    let output = lockstep(&["ivl", failing.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.contains("failing.bpl:5:3: error: this assertion might not hold [my.tag]"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("counterexample: x = 3, y = 3"), "{stdout}");
+
+    let output = lockstep(&["ivl", broken.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8(output.stderr)
+        .unwrap()
+        .contains("broken.bpl:2:13: error: unexpected `;`"));
+
+    let output = lockstep(&["ivl", "--resource-limit", "1", hard.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(3));
+    assert!(String::from_utf8(output.stdout)
+        .unwrap()
+        .contains("undecided"));
+
+    let output = lockstep(&["ivl", "--format", "json", failing.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let report = json(&output);
+    let check = &report["files"][0]["procedures"][0]["checks"][0];
+    assert_eq!(check["status"], "failed");
+    assert_eq!(check["tag"], "my.tag");
+    assert_eq!(check["line"], 5);
+    assert_eq!(check["model"]["x"], "3");
+
+    let output = lockstep(&["ivl", "--emit", "boogie", failing.to_str().unwrap()]);
+    assert!(String::from_utf8(output.stdout)
+        .unwrap()
+        .contains("assert {:tag \"my.tag\"} (y != 3);"));
+    let output = lockstep(&["ivl", "--emit", "smt2", failing.to_str().unwrap()]);
+    assert!(String::from_utf8(output.stdout)
+        .unwrap()
+        .contains("(declare-const enabled@0 Bool)"));
+}
+
+#[test]
+fn lockstep_ivl_agrees_across_backends() {
+    let failing = temporary_bpl(
+        "backends",
+        "procedure p(x: int) returns (y: int)\n  ensures y >= 0;\n{\n  y := x * x;\n  assert y > 0;\n}\n",
+    );
+    for backend in ["z3", "z3-process", "cvc5", "boogie"] {
+        let output = lockstep(&["ivl", "--backend", backend, failing.to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(1), "{backend}");
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        assert!(
+            stdout.contains("backends.bpl:5:3: error: this assertion might not hold"),
+            "{backend}: {stdout}"
+        );
+        assert!(
+            stdout.contains("procedure p: failed (1 of 2 checks failed)"),
+            "{backend}: {stdout}"
+        );
+    }
+}

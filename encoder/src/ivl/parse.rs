@@ -92,29 +92,41 @@ pub fn program(text: &str) -> Result<Program, SyntaxError> {
     }
     grammar::ProgramParser::new()
         .parse(&lines, tokens)
-        .map_err(|error| syntax_error(&lines, error))
+        .map_err(|error| syntax_error(text, &lines, error))
 }
 
-fn syntax_error(lines: &Lines, error: ParseError<usize, Token, TooDeep>) -> SyntaxError {
+fn syntax_error(
+    text: &str,
+    lines: &Lines,
+    error: ParseError<usize, Token, TooDeep>,
+) -> SyntaxError {
+    let expected_text = |expected: &[String]| {
+        let names: Vec<&str> = expected.iter().map(|name| name.trim_matches('"')).collect();
+        names.join(", ")
+    };
     let (offset, message) = match error {
         ParseError::InvalidToken { location } => (location, "invalid token".to_string()),
         ParseError::UnrecognizedEof { location, expected } => (
             location,
             format!(
-                "unexpected end of input, expected {}",
-                expected.join(" or ")
+                "unexpected end of input, expected one of {}",
+                expected_text(&expected)
             ),
         ),
         ParseError::UnrecognizedToken {
-            token: (start, token, _),
+            token: (start, _, end),
             expected,
         } => (
             start,
-            format!("unexpected {token:?}, expected {}", expected.join(" or ")),
+            format!(
+                "unexpected `{}`, expected one of {}",
+                &text[start..end],
+                expected_text(&expected)
+            ),
         ),
         ParseError::ExtraToken {
-            token: (start, token, _),
-        } => (start, format!("unexpected {token:?}")),
+            token: (start, _, end),
+        } => (start, format!("unexpected `{}`", &text[start..end])),
         ParseError::User {
             error: TooDeep(offset),
         } => (offset, format!("nested more than {MAX_DEPTH} levels deep")),

@@ -82,14 +82,26 @@ struct Running {
 
 pub struct ProcessSolver {
     flavour: Flavour,
+    program: String,
     limits: Limits,
     running: Option<Running>,
 }
 
 impl ProcessSolver {
+    /// The solver found on the PATH, or named by `LOCKSTEP_Z3`/`LOCKSTEP_CVC5`.
     pub fn new(flavour: Flavour, limits: Limits) -> ProcessSolver {
+        ProcessSolver::with_program(flavour, flavour.program(), limits)
+    }
+
+    /// The solver at `program`.
+    pub fn with_program(
+        flavour: Flavour,
+        program: impl Into<String>,
+        limits: Limits,
+    ) -> ProcessSolver {
         ProcessSolver {
             flavour,
+            program: program.into(),
             limits,
             running: None,
         }
@@ -97,7 +109,7 @@ impl ProcessSolver {
 
     fn start(&mut self) -> Result<&mut Running, SolverError> {
         self.stop();
-        let program = self.flavour.program();
+        let program = self.program.clone();
         let mut child = Command::new(&program)
             .args(self.flavour.arguments(&self.limits))
             .stdin(Stdio::piped())

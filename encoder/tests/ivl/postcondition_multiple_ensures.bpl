@@ -1,17 +1,18 @@
 // Of several ensures clauses only the violated ones are reported.
-procedure MinMax(x: int, y: int) returns (lo: int, hi: int)
-  ensures lo <= hi;
-  ensures lo == x || lo == y;
-  ensures hi == x || hi == y;
-  ensures lo < hi; // fails: postcondition
-  ensures lo + hi == x + y;
-  ensures hi - lo == x - y; // fails: postcondition
+procedure Clamp(x: int, lo: int, hi: int) returns (r: int)
+  requires lo <= hi;
+  ensures lo <= r;
+  ensures r <= hi;
+  ensures lo < r; // fails: postcondition
+  ensures x <= hi ==> r >= x;
+  ensures r == x; // fails: postcondition
+  ensures lo <= x && x <= hi ==> r == x;
 {
-  if (x < y) {
-    lo := x;
-    hi := y;
+  if (x < lo) {
+    r := lo;
+  } else if (x > hi) {
+    r := hi;
   } else {
-    lo := y;
-    hi := x;
+    r := x;
   }
 }
