@@ -15,18 +15,13 @@ fn median(mut samples: Vec<Duration>) -> Duration {
 
 fn main() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ivl");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .expect("tests/ivl")
-        .map(|entry| entry.expect("entry").path())
-        .collect();
+    let mut files: Vec<_> =
+        std::fs::read_dir(dir).expect("tests/ivl").map(|entry| entry.expect("entry").path()).collect();
     files.retain(|path| path.extension().is_some_and(|extension| extension == "bpl"));
     files.sort();
     let limits = Limits::default();
     let (mut built_in_total, mut boogie_total) = (Duration::ZERO, Duration::ZERO);
-    println!(
-        "{:<48} {:>12} {:>12} {:>8}",
-        "program", "built-in", "boogie", "ratio"
-    );
+    println!("{:<48} {:>12} {:>12} {:>8}", "program", "built-in", "boogie", "ratio");
     for path in &files {
         let text = std::fs::read_to_string(path).expect("readable");
         let time = |backend: Backend, runs: usize| {
@@ -46,10 +41,7 @@ fn main() {
         let boogie = time(Backend::Boogie, 1);
         built_in_total += built_in;
         boogie_total += boogie;
-        let name = path
-            .file_name()
-            .map(|name| name.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
         println!(
             "{name:<48} {:>10.2}ms {:>10.1}ms {:>7.0}x",
             built_in.as_secs_f64() * 1e3,

@@ -38,6 +38,8 @@ pub fn run(text: &str, time_limit_seconds: u32) -> Result<Report, String> {
     let output = Command::new(&program)
         .arg("/nologo")
         .arg("/errorLimit:10000")
+        // The SMT array theory, as the built-in engine uses: maps are extensional.
+        .arg("/useArrayTheory")
         .arg(format!("/timeLimit:{time_limit_seconds}"))
         .arg(&file)
         .output();
@@ -45,25 +47,16 @@ pub fn run(text: &str, time_limit_seconds: u32) -> Result<Report, String> {
     let output = output.map_err(|error| {
         format!("cannot run `{program}`: {error} (install it with `apt-get install boogie`, or name it with LOCKSTEP_BOOGIE=PATH)")
     })?;
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
     Ok(parse_output(&text))
 }
 
 fn temporary_file(text: &str) -> Result<PathBuf, String> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let name = format!(
-        "lockstep-{}-{}.bpl",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    );
+    let name = format!("lockstep-{}-{}.bpl", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed));
     let path = std::env::temp_dir().join(name);
-    std::fs::write(&path, text)
-        .map_err(|error| format!("cannot write {}: {error}", path.display()))?;
+    std::fs::write(&path, text).map_err(|error| format!("cannot write {}: {error}", path.display()))?;
     Ok(path)
 }
 
@@ -72,10 +65,7 @@ fn located(line: &str) -> Option<(u32, &str)> {
     let open = line.find(".bpl(")? + 4;
     let close = line[open..].find(')')? + open;
     let (row, _column) = line[open + 1..close].split_once(',')?;
-    Some((
-        row.trim().parse().ok()?,
-        line[close + 1..].trim_start_matches(':').trim(),
-    ))
+    Some((row.trim().parse().ok()?, line[close + 1..].trim_start_matches(':').trim()))
 }
 
 fn kind_of(code: &str) -> Option<CheckKind> {
@@ -114,10 +104,7 @@ pub fn parse_output(output: &str) -> Report {
         if let Some(summary) = trimmed.strip_prefix("Boogie program verifier finished with ") {
             for part in summary.split(", ") {
                 let mut words = part.split_whitespace();
-                let count = words
-                    .next()
-                    .and_then(|count| count.parse().ok())
-                    .unwrap_or(0);
+                let count = words.next().and_then(|count| count.parse().ok()).unwrap_or(0);
                 match words.next() {
                     Some("verified") => report.verified = count,
                     Some("error" | "errors") => report.errors = count,
@@ -128,10 +115,7 @@ pub fn parse_output(output: &str) -> Report {
             continue;
         }
         if let Some((row, message)) = located(trimmed) {
-            if let Some(code) = message
-                .strip_prefix("Error ")
-                .and_then(|rest| rest.split(':').next())
-            {
+            if let Some(code) = message.strip_prefix("Error ").and_then(|rest| rest.split(':').next()) {
                 if let Some(kind) = kind_of(code) {
                     let related = lines
                         .peek()
@@ -142,21 +126,11 @@ pub fn parse_output(output: &str) -> Report {
                         lines.next();
                     }
                     report.failures.push(match kind {
-                        CheckKind::Postcondition => Failure {
-                            kind,
-                            line: related_line.unwrap_or(row),
-                            related_line: None,
-                        },
-                        CheckKind::Precondition => Failure {
-                            kind,
-                            line: row,
-                            related_line,
-                        },
-                        _ => Failure {
-                            kind,
-                            line: row,
-                            related_line: None,
-                        },
+                        CheckKind::Postcondition => {
+                            Failure { kind, line: related_line.unwrap_or(row), related_line: None }
+                        }
+                        CheckKind::Precondition => Failure { kind, line: row, related_line },
+                        _ => Failure { kind, line: row, related_line: None },
                     });
                     continue;
                 }
@@ -181,30 +155,16 @@ mod tests {
         assert_eq!(
             report.failures,
             [
-                Failure {
-                    kind: CheckKind::Assertion,
-                    line: 8,
-                    related_line: None
-                },
-                Failure {
-                    kind: CheckKind::Precondition,
-                    line: 11,
-                    related_line: Some(2)
-                },
-                Failure {
-                    kind: CheckKind::Postcondition,
-                    line: 3,
-                    related_line: None
-                },
+                Failure { kind: CheckKind::Assertion, line: 8, related_line: None },
+                Failure { kind: CheckKind::Precondition, line: 11, related_line: Some(2) },
+                Failure { kind: CheckKind::Postcondition, line: 3, related_line: None },
             ]
         );
     }
 
     #[test]
     fn anything_unexpected_is_a_problem() {
-        let report = parse_output(
-            "x.bpl(3,1): syntax error: ; expected\n1 parse errors detected in x.bpl\n",
-        );
+        let report = parse_output("x.bpl(3,1): syntax error: ; expected\n1 parse errors detected in x.bpl\n");
         assert_eq!(report.problems.len(), 2);
     }
 }

@@ -30,39 +30,27 @@ pub struct ProcedureOutcome {
 
 /// Verifies every procedure with a body. For a failure, the model gives the values of the
 /// procedure's parameters, results, locals and of the globals, in the failing state.
-pub fn program(
-    program: &Program,
-    backend: Backend,
-    limits: &Limits,
-) -> Result<Vec<ProcedureOutcome>, SolverError> {
+pub fn program(program: &Program, backend: Backend, limits: &Limits) -> Result<Vec<ProcedureOutcome>, SolverError> {
     match backend {
         Backend::Z3 => with_solver(program, &mut Z3Solver::new(limits.clone())),
-        Backend::Process(flavour) => {
-            with_solver(program, &mut ProcessSolver::new(flavour, limits.clone()))
-        }
+        Backend::Process(flavour) => with_solver(program, &mut ProcessSolver::new(flavour, limits.clone())),
         Backend::Boogie => with_boogie(program, limits),
     }
 }
 
 fn procedures(program: &Program) -> impl Iterator<Item = &ivl::Procedure> {
-    program
-        .declarations
-        .iter()
-        .filter_map(|declaration| match declaration {
-            Declaration::Procedure(procedure) if procedure.body.is_some() => Some(procedure),
-            _ => None,
-        })
+    program.declarations.iter().filter_map(|declaration| match declaration {
+        Declaration::Procedure(procedure) if procedure.body.is_some() => Some(procedure),
+        _ => None,
+    })
 }
 
 /// The variables whose values a counterexample shows.
 fn visible_variables(program: &Program, procedure: &ivl::Procedure) -> Vec<Expr> {
-    let globals = program
-        .declarations
-        .iter()
-        .filter_map(|declaration| match declaration {
-            Declaration::Var(binding) | Declaration::Const(binding) => Some(binding),
-            _ => None,
-        });
+    let globals = program.declarations.iter().filter_map(|declaration| match declaration {
+        Declaration::Var(binding) | Declaration::Const(binding) => Some(binding),
+        _ => None,
+    });
     let locals = procedure.body.iter().flat_map(|body| &body.locals);
     procedure
         .params
@@ -74,18 +62,12 @@ fn visible_variables(program: &Program, procedure: &ivl::Procedure) -> Vec<Expr>
         .collect()
 }
 
-fn with_solver(
-    program: &Program,
-    solver: &mut dyn Solver,
-) -> Result<Vec<ProcedureOutcome>, SolverError> {
+fn with_solver(program: &Program, solver: &mut dyn Solver) -> Result<Vec<ProcedureOutcome>, SolverError> {
     procedures(program)
         .map(|procedure| {
             let vc = vcgen::procedure(program, procedure);
             let outcomes = verify::procedure(&vc, solver, &visible_variables(program, procedure))?;
-            Ok(ProcedureOutcome {
-                procedure: procedure.name.clone(),
-                outcomes,
-            })
+            Ok(ProcedureOutcome { procedure: procedure.name.clone(), outcomes })
         })
         .collect()
 }
@@ -99,16 +81,10 @@ fn with_boogie(program: &Program, limits: &Limits) -> Result<Vec<ProcedureOutcom
     let seconds = u32::try_from(limits.timeout.as_secs().max(1)).unwrap_or(u32::MAX);
     let report = boogie::run(&printed, seconds).map_err(SolverError)?;
     if !report.problems.is_empty() {
-        return Err(SolverError(format!(
-            "Boogie: {}",
-            report.problems.join("; ")
-        )));
+        return Err(SolverError(format!("Boogie: {}", report.problems.join("; "))));
     }
-    let failed: BTreeSet<(vcgen::CheckKind, u32, Option<u32>)> = report
-        .failures
-        .iter()
-        .map(|failure| (failure.kind, failure.line, failure.related_line))
-        .collect();
+    let failed: BTreeSet<(vcgen::CheckKind, u32, Option<u32>)> =
+        report.failures.iter().map(|failure| (failure.kind, failure.line, failure.related_line)).collect();
     procedures(program)
         .zip(procedures(&numbered))
         .map(|(procedure, printed_procedure)| {
@@ -132,16 +108,10 @@ fn with_boogie(program: &Program, limits: &Limits) -> Result<Vec<ProcedureOutcom
                     } else {
                         Status::Verified
                     };
-                    Outcome {
-                        check: check.clone(),
-                        status,
-                    }
+                    Outcome { check: check.clone(), status }
                 })
                 .collect();
-            Ok(ProcedureOutcome {
-                procedure: procedure.name.clone(),
-                outcomes,
-            })
+            Ok(ProcedureOutcome { procedure: procedure.name.clone(), outcomes })
         })
         .collect()
 }

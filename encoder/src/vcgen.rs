@@ -20,8 +20,7 @@
 //! look for the next, with one script loaded once.
 
 use crate::ivl::{
-    BinaryOp, Declaration, Expr, Position, Procedure, Program, Quantifier, Stmt, StmtKind, Type,
-    UnaryOp,
+    BinaryOp, Declaration, Expr, Position, Procedure, Program, Quantifier, Stmt, StmtKind, Type, UnaryOp,
 };
 use crate::smt::{Command, Op, Script, Sort, Term};
 use std::collections::{HashMap, HashSet};
@@ -43,9 +42,7 @@ impl CheckKind {
             CheckKind::Precondition => "a precondition of this call might not hold",
             CheckKind::Postcondition => "this postcondition might not hold",
             CheckKind::InvariantEntry => "this loop invariant might not hold on entry",
-            CheckKind::InvariantPreserved => {
-                "this loop invariant might not be preserved by the loop"
-            }
+            CheckKind::InvariantPreserved => "this loop invariant might not be preserved by the loop",
         }
     }
 }
@@ -116,17 +113,10 @@ impl ProcedureVc {
                 return None;
             }
             let here = &self.blocks[block];
-            if let Some(&check) = here
-                .checks
-                .iter()
-                .find(|&&check| enabled[check] && holds(check) == Some(false))
-            {
+            if let Some(&check) = here.checks.iter().find(|&&check| enabled[check] && holds(check) == Some(false)) {
                 return Some(check);
             }
-            block = *here
-                .successors
-                .iter()
-                .find(|&&successor| ok(successor) == Some(false))?;
+            block = *here.successors.iter().find(|&&successor| ok(successor) == Some(false))?;
         }
         None
     }
@@ -134,16 +124,7 @@ impl ProcedureVc {
     /// An expression in the state of a check, as a term for the model (for counterexamples).
     pub fn term_at_check(&self, check: usize, expr: &Expr) -> Option<Term> {
         let state = &self.states[check];
-        translate(
-            expr,
-            &Scope {
-                current: state,
-                old: state,
-                constants: &self.constants,
-            },
-            &mut Vec::new(),
-        )
-        .ok()
+        translate(expr, &Scope { current: state, old: state, constants: &self.constants }, &mut Vec::new()).ok()
     }
 }
 
@@ -153,73 +134,39 @@ pub fn procedure(program: &Program, procedure: &Procedure) -> ProcedureVc {
     let environment = Environment::of(program);
     let mut lowering = Lowering::new(&environment, procedure);
     lowering.lower_procedure(procedure);
-    let Lowering {
-        blocks,
-        checks,
-        variables,
-        snapshot_count,
-        ..
-    } = lowering;
+    let Lowering { blocks, checks, variables, snapshot_count, .. } = lowering;
     let passive = passify(&blocks, &variables, snapshot_count, &environment.constants);
 
     let mut script = Script::default();
     for (name, ty) in environment.constant_types.iter() {
-        script
-            .commands
-            .push(Command::DeclareConst(name.clone(), sort(ty)));
+        script.commands.push(Command::DeclareConst(name.clone(), sort(ty)));
     }
     for (name, ty) in &passive.incarnations {
-        script
-            .commands
-            .push(Command::DeclareConst(name.clone(), sort(ty)));
+        script.commands.push(Command::DeclareConst(name.clone(), sort(ty)));
     }
     for declaration in &program.declarations {
         if let Declaration::Function(function) = declaration {
-            let domain = function
-                .params
-                .iter()
-                .map(|param| sort(&param.ty))
-                .collect();
-            script.commands.push(Command::DeclareFun(
-                function.name.clone(),
-                domain,
-                sort(&function.result),
-            ));
+            let domain = function.params.iter().map(|param| sort(&param.ty)).collect();
+            script.commands.push(Command::DeclareFun(function.name.clone(), domain, sort(&function.result)));
         }
     }
     for check in 0..checks.len() {
-        script
-            .commands
-            .push(Command::DeclareConst(enabled_symbol(check), Sort::Bool));
-        script
-            .commands
-            .push(Command::DeclareConst(holds_symbol(check), Sort::Bool));
+        script.commands.push(Command::DeclareConst(enabled_symbol(check), Sort::Bool));
+        script.commands.push(Command::DeclareConst(holds_symbol(check), Sort::Bool));
     }
     for block in 0..blocks.len() {
-        script
-            .commands
-            .push(Command::DeclareConst(ok_symbol(block), Sort::Bool));
+        script.commands.push(Command::DeclareConst(ok_symbol(block), Sort::Bool));
     }
     let empty = HashMap::new();
-    let global_scope = Scope {
-        current: &empty,
-        old: &empty,
-        constants: &environment.constants,
-    };
+    let global_scope = Scope { current: &empty, old: &empty, constants: &environment.constants };
     for declaration in &program.declarations {
         match declaration {
             Declaration::Axiom(expr) => {
-                script
-                    .commands
-                    .push(Command::Assert(translate_checked(expr, &global_scope)));
+                script.commands.push(Command::Assert(translate_checked(expr, &global_scope)));
             }
             Declaration::Function(function) => {
                 if let Some(body) = &function.body {
-                    script.commands.push(Command::Assert(definition_axiom(
-                        function,
-                        body,
-                        &global_scope,
-                    )));
+                    script.commands.push(Command::Assert(definition_axiom(function, body, &global_scope)));
                 }
             }
             _ => {}
@@ -228,23 +175,15 @@ pub fn procedure(program: &Program, procedure: &Procedure) -> ProcedureVc {
     let mut chunk_count = 0;
     for (index, block) in passive.blocks.iter().enumerate() {
         // wp over the commands, from the last to the first.
-        let successors: Vec<Term> = blocks[index]
-            .successors
-            .iter()
-            .map(|&successor| Term::symbol(ok_symbol(successor)))
-            .collect();
+        let successors: Vec<Term> =
+            blocks[index].successors.iter().map(|&successor| Term::symbol(ok_symbol(successor))).collect();
         let mut condition = Term::and(successors);
         for (position, command) in block.iter().rev().enumerate() {
             if position > 0 && position % CHUNK == 0 {
                 let name = format!("ok@{index}@{chunk_count}");
                 chunk_count += 1;
-                script
-                    .commands
-                    .push(Command::DeclareConst(name.clone(), Sort::Bool));
-                script.commands.push(Command::Assert(Term::eq(
-                    Term::symbol(name.clone()),
-                    condition,
-                )));
+                script.commands.push(Command::DeclareConst(name.clone(), Sort::Bool));
+                script.commands.push(Command::Assert(Term::eq(Term::symbol(name.clone()), condition)));
                 condition = Term::symbol(name);
             }
             condition = match command {
@@ -253,9 +192,7 @@ pub fn procedure(program: &Program, procedure: &Procedure) -> ProcedureVc {
                 // wp(assert k e, Q) = (enabled@k => holds@k) && (holds@k => Q), holds@k = e
                 Passive::Assert(check, term) => {
                     let holds = Term::symbol(holds_symbol(*check));
-                    script
-                        .commands
-                        .push(Command::Assert(Term::eq(holds.clone(), term.clone())));
+                    script.commands.push(Command::Assert(Term::eq(holds.clone(), term.clone())));
                     Term::and(vec![
                         Term::implies(Term::symbol(enabled_symbol(*check)), holds.clone()),
                         Term::implies(holds, condition),
@@ -263,15 +200,10 @@ pub fn procedure(program: &Program, procedure: &Procedure) -> ProcedureVc {
                 }
             };
         }
-        script.commands.push(Command::Assert(Term::eq(
-            Term::symbol(ok_symbol(index)),
-            condition,
-        )));
+        script.commands.push(Command::Assert(Term::eq(Term::symbol(ok_symbol(index)), condition)));
     }
     // The query: some enabled check fails on some path.
-    script
-        .commands
-        .push(Command::Assert(Term::negation(Term::symbol(ok_symbol(0)))));
+    script.commands.push(Command::Assert(Term::negation(Term::symbol(ok_symbol(0)))));
 
     let trace_blocks = passive
         .blocks
@@ -310,19 +242,11 @@ fn sort(ty: &Type) -> Sort {
 
 /// `forall params :: {f(params)} f(params) == body`: Boogie's meaning of a function with a body.
 fn definition_axiom(function: &crate::ivl::Function, body: &Expr, scope: &Scope) -> Term {
-    let mut bound: Vec<String> = function
-        .params
-        .iter()
-        .map(|param| param.name.clone())
-        .collect();
+    let mut bound: Vec<String> = function.params.iter().map(|param| param.name.clone()).collect();
     let body = translate(body, scope, &mut bound).unwrap_or(Term::Bool(true));
     let application = Term::app(
         Op::Apply(function.name.clone()),
-        function
-            .params
-            .iter()
-            .map(|param| Term::symbol(param.name.clone()))
-            .collect(),
+        function.params.iter().map(|param| Term::symbol(param.name.clone())).collect(),
     );
     let equation = Term::eq(application.clone(), body);
     if function.params.is_empty() {
@@ -330,11 +254,7 @@ fn definition_axiom(function: &crate::ivl::Function, body: &Expr, scope: &Scope)
     }
     Term::Quantifier {
         forall: true,
-        bound: function
-            .params
-            .iter()
-            .map(|param| (param.name.clone(), sort(&param.ty)))
-            .collect(),
+        bound: function.params.iter().map(|param| (param.name.clone(), sort(&param.ty))).collect(),
         patterns: vec![vec![application]],
         body: Box::new(equation),
     }
@@ -363,9 +283,7 @@ impl<'p> Environment<'p> {
                 }
                 Declaration::Const(binding) => {
                     environment.constants.insert(binding.name.clone());
-                    environment
-                        .constant_types
-                        .push((binding.name.clone(), binding.ty.clone()));
+                    environment.constant_types.push((binding.name.clone(), binding.ty.clone()));
                 }
                 Declaration::Procedure(procedure) => {
                     environment.procedures.insert(&procedure.name, procedure);
@@ -416,19 +334,11 @@ struct Lowering<'e, 'p> {
 
 impl<'e, 'p> Lowering<'e, 'p> {
     fn new(environment: &'e Environment<'p>, procedure: &Procedure) -> Lowering<'e, 'p> {
-        let mut variables: Vec<(String, Type)> = environment
-            .globals
-            .iter()
-            .map(|(name, ty)| (name.to_string(), (*ty).clone()))
-            .collect();
+        let mut variables: Vec<(String, Type)> =
+            environment.globals.iter().map(|(name, ty)| (name.to_string(), (*ty).clone())).collect();
         variables.sort_by(|a, b| a.0.cmp(&b.0));
         let locals = procedure.body.iter().flat_map(|body| body.locals.iter());
-        for binding in procedure
-            .params
-            .iter()
-            .chain(&procedure.returns)
-            .chain(locals)
-        {
+        for binding in procedure.params.iter().chain(&procedure.returns).chain(locals) {
             variables.push((binding.name.clone(), binding.ty.clone()));
         }
         Lowering {
@@ -451,19 +361,8 @@ impl<'e, 'p> Lowering<'e, 'p> {
         self.blocks.len() - 1
     }
 
-    fn check(
-        &mut self,
-        kind: CheckKind,
-        tag: &Option<String>,
-        position: Position,
-        related: Option<Position>,
-    ) -> usize {
-        self.checks.push(Check {
-            kind,
-            tag: tag.clone(),
-            position,
-            related,
-        });
+    fn check(&mut self, kind: CheckKind, tag: &Option<String>, position: Position, related: Option<Position>) -> usize {
+        self.checks.push(Check { kind, tag: tag.clone(), position, related });
         self.checks.len() - 1
     }
 
@@ -489,11 +388,7 @@ impl<'e, 'p> Lowering<'e, 'p> {
     fn lower_stmt(&mut self, stmt: &Stmt) {
         match &stmt.kind {
             // m[i] := v  ~>  m := m[i := v]
-            StmtKind::Assign {
-                target,
-                indices,
-                value,
-            } => {
+            StmtKind::Assign { target, indices, value } => {
                 let value = stored(Expr::var(target.clone()), indices, value.clone());
                 self.emit(Lowered::Assign(target.clone(), value));
             }
@@ -508,11 +403,7 @@ impl<'e, 'p> Lowering<'e, 'p> {
                 self.emit(Lowered::Assert(check, expr.clone(), OldState::Entry));
             }
             // if (c) A else B  ~>  goto Then, Else; Then: assume c; A; goto Join; Else: assume !c; B; goto Join
-            StmtKind::If {
-                cond,
-                then_branch,
-                else_branch,
-            } => {
+            StmtKind::If { cond, then_branch, else_branch } => {
                 let then_block = self.new_block();
                 let else_block = self.new_block();
                 let join = self.new_block();
@@ -530,25 +421,12 @@ impl<'e, 'p> Lowering<'e, 'p> {
                 }
                 self.current = join;
             }
-            StmtKind::While {
-                cond,
-                invariants,
-                body,
-            } => {
+            StmtKind::While { cond, invariants, body } => {
                 // Cut the loop (Boogie's loop desugaring): entry check, havoc, assume, one
                 // iteration that ends in the preservation check, and the exit.
                 for invariant in invariants.iter().filter(|invariant| !invariant.free) {
-                    let check = self.check(
-                        CheckKind::InvariantEntry,
-                        &invariant.tag,
-                        invariant.position,
-                        None,
-                    );
-                    self.emit(Lowered::Assert(
-                        check,
-                        invariant.expr.clone(),
-                        OldState::Entry,
-                    ));
+                    let check = self.check(CheckKind::InvariantEntry, &invariant.tag, invariant.position, None);
+                    self.emit(Lowered::Assert(check, invariant.expr.clone(), OldState::Entry));
                 }
                 let head = self.new_block();
                 self.blocks[self.current].successors = vec![head];
@@ -570,32 +448,16 @@ impl<'e, 'p> Lowering<'e, 'p> {
                 }
                 self.lower_stmts(body);
                 for invariant in invariants.iter().filter(|invariant| !invariant.free) {
-                    let check = self.check(
-                        CheckKind::InvariantPreserved,
-                        &invariant.tag,
-                        invariant.position,
-                        None,
-                    );
-                    self.emit(Lowered::Assert(
-                        check,
-                        invariant.expr.clone(),
-                        OldState::Entry,
-                    ));
+                    let check = self.check(CheckKind::InvariantPreserved, &invariant.tag, invariant.position, None);
+                    self.emit(Lowered::Assert(check, invariant.expr.clone(), OldState::Entry));
                 }
                 // The iteration ends here: no successor.
                 self.current = exit;
                 if let Some(cond) = cond {
-                    self.emit(Lowered::Assume(
-                        Expr::negation(cond.clone()),
-                        OldState::Entry,
-                    ));
+                    self.emit(Lowered::Assume(Expr::negation(cond.clone()), OldState::Entry));
                 }
             }
-            StmtKind::Call {
-                targets,
-                procedure,
-                args,
-            } => self.lower_call(stmt.position, targets, procedure, args),
+            StmtKind::Call { targets, procedure, args } => self.lower_call(stmt.position, targets, procedure, args),
         }
     }
 
@@ -611,18 +473,12 @@ impl<'e, 'p> Lowering<'e, 'p> {
             match &stmt.kind {
                 StmtKind::Assign { target, .. } => add(target, changed),
                 StmtKind::Havoc(names) => names.iter().for_each(|name| add(name, changed)),
-                StmtKind::If {
-                    then_branch,
-                    else_branch,
-                    ..
-                } => {
+                StmtKind::If { then_branch, else_branch, .. } => {
                     self.changed_by(then_branch, changed);
                     self.changed_by(else_branch, changed);
                 }
                 StmtKind::While { body, .. } => self.changed_by(body, changed),
-                StmtKind::Call {
-                    targets, procedure, ..
-                } => {
+                StmtKind::Call { targets, procedure, .. } => {
                     targets.iter().for_each(|name| add(name, changed));
                     if let Some(callee) = self.environment.procedures.get(procedure.as_str()) {
                         callee.modifies.iter().for_each(|name| add(name, changed));
@@ -651,17 +507,8 @@ impl<'e, 'p> Lowering<'e, 'p> {
             renaming.insert(param.name.clone(), Expr::var(temporary));
         }
         for spec in callee.requires.iter().filter(|spec| !spec.free) {
-            let check = self.check(
-                CheckKind::Precondition,
-                &spec.tag,
-                position,
-                Some(spec.position),
-            );
-            self.emit(Lowered::Assert(
-                check,
-                rename(&spec.expr, &renaming),
-                OldState::Entry,
-            ));
+            let check = self.check(CheckKind::Precondition, &spec.tag, position, Some(spec.position));
+            self.emit(Lowered::Assert(check, rename(&spec.expr, &renaming), OldState::Entry));
         }
         let snapshot = self.snapshot_count;
         self.snapshot_count += 1;
@@ -678,10 +525,7 @@ impl<'e, 'p> Lowering<'e, 'p> {
             results.push(temporary);
         }
         for spec in &callee.ensures {
-            self.emit(Lowered::Assume(
-                rename(&spec.expr, &renaming),
-                OldState::Snapshot(snapshot),
-            ));
+            self.emit(Lowered::Assume(rename(&spec.expr, &renaming), OldState::Snapshot(snapshot)));
         }
         for (target, result) in targets.iter().zip(results) {
             self.emit(Lowered::Assign(target.clone(), Expr::var(result)));
@@ -709,22 +553,13 @@ fn rename(expr: &Expr, renaming: &HashMap<String, Expr>) -> Expr {
         Expr::Unary(op, operand) => Expr::Unary(*op, Box::new(go(operand))),
         Expr::Binary(op, lhs, rhs) => Expr::Binary(*op, Box::new(go(lhs)), Box::new(go(rhs))),
         Expr::Select(map, index) => Expr::Select(Box::new(go(map)), Box::new(go(index))),
-        Expr::Store(map, index, value) => {
-            Expr::Store(Box::new(go(map)), Box::new(go(index)), Box::new(go(value)))
-        }
+        Expr::Store(map, index, value) => Expr::Store(Box::new(go(map)), Box::new(go(index)), Box::new(go(value))),
         Expr::Call(name, args) => Expr::Call(name.clone(), args.iter().map(go).collect()),
-        Expr::IfThenElse(cond, then_value, else_value) => Expr::IfThenElse(
-            Box::new(go(cond)),
-            Box::new(go(then_value)),
-            Box::new(go(else_value)),
-        ),
+        Expr::IfThenElse(cond, then_value, else_value) => {
+            Expr::IfThenElse(Box::new(go(cond)), Box::new(go(then_value)), Box::new(go(else_value)))
+        }
         Expr::Old(value) => Expr::Old(Box::new(go(value))),
-        Expr::Quantified {
-            quantifier,
-            bound,
-            triggers,
-            body,
-        } => {
+        Expr::Quantified { quantifier, bound, triggers, body } => {
             let mut inner = renaming.clone();
             for binding in bound {
                 inner.remove(&binding.name);
@@ -785,10 +620,7 @@ fn passify(
     snapshot_count: usize,
     constants: &HashSet<String>,
 ) -> Passified {
-    let types: HashMap<&str, &Type> = variables
-        .iter()
-        .map(|(name, ty)| (name.as_str(), ty))
-        .collect();
+    let types: HashMap<&str, &Type> = variables.iter().map(|(name, ty)| (name.as_str(), ty)).collect();
     let mut incarnations: Vec<(String, Type)> = Vec::new();
     let mut counters: HashMap<String, usize> = HashMap::new();
     let mut fresh = |name: &str, incarnations: &mut Vec<(String, Type)>| {
@@ -798,10 +630,8 @@ fn passify(
         incarnations.push((incarnation.clone(), types[name].clone()));
         incarnation
     };
-    let initial: HashMap<String, String> = variables
-        .iter()
-        .map(|(name, _)| (name.clone(), fresh(name, &mut incarnations)))
-        .collect();
+    let initial: HashMap<String, String> =
+        variables.iter().map(|(name, _)| (name.clone(), fresh(name, &mut incarnations))).collect();
 
     let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); blocks.len()];
     for (index, block) in blocks.iter().enumerate() {
@@ -815,11 +645,7 @@ fn passify(
     let mut states: Vec<(usize, HashMap<String, String>)> = Vec::new();
 
     for block in topological_order(blocks) {
-        let reached: Vec<usize> = predecessors[block]
-            .iter()
-            .copied()
-            .filter(|&p| outgoing[p].is_some())
-            .collect();
+        let reached: Vec<usize> = predecessors[block].iter().copied().filter(|&p| outgoing[p].is_some()).collect();
         let mut current = if block == 0 {
             initial.clone()
         } else {
@@ -827,14 +653,10 @@ fn passify(
             // each predecessor (passification at a join point).
             let mut merged = HashMap::new();
             for (name, _) in variables {
-                let incoming: Vec<&String> = reached
-                    .iter()
-                    .filter_map(|&p| outgoing[p].as_ref().and_then(|map| map.get(name)))
-                    .collect();
-                let first = incoming
-                    .first()
-                    .map(|incarnation| (*incarnation).clone())
-                    .unwrap_or_else(|| initial[name].clone());
+                let incoming: Vec<&String> =
+                    reached.iter().filter_map(|&p| outgoing[p].as_ref().and_then(|map| map.get(name))).collect();
+                let first =
+                    incoming.first().map(|incarnation| (*incarnation).clone()).unwrap_or_else(|| initial[name].clone());
                 if incoming.iter().all(|incarnation| **incarnation == first) {
                     merged.insert(name.clone(), first);
                 } else {
@@ -845,10 +667,7 @@ fn passify(
                             .and_then(|map| map.get(name))
                             .cloned()
                             .unwrap_or_else(|| initial[name].clone());
-                        passive[p].push(Passive::Assume(Term::eq(
-                            Term::symbol(joined.clone()),
-                            Term::symbol(from),
-                        )));
+                        passive[p].push(Passive::Assume(Term::eq(Term::symbol(joined.clone()), Term::symbol(from))));
                     }
                     merged.insert(name.clone(), joined);
                 }
@@ -860,19 +679,9 @@ fn passify(
                 // x := e  ~>  assume x@k == e[current incarnations], with x@k fresh
                 Lowered::Assign(name, value) => {
                     let old = current.clone();
-                    let term = translate_checked(
-                        value,
-                        &Scope {
-                            current: &current,
-                            old: &old,
-                            constants,
-                        },
-                    );
+                    let term = translate_checked(value, &Scope { current: &current, old: &old, constants });
                     let incarnation = fresh(name, &mut incarnations);
-                    passive[block].push(Passive::Assume(Term::eq(
-                        Term::symbol(incarnation.clone()),
-                        term,
-                    )));
+                    passive[block].push(Passive::Assume(Term::eq(Term::symbol(incarnation.clone()), term)));
                     current.insert(name.clone(), incarnation);
                 }
                 // havoc x  ~>  x@k fresh and unconstrained
@@ -886,14 +695,7 @@ fn passify(
                         OldState::Entry => &initial,
                         OldState::Snapshot(index) => &snapshots[*index],
                     };
-                    let term = translate_checked(
-                        expr,
-                        &Scope {
-                            current: &current,
-                            old,
-                            constants,
-                        },
-                    );
+                    let term = translate_checked(expr, &Scope { current: &current, old, constants });
                     passive[block].push(Passive::Assume(term));
                 }
                 // assert e  ~>  assert e[current incarnations; old(.) at the snapshot]
@@ -902,14 +704,7 @@ fn passify(
                         OldState::Entry => &initial,
                         OldState::Snapshot(index) => &snapshots[*index],
                     };
-                    let term = translate_checked(
-                        expr,
-                        &Scope {
-                            current: &current,
-                            old,
-                            constants,
-                        },
-                    );
+                    let term = translate_checked(expr, &Scope { current: &current, old, constants });
                     passive[block].push(Passive::Assert(*check, term));
                     states.push((*check, current.clone()));
                 }
@@ -919,11 +714,7 @@ fn passify(
         outgoing[block] = Some(current);
     }
     states.sort_by_key(|(check, _)| *check);
-    Passified {
-        blocks: passive,
-        incarnations,
-        states: states.into_iter().map(|(_, state)| state).collect(),
-    }
+    Passified { blocks: passive, incarnations, states: states.into_iter().map(|(_, state)| state).collect() }
 }
 
 /// The names an expression is translated against.
@@ -983,61 +774,35 @@ fn translate(expr: &Expr, scope: &Scope, bound: &mut Vec<String>) -> Result<Term
             Term::app(op, vec![lhs, rhs])
         }
         Expr::Select(map, index) => Term::app(Op::Select, vec![go(map, bound)?, go(index, bound)?]),
-        Expr::Store(map, index, value) => Term::app(
-            Op::Store,
-            vec![go(map, bound)?, go(index, bound)?, go(value, bound)?],
-        ),
+        Expr::Store(map, index, value) => {
+            Term::app(Op::Store, vec![go(map, bound)?, go(index, bound)?, go(value, bound)?])
+        }
         Expr::Call(name, args) if name == "real" && args.len() == 1 => {
             Term::app(Op::ToReal, vec![go(&args[0], bound)?])
         }
         Expr::Call(name, args) => {
-            let args = args
-                .iter()
-                .map(|arg| go(arg, bound))
-                .collect::<Result<Vec<_>, _>>()?;
+            let args = args.iter().map(|arg| go(arg, bound)).collect::<Result<Vec<_>, _>>()?;
             Term::app(Op::Apply(name.clone()), args)
         }
-        Expr::IfThenElse(cond, then_value, else_value) => Term::app(
-            Op::Ite,
-            vec![
-                go(cond, bound)?,
-                go(then_value, bound)?,
-                go(else_value, bound)?,
-            ],
-        ),
+        Expr::IfThenElse(cond, then_value, else_value) => {
+            Term::app(Op::Ite, vec![go(cond, bound)?, go(then_value, bound)?, go(else_value, bound)?])
+        }
         Expr::Old(value) => {
-            let old_scope = Scope {
-                current: scope.old,
-                old: scope.old,
-                constants: scope.constants,
-            };
+            let old_scope = Scope { current: scope.old, old: scope.old, constants: scope.constants };
             translate(value, &old_scope, bound)?
         }
-        Expr::Quantified {
-            quantifier,
-            bound: bindings,
-            triggers,
-            body,
-        } => {
+        Expr::Quantified { quantifier, bound: bindings, triggers, body } => {
             let depth = bound.len();
             bound.extend(bindings.iter().map(|binding| binding.name.clone()));
             let translated = (|| {
                 let patterns = triggers
                     .iter()
-                    .map(|terms| {
-                        terms
-                            .iter()
-                            .map(|term| translate(term, scope, bound))
-                            .collect::<Result<Vec<_>, _>>()
-                    })
+                    .map(|terms| terms.iter().map(|term| translate(term, scope, bound)).collect::<Result<Vec<_>, _>>())
                     .collect::<Result<Vec<_>, _>>()?;
                 let body = translate(body, scope, bound)?;
                 Ok(Term::Quantifier {
                     forall: *quantifier == Quantifier::Forall,
-                    bound: bindings
-                        .iter()
-                        .map(|binding| (binding.name.clone(), sort(&binding.ty)))
-                        .collect(),
+                    bound: bindings.iter().map(|binding| (binding.name.clone(), sort(&binding.ty))).collect(),
                     patterns,
                     body: Box::new(body),
                 })

@@ -30,50 +30,47 @@ pub struct Outcome {
 
 /// Verifies every check of a procedure. `requested` are the expressions whose values a failure
 /// should report, evaluated in the state where the check fails.
-pub fn procedure(
-    vc: &ProcedureVc,
-    solver: &mut dyn Solver,
-    requested: &[Expr],
-) -> Result<Vec<Outcome>, SolverError> {
+///
+/// While the solver decides, all open checks are asked about at once. After an `unknown`, each open
+/// check is asked about on its own (the others assumed, as a failed check is), so that one check
+/// the solver cannot decide does not leave the others undecided.
+pub fn procedure(vc: &ProcedureVc, solver: &mut dyn Solver, requested: &[Expr]) -> Result<Vec<Outcome>, SolverError> {
     let count = vc.checks.len();
     let mut statuses: Vec<Option<Status>> = vec![None; count];
     if count == 0 {
         return Ok(Vec::new());
     }
     solver.load(&vc.script)?;
-    let trace_terms: Vec<Term> = vc.trace_symbols().into_iter().map(Term::symbol).collect();
-    loop {
-        let enabled: Vec<bool> = statuses.iter().map(Option::is_none).collect();
-        let assumptions: Vec<(String, bool)> = enabled
-            .iter()
-            .enumerate()
-            .map(|(check, on)| (enabled_symbol(check), *on))
-            .collect();
-        match solver.check(&assumptions)? {
-            Answer::Unsat => {
-                settle(&mut statuses, || Status::Verified);
+    let mut search =
+        Search { vc, solver, requested, trace_terms: vc.trace_symbols().into_iter().map(Term::symbol).collect() };
+    // The reason of an `unknown` for all open checks at once, and how many were open.
+    let mut gave_up: Option<(String, usize)> = None;
+    while statuses.iter().any(Option::is_none) {
+        let open: Vec<bool> = statuses.iter().map(Option::is_none).collect();
+        match search.round(&open)? {
+            Round::AllHold => settle(&mut statuses, || Status::Verified),
+            Round::Fails(check, model) => statuses[check] = Some(Status::Failed { model }),
+            Round::Unknown(reason) => {
+                gave_up = Some((reason, open.iter().filter(|open| **open).count()));
                 break;
-            }
-            Answer::Unknown(reason) => {
-                settle(&mut statuses, || Status::Undecided(reason.clone()));
-                break;
-            }
-            Answer::Sat => {
-                let values = solver.values(&trace_terms)?;
-                let booleans: Vec<bool> = values
-                    .iter()
-                    .map(|value| matches!(value, Value::Bool(true)))
-                    .collect();
-                let Some(failing) = vc.failing_check(&booleans, &enabled) else {
-                    settle(&mut statuses, || {
-                        Status::Undecided("the model names no failing check".into())
-                    });
-                    break;
-                };
-                let model = counterexample(vc, solver, failing, requested)?;
-                statuses[failing] = Some(Status::Failed { model });
             }
         }
+    }
+    match gave_up {
+        // One open check: asking about it alone is the question just asked.
+        Some((reason, 1)) => settle(&mut statuses, || Status::Undecided(reason.clone())),
+        Some(_) => {
+            let open: Vec<usize> = (0..count).filter(|&check| statuses[check].is_none()).collect();
+            for check in open {
+                let only: Vec<bool> = (0..count).map(|other| other == check).collect();
+                statuses[check] = Some(match search.round(&only)? {
+                    Round::AllHold => Status::Verified,
+                    Round::Fails(_, model) => Status::Failed { model },
+                    Round::Unknown(reason) => Status::Undecided(reason),
+                });
+            }
+        }
+        None => {}
     }
     Ok(vc
         .checks
@@ -84,6 +81,40 @@ pub fn procedure(
             status: status.unwrap_or_else(|| Status::Undecided("not checked".into())),
         })
         .collect())
+}
+
+/// The answer of one round: every enabled check holds, one of them fails (with its model), or
+/// the solver could not tell.
+enum Round {
+    AllHold,
+    Fails(usize, Vec<(String, Value)>),
+    Unknown(String),
+}
+
+struct Search<'a> {
+    vc: &'a ProcedureVc,
+    solver: &'a mut dyn Solver,
+    requested: &'a [Expr],
+    trace_terms: Vec<Term>,
+}
+
+impl Search<'_> {
+    fn round(&mut self, enabled: &[bool]) -> Result<Round, SolverError> {
+        let assumptions: Vec<(String, bool)> =
+            enabled.iter().enumerate().map(|(check, on)| (enabled_symbol(check), *on)).collect();
+        Ok(match self.solver.check(&assumptions)? {
+            Answer::Unsat => Round::AllHold,
+            Answer::Unknown(reason) => Round::Unknown(reason),
+            Answer::Sat => {
+                let values = self.solver.values(&self.trace_terms)?;
+                let booleans: Vec<bool> = values.iter().map(|value| matches!(value, Value::Bool(true))).collect();
+                match self.vc.failing_check(&booleans, enabled) {
+                    Some(check) => Round::Fails(check, counterexample(self.vc, self.solver, check, self.requested)?),
+                    None => Round::Unknown("the model names no failing check".into()),
+                }
+            }
+        })
+    }
 }
 
 /// Gives every check still open the same status.
@@ -99,13 +130,8 @@ fn counterexample(
     check: usize,
     requested: &[Expr],
 ) -> Result<Vec<(String, Value)>, SolverError> {
-    let (names, terms): (Vec<String>, Vec<Term>) = requested
-        .iter()
-        .filter_map(|expr| {
-            vc.term_at_check(check, expr)
-                .map(|term| (expr.to_string(), term))
-        })
-        .unzip();
+    let (names, terms): (Vec<String>, Vec<Term>) =
+        requested.iter().filter_map(|expr| vc.term_at_check(check, expr).map(|term| (expr.to_string(), term))).unzip();
     let values = solver.values(&terms)?;
     Ok(names.into_iter().zip(values).collect())
 }

@@ -5,14 +5,8 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use lockstep_frontend::check_bytes;
 
 const EXAMPLES: &[(&str, &str)] = &[
-    (
-        "seed/demo.pvl",
-        include_str!("../../examples/seed/demo.pvl"),
-    ),
-    (
-        "seed/binomial.pvl",
-        include_str!("../../examples/seed/binomial.pvl"),
-    ),
+    ("seed/demo.pvl", include_str!("../../examples/seed/demo.pvl")),
+    ("seed/binomial.pvl", include_str!("../../examples/seed/binomial.pvl")),
 ];
 
 fn check_examples(c: &mut Criterion) {

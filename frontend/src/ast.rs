@@ -327,15 +327,9 @@ impl ExprKind {
             ExprKind::Call { args, .. } => args.iter().collect(),
             ExprKind::Unary { operand, .. } | ExprKind::Old(operand) => vec![operand],
             ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
-            ExprKind::Cond {
-                cond,
-                then_value,
-                else_value,
-            } => vec![cond, then_value, else_value],
+            ExprKind::Cond { cond, then_value, else_value } => vec![cond, then_value, else_value],
             ExprKind::Quantifier { range, body, .. } => vec![range, body],
-            ExprKind::Perm {
-                location, amount, ..
-            } => vec![location, amount],
+            ExprKind::Perm { location, amount, .. } => vec![location, amount],
         }
     }
 }
@@ -343,12 +337,7 @@ impl ExprKind {
 impl Expr {
     /// Builds a node, refusing one nested deeper than [`MAX_DEPTH`].
     pub fn new(kind: ExprKind, span: Span) -> Result<Expr, TooDeep> {
-        let depth = 1 + kind
-            .children()
-            .iter()
-            .map(|child| child.depth)
-            .max()
-            .unwrap_or(0);
+        let depth = 1 + kind.children().iter().map(|child| child.depth).max().unwrap_or(0);
         if depth > MAX_DEPTH {
             return Err(TooDeep { span });
         }
@@ -357,14 +346,7 @@ impl Expr {
 
     pub fn binary(op: BinaryOp, lhs: Expr, rhs: Expr) -> Result<Expr, TooDeep> {
         let span = lhs.span.to(rhs.span);
-        Expr::new(
-            ExprKind::Binary {
-                op,
-                lhs: Box::new(lhs),
-                rhs: Box::new(rhs),
-            },
-            span,
-        )
+        Expr::new(ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span)
     }
 }
 
@@ -372,13 +354,9 @@ impl StmtKind {
     fn depth(&self) -> u32 {
         let stmt_depth = |stmt: &Stmt| stmt.depth;
         match self {
-            StmtKind::If {
-                then_branch,
-                else_branch,
-                ..
-            } => then_branch
-                .depth
-                .max(else_branch.as_deref().map_or(0, stmt_depth)),
+            StmtKind::If { then_branch, else_branch, .. } => {
+                then_branch.depth.max(else_branch.as_deref().map_or(0, stmt_depth))
+            }
             StmtKind::While { body, .. } => body.depth,
             StmtKind::Block(block) => block.stmts.iter().map(stmt_depth).max().unwrap_or(0),
             _ => 0,

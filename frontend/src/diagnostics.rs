@@ -7,8 +7,8 @@
 use crate::source::{Position, SourceFile};
 use lockstep_logic::Span;
 use miette::{
-    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents,
-    SourceCode, SourceSpan, SpanContents,
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents, SourceCode, SourceSpan,
+    SpanContents,
 };
 use std::fmt;
 
@@ -102,35 +102,19 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn error(
-        code: Code,
-        message: impl Into<String>,
-        span: Span,
-        label: impl Into<String>,
-    ) -> Diagnostic {
+    pub fn error(code: Code, message: impl Into<String>, span: Span, label: impl Into<String>) -> Diagnostic {
         Diagnostic {
             code,
             severity: Severity::Error,
             message: message.into(),
-            primary: Label {
-                span,
-                message: label.into(),
-            },
+            primary: Label { span, message: label.into() },
             secondary: Vec::new(),
             help: None,
         }
     }
 
-    pub fn warning(
-        code: Code,
-        message: impl Into<String>,
-        span: Span,
-        label: impl Into<String>,
-    ) -> Diagnostic {
-        Diagnostic {
-            severity: Severity::Warning,
-            ..Diagnostic::error(code, message, span, label)
-        }
+    pub fn warning(code: Code, message: impl Into<String>, span: Span, label: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, message, span, label) }
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
@@ -139,10 +123,7 @@ impl Diagnostic {
     }
 
     pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.secondary.push(Label {
-            span,
-            message: message.into(),
-        });
+        self.secondary.push(Label { span, message: message.into() });
         self
     }
 
@@ -163,26 +144,14 @@ impl Diagnostic {
             .chain(&self.secondary)
             .any(|label| file.position(label.span.end).column > MAX_SNIPPET_COLUMN);
         let source = (!too_far).then_some(file);
-        let report = Rendered {
-            diagnostic: self,
-            source,
-        };
-        let theme = if color {
-            GraphicalTheme::unicode()
-        } else {
-            GraphicalTheme::unicode_nocolor()
-        };
+        let report = Rendered { diagnostic: self, source };
+        let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
         let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
         let mut out = String::new();
-        handler
-            .render_report(&mut out, &report)
-            .expect("rendering into a String cannot fail");
+        handler.render_report(&mut out, &report).expect("rendering into a String cannot fail");
         if too_far {
             let Position { line, column } = file.position(self.primary.span.start);
-            out.push_str(&format!(
-                "  at {}:{line}:{column}: {}\n",
-                file.path, self.primary.message
-            ));
+            out.push_str(&format!("  at {}:{line}:{column}: {}\n", file.path, self.primary.message));
         }
         out
     }
@@ -226,10 +195,7 @@ impl SourceCode for SourceFile {
         context_lines_before: usize,
         context_lines_after: usize,
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
-        let contents =
-            self.text
-                .as_str()
-                .read_span(span, context_lines_before, context_lines_after)?;
+        let contents = self.text.as_str().read_span(span, context_lines_before, context_lines_after)?;
         let start = self.position(contents.span().offset());
         Ok(Box::new(MietteSpanContents::new_named(
             self.path.clone(),
@@ -276,10 +242,7 @@ impl miette::Diagnostic for Rendered<'_> {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.diagnostic
-            .help
-            .as_ref()
-            .map(|help| Box::new(help) as Box<dyn fmt::Display>)
+        self.diagnostic.help.as_ref().map(|help| Box::new(help) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
@@ -289,13 +252,12 @@ impl miette::Diagnostic for Rendered<'_> {
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         self.source.as_ref()?;
         let primary = &self.diagnostic.primary;
-        let primary = LabeledSpan::new_primary_with_span(
-            Some(primary.message.clone()),
-            source_span(primary.span),
-        );
-        let secondary = self.diagnostic.secondary.iter().map(|label| {
-            LabeledSpan::new_with_span(Some(label.message.clone()), source_span(label.span))
-        });
+        let primary = LabeledSpan::new_primary_with_span(Some(primary.message.clone()), source_span(primary.span));
+        let secondary = self
+            .diagnostic
+            .secondary
+            .iter()
+            .map(|label| LabeledSpan::new_with_span(Some(label.message.clone()), source_span(label.span)));
         Some(Box::new(std::iter::once(primary).chain(secondary)))
     }
 }

@@ -34,43 +34,19 @@ fn backend(name: BackendName) -> Backend {
 fn bad_input(path: &str, position: Position, message: &str, json: bool) -> ExitCode {
     if json {
         let error = serde_json::json!({ "line": position.line, "column": position.column, "message": message });
-        println!(
-            "{}",
-            serde_json::json!({ "files": [{ "path": path, "procedures": [], "errors": [error] }] })
-        );
+        println!("{}", serde_json::json!({ "files": [{ "path": path, "procedures": [], "errors": [error] }] }));
     } else {
-        eprintln!(
-            "{path}:{}:{}: error: {message}",
-            position.line, position.column
-        );
+        eprintln!("{path}:{}:{}: error: {message}", position.line, position.column);
     }
     ExitCode::from(2)
 }
 
-pub fn run(
-    path: &str,
-    backend_name: BackendName,
-    limits: &Limits,
-    emit: Option<Emit>,
-    json: bool,
-) -> ExitCode {
+pub fn run(path: &str, backend_name: BackendName, limits: &Limits, emit: Option<Emit>, json: bool) -> ExitCode {
     let text = match std::fs::read(path).map(String::from_utf8) {
         Ok(Ok(text)) => text,
-        Ok(Err(_)) => {
-            return bad_input(
-                path,
-                Position { line: 1, column: 1 },
-                "the file is not valid UTF-8",
-                json,
-            )
-        }
+        Ok(Err(_)) => return bad_input(path, Position { line: 1, column: 1 }, "the file is not valid UTF-8", json),
         Err(error) => {
-            return bad_input(
-                path,
-                Position { line: 1, column: 1 },
-                &format!("cannot read the file: {error}"),
-                json,
-            )
+            return bad_input(path, Position { line: 1, column: 1 }, &format!("cannot read the file: {error}"), json)
         }
     };
     let program = match ivl::parse::program(&text) {
@@ -79,10 +55,7 @@ pub fn run(
     };
     if let Err(errors) = ivl::check::program(&program) {
         for error in &errors[1..] {
-            eprintln!(
-                "{path}:{}:{}: error: {}",
-                error.position.line, error.position.column, error.message
-            );
+            eprintln!("{path}:{}:{}: error: {}", error.position.line, error.position.column, error.message);
         }
         return bad_input(path, errors[0].position, &errors[0].message, json);
     }
@@ -120,11 +93,7 @@ pub fn run(
         .flat_map(|result| &result.outcomes)
         .any(|outcome| matches!(outcome.status, Status::Undecided(_)));
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report_json(path, &results))
-                .expect("JSON values serialise")
-        );
+        println!("{}", serde_json::to_string_pretty(&report_json(path, &results)).expect("JSON values serialise"));
     } else {
         report_human(path, &results);
     }
@@ -158,11 +127,7 @@ fn report_human(path: &str, results: &[ProcedureOutcome]) {
     for result in results {
         for outcome in &result.outcomes {
             let check = &outcome.check;
-            let tag = check
-                .tag
-                .as_ref()
-                .map(|tag| format!(" [{tag}]"))
-                .unwrap_or_default();
+            let tag = check.tag.as_ref().map(|tag| format!(" [{tag}]")).unwrap_or_default();
             let at = format!("{path}:{}:{}", check.position.line, check.position.column);
             match &outcome.status {
                 Status::Verified => {}
@@ -174,10 +139,7 @@ fn report_human(path: &str, results: &[ProcedureOutcome]) {
                             related.line, related.column
                         );
                     }
-                    let values: Vec<String> = model
-                        .iter()
-                        .map(|(name, value)| format!("{name} = {value}"))
-                        .collect();
+                    let values: Vec<String> = model.iter().map(|(name, value)| format!("{name} = {value}")).collect();
                     if !values.is_empty() {
                         println!("    counterexample: {}", values.join(", "));
                     }
@@ -187,11 +149,7 @@ fn report_human(path: &str, results: &[ProcedureOutcome]) {
                 }
             }
         }
-        let failed = result
-            .outcomes
-            .iter()
-            .filter(|outcome| matches!(outcome.status, Status::Failed { .. }))
-            .count();
+        let failed = result.outcomes.iter().filter(|outcome| matches!(outcome.status, Status::Failed { .. })).count();
         println!(
             "procedure {}: {} ({} of {} checks failed)",
             result.procedure,
@@ -212,7 +170,9 @@ fn report_json(path: &str, results: &[ProcedureOutcome]) -> serde_json::Value {
                 .map(|outcome| {
                     let check = &outcome.check;
                     let model: serde_json::Map<String, serde_json::Value> = match &outcome.status {
-                        Status::Failed { model } => model.iter().map(|(name, value)| (name.clone(), value.to_string().into())).collect(),
+                        Status::Failed { model } => {
+                            model.iter().map(|(name, value)| (name.clone(), value.to_string().into())).collect()
+                        }
                         _ => serde_json::Map::new(),
                     };
                     serde_json::json!({

@@ -297,10 +297,7 @@ pub fn lex(source: &str) -> (Vec<Spanned>, Vec<LexDiagnostic>) {
         let range = lexer.span();
         match result {
             Ok(token) => tokens.push((range.start, token, range.end)),
-            Err(error) => errors.push(LexDiagnostic {
-                error,
-                span: Span::new(range.start, range.end),
-            }),
+            Err(error) => errors.push(LexDiagnostic { error, span: Span::new(range.start, range.end) }),
         }
     }
     classify_stars(&mut tokens);
@@ -309,10 +306,7 @@ pub fn lex(source: &str) -> (Vec<Spanned>, Vec<LexDiagnostic>) {
 
 /// Whether a token opens a resource: `perm`, `Perm` or `\forall*`.
 fn opens_resource(token: &Token) -> bool {
-    matches!(
-        token,
-        Token::PermPercent | Token::PermFraction | Token::ForallStar
-    )
+    matches!(token, Token::PermPercent | Token::PermFraction | Token::ForallStar)
 }
 
 /// Turns each `*` that stands next to a resource into [`Token::SepStar`].
@@ -351,11 +345,7 @@ fn classify_stars(tokens: &mut [Spanned]) {
         if tokens[index].1 != Token::LParen || close == usize::MAX {
             continue;
         }
-        let is_call_of_perm = index > 0
-            && matches!(
-                tokens[index - 1].1,
-                Token::PermPercent | Token::PermFraction
-            );
+        let is_call_of_perm = index > 0 && matches!(tokens[index - 1].1, Token::PermPercent | Token::PermFraction);
         let holds_resource = openers_before[close] > openers_before[index + 1];
         resource_group[index] = holds_resource;
         resource_group[close] = holds_resource || is_call_of_perm;
@@ -369,8 +359,7 @@ fn classify_stars(tokens: &mut [Spanned]) {
             Some(Token::LParen) => resource_group[index + 1],
             _ => false,
         };
-        let left_is_resource =
-            index > 0 && tokens[index - 1].1 == Token::RParen && resource_group[index - 1];
+        let left_is_resource = index > 0 && tokens[index - 1].1 == Token::RParen && resource_group[index - 1];
         if right_is_resource || left_is_resource {
             tokens[index].1 = Token::SepStar;
         }
@@ -396,27 +385,12 @@ mod tests {
 
     #[test]
     fn a_star_next_to_a_permission_separates() {
-        assert_eq!(
-            stars("perm(b[tid],100) * b[tid] = (tid+1) mod gsize"),
-            ["sep"]
-        );
-        assert_eq!(
-            stars("gsize > 1 * perm(bin[tid],100) * perm(tmp[tid],100)"),
-            ["sep", "sep"]
-        );
-        assert_eq!(
-            stars("x * (\\forall* int i; 0 <= i; Perm(a[i], 1))"),
-            ["sep"]
-        );
-        assert_eq!(
-            stars("(perm(a[0],100) * perm(b[0],50)) * 2 > 1"),
-            ["sep", "sep"]
-        );
+        assert_eq!(stars("perm(b[tid],100) * b[tid] = (tid+1) mod gsize"), ["sep"]);
+        assert_eq!(stars("gsize > 1 * perm(bin[tid],100) * perm(tmp[tid],100)"), ["sep", "sep"]);
+        assert_eq!(stars("x * (\\forall* int i; 0 <= i; Perm(a[i], 1))"), ["sep"]);
+        assert_eq!(stars("(perm(a[0],100) * perm(b[0],50)) * 2 > 1"), ["sep", "sep"]);
         assert_eq!(stars("x > 0 * ((perm(a[0],100)))"), ["sep"]);
-        assert_eq!(
-            stars("(tid>0 -> perm(a[tid],100)) * (tid>0 -> perm(b[tid],100))"),
-            ["sep"]
-        );
+        assert_eq!(stars("(tid>0 -> perm(a[tid],100)) * (tid>0 -> perm(b[tid],100))"), ["sep"]);
         assert_eq!(stars("(f ? perm(b[0],100) : true) * x"), ["sep"]);
     }
 
@@ -431,13 +405,7 @@ mod tests {
     fn an_unterminated_comment_is_reported_and_ends_the_file() {
         let (tokens, errors) = lex("kernel k /* never closed\n {}");
         assert_eq!(tokens.len(), 2);
-        assert_eq!(
-            errors,
-            [LexDiagnostic {
-                error: LexError::UnterminatedComment,
-                span: Span::new(9, 28)
-            }]
-        );
+        assert_eq!(errors, [LexDiagnostic { error: LexError::UnterminatedComment, span: Span::new(9, 28) }]);
     }
 
     #[test]

@@ -46,18 +46,10 @@ pub fn check_bytes(path: &str, bytes: Vec<u8>) -> Checked {
     match SourceFile::decode(path, bytes) {
         Ok(file) => check_file(file),
         Err((file, span)) => {
-            let diagnostic = Diagnostic::error(
-                Code::InvalidUtf8,
-                "the file is not valid UTF-8",
-                span,
-                "invalid byte here",
-            )
-            .with_help("save the file as UTF-8 text");
-            Checked {
-                file,
-                program: None,
-                diagnostics: vec![diagnostic],
-            }
+            let diagnostic =
+                Diagnostic::error(Code::InvalidUtf8, "the file is not valid UTF-8", span, "invalid byte here")
+                    .with_help("save the file as UTF-8 text");
+            Checked { file, program: None, diagnostics: vec![diagnostic] }
         }
     }
 }
@@ -68,41 +60,21 @@ pub fn check_file(file: SourceFile) -> Checked {
     let (tree, mut diagnostics) = parser::parse(&file.text);
     let tree = match tree {
         Some(tree) if diagnostics.is_empty() => tree,
-        _ => {
-            return Checked {
-                file,
-                program: None,
-                diagnostics,
-            }
-        }
+        _ => return Checked { file, program: None, diagnostics },
     };
-    if !tree
-        .items
-        .iter()
-        .any(|item| matches!(item, ast::Item::Kernel(_)))
-    {
+    if !tree.items.iter().any(|item| matches!(item, ast::Item::Kernel(_))) {
         let (message, label) = if file.text.trim().is_empty() {
             ("the file is empty", "nothing to check")
         } else {
             ("the file declares no kernel", "no `kernel` in this file")
         };
         let diagnostic = Diagnostic::error(Code::EmptyFile, message, Span::new(0, 0), label)
-            .with_help(
-            "a `.pvl` file holds at least one `kernel name { ... }`; see examples/seed/demo.pvl",
-        );
-        return Checked {
-            file,
-            program: None,
-            diagnostics: vec![diagnostic],
-        };
+            .with_help("a `.pvl` file holds at least one `kernel name { ... }`; see examples/seed/demo.pvl");
+        return Checked { file, program: None, diagnostics: vec![diagnostic] };
     }
     let (program, resolve_diagnostics) = resolve::resolve(&tree);
     diagnostics.extend(resolve_diagnostics);
     diagnostics.sort_by_key(|diagnostic| diagnostic.primary.span.start);
     let program = (!diagnostics.iter().any(Diagnostic::is_error)).then_some(program);
-    Checked {
-        file,
-        program,
-        diagnostics,
-    }
+    Checked { file, program, diagnostics }
 }

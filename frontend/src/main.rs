@@ -102,18 +102,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check { files, format } => check(&files, format),
-        Command::Ivl {
-            file,
-            solver,
-            emit,
-            format,
-        } => ivl_command::run(
-            &file,
-            solver.backend,
-            &solver.limits(),
-            emit,
-            format == Format::Json,
-        ),
+        Command::Ivl { file, solver, emit, format } => {
+            ivl_command::run(&file, solver.backend, &solver.limits(), emit, format == Format::Json)
+        }
     }
 }
 
@@ -145,12 +136,7 @@ fn check(paths: &[String], format: Format) -> ExitCode {
                 for diagnostic in result.diagnostics.iter().take(MAX_RENDERED) {
                     let _ = write!(stderr, "{}", diagnostic.render_with(&result.file, color));
                 }
-                if let Some(more) = result
-                    .diagnostics
-                    .len()
-                    .checked_sub(MAX_RENDERED)
-                    .filter(|&more| more > 0)
-                {
+                if let Some(more) = result.diagnostics.len().checked_sub(MAX_RENDERED).filter(|&more| more > 0) {
                     let _ = writeln!(
                         stderr,
                         "... and {more} more in {} (`--format json` lists them all)",
@@ -164,8 +150,7 @@ fn check(paths: &[String], format: Format) -> ExitCode {
             let files: Vec<serde_json::Value> = results.iter().map(file_json).collect();
             println!(
                 "{}",
-                serde_json::to_string_pretty(&serde_json::json!({ "files": files }))
-                    .expect("JSON values serialise")
+                serde_json::to_string_pretty(&serde_json::json!({ "files": files })).expect("JSON values serialise")
             );
         }
     }
@@ -178,32 +163,14 @@ fn check(paths: &[String], format: Format) -> ExitCode {
 
 fn summary(result: &Checked) -> String {
     let path = &result.file.path;
-    let count = |errors: bool| {
-        result
-            .diagnostics
-            .iter()
-            .filter(|diagnostic| diagnostic.is_error() == errors)
-            .count()
-    };
+    let count = |errors: bool| result.diagnostics.iter().filter(|diagnostic| diagnostic.is_error() == errors).count();
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     match &result.program {
         Some(program) => {
-            let names: Vec<&str> = program
-                .kernels
-                .iter()
-                .map(|kernel| kernel.name.as_str())
-                .collect();
+            let names: Vec<&str> = program.kernels.iter().map(|kernel| kernel.name.as_str()).collect();
             let warnings = count(false);
-            let warnings = if warnings > 0 {
-                format!(", {}", plural(warnings, "warning"))
-            } else {
-                String::new()
-            };
-            format!(
-                "{path}: well formed ({}: {}){warnings}",
-                plural(names.len(), "kernel"),
-                names.join(", ")
-            )
+            let warnings = if warnings > 0 { format!(", {}", plural(warnings, "warning")) } else { String::new() };
+            format!("{path}: well formed ({}: {}){warnings}", plural(names.len(), "kernel"), names.join(", "))
         }
         None => format!("{path}: rejected ({})", plural(count(true), "error")),
     }
@@ -219,15 +186,9 @@ fn file_json(result: &Checked) -> serde_json::Value {
             serde_json::json!({ "name": kernel.name, "line": position.line, "column": position.column })
         })
         .collect();
-    let (errors, warnings): (Vec<&Diagnostic>, Vec<&Diagnostic>) = result
-        .diagnostics
-        .iter()
-        .partition(|diagnostic| diagnostic.is_error());
-    let to_json = |list: Vec<&Diagnostic>| {
-        list.into_iter()
-            .map(|d| d.to_json(&result.file))
-            .collect::<Vec<_>>()
-    };
+    let (errors, warnings): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
+        result.diagnostics.iter().partition(|diagnostic| diagnostic.is_error());
+    let to_json = |list: Vec<&Diagnostic>| list.into_iter().map(|d| d.to_json(&result.file)).collect::<Vec<_>>();
     serde_json::json!({
         "path": result.file.path,
         "well_formed": result.program.is_some(),

@@ -22,10 +22,8 @@ const MAX_INSERTED_SEMICOLONS: usize = 64;
 /// text was skipped); it is `None` only when the parser could not recover at all.
 pub fn parse(source: &str) -> (Option<File>, Vec<Diagnostic>) {
     let (mut tokens, lex_errors) = lex(source);
-    let mut diagnostics: Vec<Diagnostic> = lex_errors
-        .iter()
-        .map(|error| lex_diagnostic(source, error.error.clone(), error.span))
-        .collect();
+    let mut diagnostics: Vec<Diagnostic> =
+        lex_errors.iter().map(|error| lex_diagnostic(source, error.error.clone(), error.span)).collect();
     let lex_error_starts: Vec<usize> = lex_errors.iter().map(|error| error.span.start).collect();
     let mut insertions = 0;
     loop {
@@ -41,11 +39,7 @@ pub fn parse(source: &str) -> (Option<File>, Vec<Diagnostic>) {
             insertions += 1;
             continue;
         }
-        diagnostics.extend(
-            errors
-                .iter()
-                .map(|error| syntax_diagnostic(source, &tokens, error)),
-        );
+        diagnostics.extend(errors.iter().map(|error| syntax_diagnostic(source, &tokens, error)));
         diagnostics.sort_by_key(|diagnostic| diagnostic.primary.span.start);
         return (file, diagnostics);
     }
@@ -57,22 +51,15 @@ type Error = ParseError<usize, Token, TooDeep>;
 /// skips ahead and resumes, and what it then says about the rest of the same line is nearly always
 /// an echo of the first mistake; a lexical error, whose text the lexer dropped, counts as the first
 /// on its line too.
-fn first_of_each_line(
-    source: &str,
-    lex_error_starts: &[usize],
-    mut errors: Vec<Error>,
-) -> Vec<Error> {
+fn first_of_each_line(source: &str, lex_error_starts: &[usize], mut errors: Vec<Error>) -> Vec<Error> {
     errors.sort_by_key(error_start);
     let mut kept_starts: Vec<usize> = lex_error_starts.to_vec();
     let mut kept = Vec::new();
     for error in errors {
         let start = error_start(&error);
-        let echoes = kept_starts.iter().any(|&earlier| {
-            earlier <= start
-                && source
-                    .get(earlier..start)
-                    .is_some_and(|gap| !gap.contains('\n'))
-        });
+        let echoes = kept_starts
+            .iter()
+            .any(|&earlier| earlier <= start && source.get(earlier..start).is_some_and(|gap| !gap.contains('\n')));
         if !echoes {
             kept_starts.push(start);
             kept.push(error);
@@ -83,12 +70,8 @@ fn first_of_each_line(
 
 fn run_parser(tokens: &[Spanned]) -> (Option<File>, Vec<Error>) {
     let mut recovered: Vec<ErrorRecovery<usize, Token, TooDeep>> = Vec::new();
-    let result =
-        FileParser::new().parse(&mut recovered, tokens.iter().cloned().map(Ok::<_, TooDeep>));
-    let mut errors: Vec<Error> = recovered
-        .into_iter()
-        .map(|recovery| recovery.error)
-        .collect();
+    let result = FileParser::new().parse(&mut recovered, tokens.iter().cloned().map(Ok::<_, TooDeep>));
+    let mut errors: Vec<Error> = recovered.into_iter().map(|recovery| recovery.error).collect();
     match result {
         Ok(file) => (Some(file), errors),
         Err(error) => {
@@ -100,9 +83,7 @@ fn run_parser(tokens: &[Spanned]) -> (Option<File>, Vec<Error>) {
 
 fn error_start(error: &Error) -> usize {
     match error {
-        ParseError::InvalidToken { location } | ParseError::UnrecognizedEof { location, .. } => {
-            *location
-        }
+        ParseError::InvalidToken { location } | ParseError::UnrecognizedEof { location, .. } => *location,
         ParseError::UnrecognizedToken { token, .. } | ParseError::ExtraToken { token } => token.0,
         ParseError::User { error } => error.span.start,
     }
@@ -117,9 +98,7 @@ struct Insertion {
 
 fn missing_semicolon(source: &str, tokens: &[Spanned], error: &Error) -> Option<Insertion> {
     let (location, expected, closes_or_ends) = match error {
-        ParseError::UnrecognizedToken { token, expected } => {
-            (token.0, expected, token.1 == Token::RBrace)
-        }
+        ParseError::UnrecognizedToken { token, expected } => (token.0, expected, token.1 == Token::RBrace),
         ParseError::UnrecognizedEof { location, expected } => (*location, expected, true),
         _ => return None,
     };
@@ -128,23 +107,13 @@ fn missing_semicolon(source: &str, tokens: &[Spanned], error: &Error) -> Option<
     }
     let index = tokens.partition_point(|token| token.0 < location);
     let previous_end = tokens[..index].last()?.2;
-    let on_a_later_line = source
-        .get(previous_end..location)
-        .is_some_and(|gap| gap.contains('\n'));
-    (closes_or_ends || on_a_later_line).then_some(Insertion {
-        index,
-        offset: previous_end,
-    })
+    let on_a_later_line = source.get(previous_end..location).is_some_and(|gap| gap.contains('\n'));
+    (closes_or_ends || on_a_later_line).then_some(Insertion { index, offset: previous_end })
 }
 
 fn missing_semicolon_diagnostic(at: Insertion) -> Diagnostic {
-    Diagnostic::error(
-        Code::MissingSemicolon,
-        "missing `;`",
-        Span::new(at.offset, at.offset),
-        "expected `;` here",
-    )
-    .with_help("every statement, declaration and contract clause ends with `;`")
+    Diagnostic::error(Code::MissingSemicolon, "missing `;`", Span::new(at.offset, at.offset), "expected `;` here")
+        .with_help("every statement, declaration and contract clause ends with `;`")
 }
 
 fn lex_diagnostic(source: &str, error: LexError, span: Span) -> Diagnostic {
@@ -234,20 +203,13 @@ fn syntax_diagnostic(source: &str, tokens: &[Spanned], error: &Error) -> Diagnos
 }
 
 /// A help line for the slips that users of C, OpenCL and other verifiers make.
-fn syntax_help(
-    tokens: &[Spanned],
-    start: usize,
-    token: &Token,
-    expected: &[String],
-) -> Option<String> {
+fn syntax_help(tokens: &[Spanned], start: usize, token: &Token, expected: &[String]) -> Option<String> {
     let expects = |name: &str| expected.iter().any(|expected| expected == name);
     let expects_only = |names: &[&str]| expected.iter().all(|name| names.contains(&name.as_str()));
     let index = tokens.partition_point(|token| token.0 < start);
     let previous = index.checked_sub(1).map(|previous| &tokens[previous].1);
     let help = match token {
-        _ if expects_only(&["\"while\"", "\"invariant\""]) => {
-            "loop invariants stand right before their `while`"
-        }
+        _ if expects_only(&["\"while\"", "\"invariant\""]) => "loop invariants stand right before their `while`",
         _ if expects_only(&["\"[\""]) && matches!(previous, Some(Token::Int | Token::Bool)) => {
             "the size comes after the element type: `global int[gsize] a;`"
         }
@@ -257,26 +219,13 @@ fn syntax_help(
         Token::Comma if matches!(previous, Some(Token::Local | Token::Global)) => {
             "several fences go in braces: `barrier({local, global})`"
         }
-        Token::Lt | Token::Le | Token::Gt | Token::Ge => {
-            "comparisons do not chain: write `0 <= n && n < 3`"
-        }
+        Token::Lt | Token::Le | Token::Gt | Token::Ge => "comparisons do not chain: write `0 <= n && n < 3`",
         Token::Forall | Token::ForallStar | Token::Exists => {
             "put the quantifier in parentheses: `(\\forall int i; 0 <= i && i < n; ...)`"
         }
-        Token::Ident(name) if name.starts_with("CLK_") => {
-            "write the fences as `local`, `global` or `{local, global}`"
-        }
-        keyword
-            if expects("Identifier")
-                && keyword
-                    .spelling()
-                    .chars()
-                    .all(|c| c.is_ascii_alphabetic() || c == '_') =>
-        {
-            return Some(format!(
-                "`{}` is a keyword and cannot name anything",
-                keyword.spelling()
-            ));
+        Token::Ident(name) if name.starts_with("CLK_") => "write the fences as `local`, `global` or `{local, global}`",
+        keyword if expects("Identifier") && keyword.spelling().chars().all(|c| c.is_ascii_alphabetic() || c == '_') => {
+            return Some(format!("`{}` is a keyword and cannot name anything", keyword.spelling()));
         }
         _ => return None,
     };
@@ -299,19 +248,15 @@ fn unclosed_brace(tokens: &[Spanned]) -> Option<Span> {
 }
 
 const OPERATORS: &[&str] = &[
-    "\"+\"", "\"-\"", "\"*\"", "\"/\"", "\"%\"", "\"mod\"", "\"\\\\\"", "\"==\"", "\"=\"",
-    "\"!=\"", "\"<\"", "\"<=\"", "\">\"", "\">=\"", "\"&&\"", "\"||\"", "\"->\"", "\"?\"",
-    "\"**\"", "SepStar",
+    "\"+\"", "\"-\"", "\"*\"", "\"/\"", "\"%\"", "\"mod\"", "\"\\\\\"", "\"==\"", "\"=\"", "\"!=\"", "\"<\"", "\"<=\"",
+    "\">\"", "\">=\"", "\"&&\"", "\"||\"", "\"->\"", "\"?\"", "\"**\"", "SepStar",
 ];
 
 /// Turns lalrpop's list of expected terminals into words: `;`, `)`, an operator, an expression.
 fn describe_expected(expected: &[String]) -> String {
-    let operators = expected
-        .iter()
-        .filter(|name| OPERATORS.contains(&name.as_str()))
-        .count();
-    let starts_expression = expected.iter().any(|name| name == "Identifier")
-        && expected.iter().any(|name| name == "Number");
+    let operators = expected.iter().filter(|name| OPERATORS.contains(&name.as_str())).count();
+    let starts_expression =
+        expected.iter().any(|name| name == "Identifier") && expected.iter().any(|name| name == "Number");
     let mut words: Vec<String> = Vec::new();
     for name in expected {
         if operators >= 3 && OPERATORS.contains(&name.as_str()) {
@@ -371,11 +316,7 @@ mod tests {
     use super::*;
 
     fn codes(source: &str) -> Vec<(Code, usize)> {
-        parse(source)
-            .1
-            .iter()
-            .map(|diagnostic| (diagnostic.code, diagnostic.primary.span.start))
-            .collect()
+        parse(source).1.iter().map(|diagnostic| (diagnostic.code, diagnostic.primary.span.start)).collect()
     }
 
     #[test]
@@ -389,10 +330,7 @@ mod tests {
     #[test]
     fn a_missing_semicolon_is_inserted_and_parsing_goes_on() {
         let source = "kernel k { void main() { int x := 1\n x := 2;\n x := ; } }";
-        assert_eq!(
-            codes(source),
-            [(Code::MissingSemicolon, 35), (Code::UnexpectedToken, 51)]
-        );
+        assert_eq!(codes(source), [(Code::MissingSemicolon, 35), (Code::UnexpectedToken, 51)]);
     }
 
     #[test]

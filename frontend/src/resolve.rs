@@ -25,9 +25,9 @@
 use crate::ast;
 use crate::diagnostics::{Code, Diagnostic};
 use lockstep_logic::{
-    Amount, Array, ArrayId, Assertion, AssertionKind, Barrier, BarrierId, BinaryOp, Block, Builtin,
-    Clause, Contract, Expr, ExprKind, Fences, Function, FunctionId, Kernel, Memory, PermAtom,
-    Program, Quantifier, Span, Stmt, StmtKind, Type, UnaryOp, Var, VarId, VarKind,
+    Amount, Array, ArrayId, Assertion, AssertionKind, Barrier, BarrierId, BinaryOp, Block, Builtin, Clause, Contract,
+    Expr, ExprKind, Fences, Function, FunctionId, Kernel, Memory, PermAtom, Program, Quantifier, Span, Stmt, StmtKind,
+    Type, UnaryOp, Var, VarId, VarKind,
 };
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -36,11 +36,7 @@ use std::collections::HashMap;
 
 /// Resolves and type-checks a parsed file.
 pub fn resolve(file: &ast::File) -> (Program, Vec<Diagnostic>) {
-    let mut resolver = Resolver {
-        diagnostics: Vec::new(),
-        signatures: Vec::new(),
-        function_ids: HashMap::new(),
-    };
+    let mut resolver = Resolver { diagnostics: Vec::new(), signatures: Vec::new(), function_ids: HashMap::new() };
     let program = resolver.program(file);
     (program, resolver.diagnostics)
 }
@@ -85,11 +81,7 @@ struct Context {
 
 impl Context {
     fn at(place: Place) -> Context {
-        Context {
-            place,
-            old: false,
-            result: None,
-        }
+        Context { place, old: false, result: None }
     }
 }
 
@@ -104,46 +96,29 @@ struct Names {
 
 impl Names {
     fn lookup_var(&self, name: &str) -> Option<VarId> {
-        self.scopes
-            .iter()
-            .rev()
-            .flatten()
-            .copied()
-            .find(|id| self.vars[id.index()].name == name)
+        self.scopes.iter().rev().flatten().copied().find(|id| self.vars[id.index()].name == name)
     }
 
     fn lookup_array(&self, name: &str) -> Option<ArrayId> {
-        self.arrays
-            .iter()
-            .position(|array| array.name == name)
-            .map(|index| ArrayId(index as u32))
+        self.arrays.iter().position(|array| array.name == name).map(|index| ArrayId(index as u32))
     }
 
     /// The span of an earlier declaration of `name` visible here, if any.
     fn declared(&self, name: &str) -> Option<Span> {
         self.lookup_var(name)
             .map(|id| self.vars[id.index()].span)
-            .or_else(|| {
-                self.lookup_array(name)
-                    .map(|id| self.arrays[id.index()].span)
-            })
+            .or_else(|| self.lookup_array(name).map(|id| self.arrays[id.index()].span))
     }
 
     fn all_names(&self) -> Vec<&str> {
-        let vars = self
-            .scopes
-            .iter()
-            .flatten()
-            .map(|id| self.vars[id.index()].name.as_str());
+        let vars = self.scopes.iter().flatten().map(|id| self.vars[id.index()].name.as_str());
         let arrays = self.arrays.iter().map(|array| array.name.as_str());
         vars.chain(arrays).collect()
     }
 }
 
 fn builtin_named(name: &str) -> Option<Builtin> {
-    Builtin::ALL
-        .into_iter()
-        .find(|builtin| builtin.name() == name)
+    Builtin::ALL.into_iter().find(|builtin| builtin.name() == name)
 }
 
 /// The closest of `candidates` to `name`, if it is close enough to be a likely typo.
@@ -191,21 +166,10 @@ impl Resolver {
                 continue;
             }
             first_span.insert(function.name.name.clone(), function.name.span);
-            let params = function
-                .params
-                .iter()
-                .map(|param| self.value_type(param.ty, param.ty_span))
-                .collect();
+            let params = function.params.iter().map(|param| self.value_type(param.ty, param.ty_span)).collect();
             let result = self.value_type(function.result, function.result_span);
-            self.function_ids.insert(
-                function.name.name.clone(),
-                FunctionId(self.signatures.len() as u32),
-            );
-            self.signatures.push(Signature {
-                name: function.name.name.clone(),
-                params,
-                result,
-            });
+            self.function_ids.insert(function.name.name.clone(), FunctionId(self.signatures.len() as u32));
+            self.signatures.push(Signature { name: function.name.name.clone(), params, result });
         }
         // Each function is resolved once, in the order of its id; a duplicate was reported above.
         let functions = declared_functions
@@ -218,9 +182,7 @@ impl Resolver {
         let mut kernel_spans: HashMap<&str, Span> = HashMap::new();
         for item in &file.items {
             if let ast::Item::Kernel(declaration) = item {
-                if let Some(previous) =
-                    kernel_spans.insert(&declaration.name.name, declaration.name.span)
-                {
+                if let Some(previous) = kernel_spans.insert(&declaration.name.name, declaration.name.span) {
                     let diagnostic = duplicate(&declaration.name, previous, "kernel");
                     self.report(diagnostic);
                 }
@@ -237,13 +199,8 @@ impl Resolver {
             ast::TypeName::Bool => Type::Bool,
             ast::TypeName::Void => {
                 self.report(
-                    Diagnostic::error(
-                        Code::TypeMismatch,
-                        "`void` is not a type of values",
-                        span,
-                        "not allowed here",
-                    )
-                    .with_help("use `int` or `bool`"),
+                    Diagnostic::error(Code::TypeMismatch, "`void` is not a type of values", span, "not allowed here")
+                        .with_help("use `int` or `bool`"),
                 );
                 Type::Int
             }
@@ -253,26 +210,18 @@ impl Resolver {
     fn function(&mut self, declaration: &ast::FunctionDecl) -> Function {
         let id = self.function_ids[&declaration.name.name];
         let result = self.signatures[id.index()].result;
-        let mut names = Names {
-            scopes: vec![Vec::new()],
-            ..Names::default()
-        };
+        let mut names = Names { scopes: vec![Vec::new()], ..Names::default() };
         let params = declaration
             .params
             .iter()
             .zip(self.signatures[id.index()].params.clone())
-            .filter_map(|(param, ty)| {
-                self.declare(&mut names, &param.name, ty, VarKind::FunctionParam)
-            })
+            .filter_map(|(param, ty)| self.declare(&mut names, &param.name, ty, VarKind::FunctionParam))
             .collect();
         let mut requires = Vec::new();
         let mut ensures = Vec::new();
         for clause in &declaration.clauses {
             let context = match clause.kind {
-                ast::ClauseKind::Ensures => Context {
-                    result: Some(result),
-                    ..Context::at(Place::Function)
-                },
+                ast::ClauseKind::Ensures => Context { result: Some(result), ..Context::at(Place::Function) },
                 _ => Context::at(Place::Function),
             };
             let checked = self.expr(&mut names, context, &clause.formula, Some(Type::Bool));
@@ -281,12 +230,7 @@ impl Resolver {
                 _ => requires.extend(checked),
             }
         }
-        let body = self.expr(
-            &mut names,
-            Context::at(Place::Function),
-            &declaration.body,
-            Some(result),
-        );
+        let body = self.expr(&mut names, Context::at(Place::Function), &declaration.body, Some(result));
         Function {
             name: declaration.name.name.clone(),
             span: declaration.span,
@@ -295,11 +239,7 @@ impl Resolver {
             result,
             requires,
             ensures,
-            body: body.unwrap_or(Expr {
-                kind: ExprKind::Bool(false),
-                ty: result,
-                span: declaration.body.span,
-            }),
+            body: body.unwrap_or(Expr { kind: ExprKind::Bool(false), ty: result, span: declaration.body.span }),
         }
     }
 
@@ -314,7 +254,9 @@ impl Resolver {
                     name.span,
                     "cannot be declared",
                 )
-                .with_help("`tid`, `gid`, `lid`, `tcount` and `gsize` are given by the kernel launch; pick another name"),
+                .with_help(
+                    "`tid`, `gid`, `lid`, `tcount` and `gsize` are given by the kernel launch; pick another name",
+                ),
             );
             return false;
         }
@@ -326,61 +268,27 @@ impl Resolver {
     }
 
     /// Declares a variable in the innermost scope, unless the name is taken.
-    fn declare(
-        &mut self,
-        names: &mut Names,
-        name: &ast::Ident,
-        ty: Type,
-        kind: VarKind,
-    ) -> Option<VarId> {
-        self.claim(names, name, false)
-            .then(|| Self::bind(names, name, ty, kind))
+    fn declare(&mut self, names: &mut Names, name: &ast::Ident, ty: Type, kind: VarKind) -> Option<VarId> {
+        self.claim(names, name, false).then(|| Self::bind(names, name, ty, kind))
     }
 
     fn bind(names: &mut Names, name: &ast::Ident, ty: Type, kind: VarKind) -> VarId {
         let id = VarId(names.vars.len() as u32);
-        names.vars.push(Var {
-            name: name.name.clone(),
-            ty,
-            kind,
-            span: name.span,
-        });
-        names
-            .scopes
-            .last_mut()
-            .expect("a scope is always open")
-            .push(id);
+        names.vars.push(Var { name: name.name.clone(), ty, kind, span: name.span });
+        names.scopes.last_mut().expect("a scope is always open").push(id);
         id
     }
 
     fn kernel(&mut self, declaration: &ast::KernelDecl) -> Kernel {
-        let mut names = Names {
-            scopes: vec![Vec::new()],
-            ..Names::default()
-        };
+        let mut names = Names { scopes: vec![Vec::new()], ..Names::default() };
         let mut params = Vec::new();
         for param in &declaration.params {
             let ty = self.value_type(param.ty, param.ty_span);
             params.extend(self.declare(&mut names, &param.name, ty, VarKind::KernelParam));
         }
         for member in &declaration.members {
-            if let ast::Member::Arrays {
-                memory,
-                element,
-                element_span,
-                size,
-                names: array_names,
-                ..
-            } = member
-            {
-                self.arrays(
-                    &mut names,
-                    *memory,
-                    *element,
-                    *element_span,
-                    size,
-                    array_names,
-                );
+            if let ast::Member::Arrays { memory, element, element_span, size, names: array_names, .. } = member {
+                self.arrays(&mut names, *memory, *element, *element_span, size, array_names);
             }
         }
 
@@ -392,20 +300,11 @@ impl Resolver {
             match member {
                 ast::Member::Clause(clause) => {
                     let (place, contract) = match clause.level {
-                        ast::Level::Kernel => (
-                            Place::Kernel,
-                            kernel_contract.get_or_insert_with(Contract::default),
-                        ),
-                        ast::Level::Group => (
-                            Place::Group,
-                            group_contract.get_or_insert_with(Contract::default),
-                        ),
+                        ast::Level::Kernel => (Place::Kernel, kernel_contract.get_or_insert_with(Contract::default)),
+                        ast::Level::Group => (Place::Group, group_contract.get_or_insert_with(Contract::default)),
                         ast::Level::Thread => (Place::Thread, &mut thread_contract),
                     };
-                    let context = Context {
-                        old: clause.kind == ast::ClauseKind::Ensures,
-                        ..Context::at(place)
-                    };
+                    let context = Context { old: clause.kind == ast::ClauseKind::Ensures, ..Context::at(place) };
                     if let Some(checked) = self.clause(&mut names, context, clause) {
                         match clause.kind {
                             ast::ClauseKind::Ensures => contract.ensures.push(checked),
@@ -413,23 +312,11 @@ impl Resolver {
                         }
                     }
                 }
-                ast::Member::Main {
-                    result,
-                    result_span,
-                    name,
-                    params,
-                    body,
-                    span,
-                } => {
+                ast::Member::Main { result, result_span, name, params, body, span } => {
                     if let Some((_, previous)) = main {
                         self.report(
-                            Diagnostic::error(
-                                Code::DuplicateMain,
-                                "a kernel has one body",
-                                *span,
-                                "a second body",
-                            )
-                            .with_secondary(previous, "the first body"),
+                            Diagnostic::error(Code::DuplicateMain, "a kernel has one body", *span, "a second body")
+                                .with_secondary(previous, "the first body"),
                         );
                         continue;
                     }
@@ -454,12 +341,8 @@ impl Resolver {
         let body = match main {
             Some((body, _)) => {
                 let mut labels = HashMap::new();
-                let mut walker = BodyResolver {
-                    resolver: self,
-                    names: &mut names,
-                    barriers: &mut barriers,
-                    labels: &mut labels,
-                };
+                let mut walker =
+                    BodyResolver { resolver: self, names: &mut names, barriers: &mut barriers, labels: &mut labels };
                 walker.block(body)
             }
             None => {
@@ -472,10 +355,7 @@ impl Resolver {
                     )
                     .with_help("add the code every thread runs: `void main() { ... }`"),
                 );
-                Block {
-                    stmts: Vec::new(),
-                    span: declaration.span,
-                }
+                Block { stmts: Vec::new(), span: declaration.span }
             }
         };
         Kernel {
@@ -512,8 +392,7 @@ impl Resolver {
                 .with_help("declare the array as `int[...]`; store booleans as 0 and 1"),
             );
         }
-        let Some(size) = self.expr(names, Context::at(Place::ArraySize), size, Some(Type::Int))
-        else {
+        let Some(size) = self.expr(names, Context::at(Place::ArraySize), size, Some(Type::Int)) else {
             return;
         };
         for name in array_names {
@@ -524,87 +403,44 @@ impl Resolver {
                 ast::MemorySpace::Global => Memory::Global,
                 ast::MemorySpace::Local => Memory::Local,
             };
-            names.arrays.push(Array {
-                name: name.name.clone(),
-                memory,
-                size: size.clone(),
-                span: name.span,
-            });
+            names.arrays.push(Array { name: name.name.clone(), memory, size: size.clone(), span: name.span });
         }
     }
 
-    fn clause(
-        &mut self,
-        names: &mut Names,
-        context: Context,
-        clause: &ast::Clause,
-    ) -> Option<Clause> {
+    fn clause(&mut self, names: &mut Names, context: Context, clause: &ast::Clause) -> Option<Clause> {
         let assertion = self.assertion(names, context, &clause.formula)?;
-        Some(Clause {
-            assertion,
-            span: clause.span,
-        })
+        Some(Clause { assertion, span: clause.span })
     }
 
     /// Checks a formula where a resource may stand.
-    fn assertion(
-        &mut self,
-        names: &mut Names,
-        context: Context,
-        formula: &ast::Expr,
-    ) -> Option<Assertion> {
+    fn assertion(&mut self, names: &mut Names, context: Context, formula: &ast::Expr) -> Option<Assertion> {
         let span = formula.span;
         let kind = match &formula.kind {
-            ast::ExprKind::Binary {
-                op: ast::BinaryOp::Star,
-                lhs,
-                rhs,
-            } => {
+            ast::ExprKind::Binary { op: ast::BinaryOp::Star, lhs, rhs } => {
                 let lhs = self.assertion(names, context, lhs);
                 let rhs = self.assertion(names, context, rhs);
                 AssertionKind::Star(Box::new(lhs?), Box::new(rhs?))
             }
-            ast::ExprKind::Binary {
-                op: ast::BinaryOp::Implies,
-                lhs,
-                rhs,
-            } => {
+            ast::ExprKind::Binary { op: ast::BinaryOp::Implies, lhs, rhs } => {
                 let cond = self.expr(names, context, lhs, Some(Type::Bool));
                 let body = self.assertion(names, context, rhs);
                 match body? {
-                    Assertion {
-                        kind: AssertionKind::Pure(body),
-                        ..
-                    } => AssertionKind::Pure(Expr {
-                        kind: ExprKind::Binary {
-                            op: BinaryOp::Implies,
-                            lhs: Box::new(cond?),
-                            rhs: Box::new(body),
-                        },
+                    Assertion { kind: AssertionKind::Pure(body), .. } => AssertionKind::Pure(Expr {
+                        kind: ExprKind::Binary { op: BinaryOp::Implies, lhs: Box::new(cond?), rhs: Box::new(body) },
                         ty: Type::Bool,
                         span,
                     }),
                     body => AssertionKind::Implies(cond?, Box::new(body)),
                 }
             }
-            ast::ExprKind::Cond {
-                cond,
-                then_value,
-                else_value,
-            } => {
+            ast::ExprKind::Cond { cond, then_value, else_value } => {
                 let cond = self.expr(names, context, cond, Some(Type::Bool));
                 let then_value = self.assertion(names, context, then_value);
                 let else_value = self.assertion(names, context, else_value);
                 match (then_value?, else_value?) {
                     (
-                        Assertion {
-                            kind: AssertionKind::Pure(then_value),
-                            ..
-                        },
-                        Assertion {
-                            kind: AssertionKind::Pure(else_value),
-                            ..
-                        },
+                        Assertion { kind: AssertionKind::Pure(then_value), .. },
+                        Assertion { kind: AssertionKind::Pure(else_value), .. },
                     ) => AssertionKind::Pure(Expr {
                         kind: ExprKind::Cond {
                             cond: Box::new(cond?),
@@ -614,39 +450,20 @@ impl Resolver {
                         ty: Type::Bool,
                         span,
                     }),
-                    (then_value, else_value) => {
-                        AssertionKind::Cond(cond?, Box::new(then_value), Box::new(else_value))
-                    }
+                    (then_value, else_value) => AssertionKind::Cond(cond?, Box::new(then_value), Box::new(else_value)),
                 }
             }
-            ast::ExprKind::Perm {
-                style,
-                location,
-                amount,
-            } => {
+            ast::ExprKind::Perm { style, location, amount } => {
                 let atom = self.perm(names, context, *style, location, amount);
                 AssertionKind::Perm(atom?)
             }
-            ast::ExprKind::Quantifier {
-                kind: ast::QuantifierKind::ForallStar,
-                ty,
-                ty_span,
-                var,
-                range,
-                body,
-            } => {
+            ast::ExprKind::Quantifier { kind: ast::QuantifierKind::ForallStar, ty, ty_span, var, range, body } => {
                 names.scopes.push(Vec::new());
-                let result = self
-                    .bound_variable(names, context, var, *ty, *ty_span)
-                    .and_then(|var| {
-                        let range = self.expr(names, context, range, Some(Type::Bool));
-                        let body = self.assertion(names, context, body);
-                        Some(AssertionKind::ForallStar {
-                            var,
-                            range: range?,
-                            body: Box::new(body?),
-                        })
-                    });
+                let result = self.bound_variable(names, context, var, *ty, *ty_span).and_then(|var| {
+                    let range = self.expr(names, context, range, Some(Type::Bool));
+                    let body = self.assertion(names, context, body);
+                    Some(AssertionKind::ForallStar { var, range: range?, body: Box::new(body?) })
+                });
                 names.scopes.pop();
                 result?
             }
@@ -665,21 +482,14 @@ impl Resolver {
     ) -> Option<VarId> {
         if ty != ast::TypeName::Int {
             self.report(
-                Diagnostic::error(
-                    Code::Unsupported,
-                    "quantifiers range over `int`",
-                    ty_span,
-                    "unsupported type",
-                )
-                .with_help("quantify over `int`, e.g. `(\\forall int i; 0 <= i && i < n; ...)`"),
+                Diagnostic::error(Code::Unsupported, "quantifiers range over `int`", ty_span, "unsupported type")
+                    .with_help("quantify over `int`, e.g. `(\\forall int i; 0 <= i && i < n; ...)`"),
             );
             return None;
         }
         // `(\forall* int tid; ...)` in a kernel contract is natural: there `tid` means nothing else.
-        let reserved_ok = builtin_named(&var.name)
-            .is_some_and(|builtin| !builtin_in_scope(context.place, builtin));
-        self.claim(names, var, reserved_ok)
-            .then(|| Self::bind(names, var, Type::Int, VarKind::Bound))
+        let reserved_ok = builtin_named(&var.name).is_some_and(|builtin| !builtin_in_scope(context.place, builtin));
+        self.claim(names, var, reserved_ok).then(|| Self::bind(names, var, Type::Int, VarKind::Bound))
     }
 
     fn perm(
@@ -696,9 +506,7 @@ impl Resolver {
                 let index = self.expr(names, context, index, Some(Type::Int));
                 Some((array, index))
             }
-            ast::ExprKind::Name(name)
-                if names.lookup_var(name).is_some() || builtin_named(name).is_some() =>
-            {
+            ast::ExprKind::Name(name) if names.lookup_var(name).is_some() || builtin_named(name).is_some() => {
                 self.report(
                     Diagnostic::error(
                         Code::PermissionLocation,
@@ -718,20 +526,14 @@ impl Resolver {
                         location.span,
                         "not an array element",
                     )
-                    .with_help(
-                        "write the location as `a[i]`, for an array `a` declared in the kernel",
-                    ),
+                    .with_help("write the location as `a[i]`, for an array `a` declared in the kernel"),
                 );
                 None
             }
         };
         let amount = self.amount(style, amount);
         let (array, index) = place?;
-        Some(PermAtom {
-            array: array?,
-            index: index?,
-            amount: amount?,
-        })
+        Some(PermAtom { array: array?, index: index?, amount: amount? })
     }
 
     fn amount(&mut self, style: ast::PermStyle, amount: &ast::Expr) -> Option<Amount> {
@@ -741,15 +543,9 @@ impl Resolver {
             (ast::ExprKind::Int(percent), ast::PermStyle::Percent) => {
                 BigRational::new(percent.clone(), BigInt::from(100))
             }
-            (ast::ExprKind::Int(value), ast::PermStyle::Fraction) => {
-                BigRational::from_integer(value.clone())
-            }
+            (ast::ExprKind::Int(value), ast::PermStyle::Fraction) => BigRational::from_integer(value.clone()),
             (
-                ast::ExprKind::Binary {
-                    op: ast::BinaryOp::Div | ast::BinaryOp::Fraction,
-                    lhs,
-                    rhs,
-                },
+                ast::ExprKind::Binary { op: ast::BinaryOp::Div | ast::BinaryOp::Fraction, lhs, rhs },
                 ast::PermStyle::Fraction,
             ) => match (&lhs.kind, &rhs.kind) {
                 (ast::ExprKind::Int(numerator), ast::ExprKind::Int(denominator)) => {
@@ -766,16 +562,15 @@ impl Resolver {
                 }
                 _ => return self.non_constant_amount(style, amount.span),
             },
-            (
-                ast::ExprKind::Unary {
-                    op: ast::UnaryOp::Neg,
-                    ..
-                },
-                _,
-            ) => {
+            (ast::ExprKind::Unary { op: ast::UnaryOp::Neg, .. }, _) => {
                 self.report(
-                    Diagnostic::error(Code::PermissionAmount, "a permission amount must be positive", amount.span, "negative")
-                        .with_help("a permission is a positive fraction of a location, at most 1 (100 in `perm`)"),
+                    Diagnostic::error(
+                        Code::PermissionAmount,
+                        "a permission amount must be positive",
+                        amount.span,
+                        "negative",
+                    )
+                    .with_help("a permission is a positive fraction of a location, at most 1 (100 in `perm`)"),
                 );
                 return None;
             }
@@ -783,10 +578,9 @@ impl Resolver {
         };
         if !exact.is_positive() || exact > BigRational::one() {
             let (shown, range) = match style {
-                ast::PermStyle::Percent => (
-                    format!("{}", exact.clone() * BigRational::from_integer(100.into())),
-                    "1 to 100",
-                ),
+                ast::PermStyle::Percent => {
+                    (format!("{}", exact.clone() * BigRational::from_integer(100.into())), "1 to 100")
+                }
                 ast::PermStyle::Fraction => (format!("{exact}"), "greater than 0 and at most 1"),
             };
             self.report(
@@ -809,8 +603,12 @@ impl Resolver {
 
     fn non_constant_amount(&mut self, style: ast::PermStyle, span: Span) -> Option<Amount> {
         let help = match style {
-            ast::PermStyle::Percent => "`perm(x, N)` takes a whole percentage such as `100` (write) or `10`; for fractions use `Perm(x, 1/2)`",
-            ast::PermStyle::Fraction => "`Perm(x, q)` takes `write`, `read`, `1`, or a fraction of two integers such as `1/2` or `1\\3`",
+            ast::PermStyle::Percent => {
+                "`perm(x, N)` takes a whole percentage such as `100` (write) or `10`; for fractions use `Perm(x, 1/2)`"
+            }
+            ast::PermStyle::Fraction => {
+                "`Perm(x, q)` takes `write`, `read`, `1`, or a fraction of two integers such as `1/2` or `1\\3`"
+            }
         };
         self.report(
             Diagnostic::error(
@@ -825,23 +623,21 @@ impl Resolver {
     }
 
     /// Resolves the array of an access or permission, checking that the context may touch it.
-    fn array_access(
-        &mut self,
-        names: &Names,
-        context: Context,
-        array: &ast::Ident,
-    ) -> Option<ArrayId> {
+    fn array_access(&mut self, names: &Names, context: Context, array: &ast::Ident) -> Option<ArrayId> {
         if context.place == Place::Function {
             self.report(
-                Diagnostic::error(Code::MemoryInFunction, "a pure function cannot read memory", array.span, "read here")
-                    .with_help("a pure function sees only its parameters; pass the value as an argument instead"),
+                Diagnostic::error(
+                    Code::MemoryInFunction,
+                    "a pure function cannot read memory",
+                    array.span,
+                    "read here",
+                )
+                .with_help("a pure function sees only its parameters; pass the value as an argument instead"),
             );
             return None;
         }
         let Some(id) = names.lookup_array(&array.name) else {
-            let diagnostic = if names.lookup_var(&array.name).is_some()
-                || builtin_named(&array.name).is_some()
-            {
+            let diagnostic = if names.lookup_var(&array.name).is_some() || builtin_named(&array.name).is_some() {
                 Diagnostic::error(
                     Code::NotAnArray,
                     format!("`{}` is not an array", array.name),
@@ -859,8 +655,7 @@ impl Resolver {
                 );
                 match suggestion(&array.name, array_names) {
                     Some(close) => diagnostic.with_help(format!("did you mean `{close}`?")),
-                    None => diagnostic
-                        .with_help("declare it in the kernel, e.g. `global int[gsize] name;`"),
+                    None => diagnostic.with_help("declare it in the kernel, e.g. `global int[gsize] name;`"),
                 }
             };
             self.report(diagnostic);
@@ -888,29 +683,18 @@ impl Resolver {
     }
 
     /// Checks a value expression, and that it has the `expected` type if one is given.
-    fn expr(
-        &mut self,
-        names: &mut Names,
-        context: Context,
-        expr: &ast::Expr,
-        expected: Option<Type>,
-    ) -> Option<Expr> {
+    fn expr(&mut self, names: &mut Names, context: Context, expr: &ast::Expr, expected: Option<Type>) -> Option<Expr> {
         let checked = self.expr_inner(names, context, expr, expected)?;
         if let Some(expected) = expected {
             if checked.ty != expected {
                 let mut diagnostic = Diagnostic::error(
                     Code::TypeMismatch,
-                    format!(
-                        "expected `{}`, found `{}`",
-                        type_name(expected),
-                        type_name(checked.ty)
-                    ),
+                    format!("expected `{}`, found `{}`", type_name(expected), type_name(checked.ty)),
                     expr.span,
                     format!("this is of type `{}`", type_name(checked.ty)),
                 );
                 if expected == Type::Bool && checked.ty == Type::Int {
-                    diagnostic =
-                        diagnostic.with_help("compare the value to get a `bool`, e.g. `x != 0`");
+                    diagnostic = diagnostic.with_help("compare the value to get a `bool`, e.g. `x != 0`");
                 }
                 self.report(diagnostic);
                 return None;
@@ -953,9 +737,7 @@ impl Resolver {
                             span,
                             "no result here",
                         )
-                        .with_help(
-                            "`\\result` names a pure function's value in its `ensures` clauses",
-                        ),
+                        .with_help("`\\result` names a pure function's value in its `ensures` clauses"),
                     );
                     None
                 }
@@ -964,39 +746,19 @@ impl Resolver {
             ast::ExprKind::Index { array, index } => {
                 let array = self.array_access(names, context, array);
                 let index = self.expr(names, context, index, Some(Type::Int));
-                typed(
-                    ExprKind::Read {
-                        array: array?,
-                        index: Box::new(index?),
-                    },
-                    Type::Int,
-                )
+                typed(ExprKind::Read { array: array?, index: Box::new(index?) }, Type::Int)
             }
-            ast::ExprKind::Call { function, args } => {
-                self.call(names, context, function, args, span)
-            }
+            ast::ExprKind::Call { function, args } => self.call(names, context, function, args, span),
             ast::ExprKind::Unary { op, operand } => {
                 let (op, ty) = match op {
                     ast::UnaryOp::Not => (UnaryOp::Not, Type::Bool),
                     ast::UnaryOp::Neg => (UnaryOp::Neg, Type::Int),
                 };
                 let operand = self.expr(names, context, operand, Some(ty))?;
-                typed(
-                    ExprKind::Unary {
-                        op,
-                        operand: Box::new(operand),
-                    },
-                    ty,
-                )
+                typed(ExprKind::Unary { op, operand: Box::new(operand) }, ty)
             }
-            ast::ExprKind::Binary { op, lhs, rhs } => {
-                self.binary(names, context, *op, lhs, rhs, span)
-            }
-            ast::ExprKind::Cond {
-                cond,
-                then_value,
-                else_value,
-            } => {
+            ast::ExprKind::Binary { op, lhs, rhs } => self.binary(names, context, *op, lhs, rhs, span),
+            ast::ExprKind::Cond { cond, then_value, else_value } => {
                 let cond = self.expr(names, context, cond, Some(Type::Bool));
                 let then_value = self.expr(names, context, then_value, expected);
                 let expected = expected.or(then_value.as_ref().map(|value| value.ty));
@@ -1012,38 +774,21 @@ impl Resolver {
                     ty,
                 )
             }
-            ast::ExprKind::Quantifier {
-                kind: ast::QuantifierKind::ForallStar,
-                ..
-            } => {
+            ast::ExprKind::Quantifier { kind: ast::QuantifierKind::ForallStar, .. } => {
                 self.resource_in_expression(span, "`\\forall*` joins resources");
                 None
             }
-            ast::ExprKind::Quantifier {
-                kind,
-                ty,
-                ty_span,
-                var,
-                range,
-                body,
-            } => {
+            ast::ExprKind::Quantifier { kind, ty, ty_span, var, range, body } => {
                 let quantifier = match kind {
                     ast::QuantifierKind::Exists => Quantifier::Exists,
                     _ => Quantifier::Forall,
                 };
                 names.scopes.push(Vec::new());
-                let result = self
-                    .bound_variable(names, context, var, *ty, *ty_span)
-                    .and_then(|var| {
-                        let range = self.expr(names, context, range, Some(Type::Bool));
-                        let body = self.expr(names, context, body, Some(Type::Bool));
-                        Some(ExprKind::Quantifier {
-                            quantifier,
-                            var,
-                            range: Box::new(range?),
-                            body: Box::new(body?),
-                        })
-                    });
+                let result = self.bound_variable(names, context, var, *ty, *ty_span).and_then(|var| {
+                    let range = self.expr(names, context, range, Some(Type::Bool));
+                    let body = self.expr(names, context, body, Some(Type::Bool));
+                    Some(ExprKind::Quantifier { quantifier, var, range: Box::new(range?), body: Box::new(body?) })
+                });
                 names.scopes.pop();
                 typed(result?, Type::Bool)
             }
@@ -1081,11 +826,7 @@ impl Resolver {
     fn name(&mut self, names: &Names, context: Context, name: &str, span: Span) -> Option<Expr> {
         if let Some(var) = names.lookup_var(name) {
             let ty = names.vars[var.index()].ty;
-            return Some(Expr {
-                kind: ExprKind::Var(var),
-                ty,
-                span,
-            });
+            return Some(Expr { kind: ExprKind::Var(var), ty, span });
         }
         if let Some(builtin) = builtin_named(name) {
             return self.builtin(context, builtin, span);
@@ -1111,15 +852,12 @@ impl Resolver {
             if context.place != Place::Function {
                 candidates.extend(Builtin::ALL.iter().map(|builtin| builtin.name()));
             }
-            let diagnostic = Diagnostic::error(
-                Code::UnknownName,
-                format!("unknown name `{name}`"),
-                span,
-                "not declared",
-            );
+            let diagnostic =
+                Diagnostic::error(Code::UnknownName, format!("unknown name `{name}`"), span, "not declared");
             match suggestion(name, candidates) {
                 Some(close) => diagnostic.with_help(format!("did you mean `{close}`?")),
-                None => diagnostic.with_help("declare private variables in `main`, e.g. `int x := 0;`, or add a kernel parameter"),
+                None => diagnostic
+                    .with_help("declare private variables in `main`, e.g. `int x := 0;`, or add a kernel parameter"),
             }
         };
         self.report(diagnostic);
@@ -1128,11 +866,7 @@ impl Resolver {
 
     fn builtin(&mut self, context: Context, builtin: Builtin, span: Span) -> Option<Expr> {
         if builtin_in_scope(context.place, builtin) {
-            return Some(Expr {
-                kind: ExprKind::Builtin(builtin),
-                ty: Type::Int,
-                span,
-            });
+            return Some(Expr { kind: ExprKind::Builtin(builtin), ty: Type::Int, span });
         }
         let name = builtin.name();
         let (message, help) = match context.place {
@@ -1153,10 +887,7 @@ impl Resolver {
                 "a group contract speaks for all threads of the group; quantify over them, e.g. `(\\forall* int t; gid * gsize <= t && t < (gid + 1) * gsize; Perm(a[t], write))`".to_string(),
             ),
         };
-        self.report(
-            Diagnostic::error(Code::OutOfScope, message, span, "not available here")
-                .with_help(help),
-        );
+        self.report(Diagnostic::error(Code::OutOfScope, message, span, "not available here").with_help(help));
         None
     }
 
@@ -1175,21 +906,13 @@ impl Resolver {
                 function.span,
                 "no pure function of this name",
             );
-            let candidates: Vec<String> = self
-                .signatures
-                .iter()
-                .map(|signature| signature.name.clone())
-                .collect();
+            let candidates: Vec<String> = self.signatures.iter().map(|signature| signature.name.clone()).collect();
             let diagnostic = if names.lookup_array(&function.name).is_some() {
-                diagnostic.with_help(format!(
-                    "`{0}` is an array: index it with `{0}[i]`",
-                    function.name
-                ))
+                diagnostic.with_help(format!("`{0}` is an array: index it with `{0}[i]`", function.name))
             } else {
                 match suggestion(&function.name, candidates.iter().map(String::as_str)) {
                     Some(close) => diagnostic.with_help(format!("did you mean `{close}`?")),
-                    None => diagnostic
-                        .with_help("declare it before the kernel: `pure int f(int x) = ...;`"),
+                    None => diagnostic.with_help("declare it before the kernel: `pure int f(int x) = ...;`"),
                 }
             };
             self.report(diagnostic);
@@ -1218,17 +941,10 @@ impl Resolver {
             }
             return None;
         }
-        let checked: Vec<Option<Expr>> = args
-            .iter()
-            .zip(params)
-            .map(|(arg, ty)| self.expr(names, context, arg, Some(ty)))
-            .collect();
+        let checked: Vec<Option<Expr>> =
+            args.iter().zip(params).map(|(arg, ty)| self.expr(names, context, arg, Some(ty))).collect();
         let args = checked.into_iter().collect::<Option<Vec<Expr>>>()?;
-        Some(Expr {
-            kind: ExprKind::Call { function: id, args },
-            ty: result,
-            span,
-        })
+        Some(Expr { kind: ExprKind::Call { function: id, args }, ty: result, span })
     }
 
     fn binary(
@@ -1244,15 +960,29 @@ impl Resolver {
         let (op, operand, result) = match op {
             Syntax::Star => {
                 self.report(
-                    Diagnostic::error(Code::ResourceInExpression, "a separating conjunction cannot be used as a value", span, "joins resources")
-                        .with_help("join booleans with `&&`; `*` next to a permission and `**` join resources in contracts"),
+                    Diagnostic::error(
+                        Code::ResourceInExpression,
+                        "a separating conjunction cannot be used as a value",
+                        span,
+                        "joins resources",
+                    )
+                    .with_help(
+                        "join booleans with `&&`; `*` next to a permission and `**` join resources in contracts",
+                    ),
                 );
                 return None;
             }
             Syntax::Fraction => {
                 self.report(
-                    Diagnostic::error(Code::PermissionAmount, "`\\` writes a permission fraction", span, "not an integer")
-                        .with_help("use `/` for integer division; `\\` belongs in a permission amount such as `Perm(a[i], 1\\2)`"),
+                    Diagnostic::error(
+                        Code::PermissionAmount,
+                        "`\\` writes a permission fraction",
+                        span,
+                        "not an integer",
+                    )
+                    .with_help(
+                        "use `/` for integer division; `\\` belongs in a permission amount such as `Perm(a[i], 1\\2)`",
+                    ),
                 );
                 return None;
             }
@@ -1276,15 +1006,7 @@ impl Resolver {
         let lhs = self.expr(names, context, lhs, operand);
         let operand = operand.or(lhs.as_ref().map(|lhs| lhs.ty));
         let rhs = self.expr(names, context, rhs, operand);
-        Some(Expr {
-            kind: ExprKind::Binary {
-                op,
-                lhs: Box::new(lhs?),
-                rhs: Box::new(rhs?),
-            },
-            ty: result,
-            span,
-        })
+        Some(Expr { kind: ExprKind::Binary { op, lhs: Box::new(lhs?), rhs: Box::new(rhs?) }, ty: result, span })
     }
 }
 
@@ -1379,34 +1101,20 @@ impl BodyResolver<'_> {
     }
 
     fn expr(&mut self, expr: &ast::Expr, expected: Type) -> Option<Expr> {
-        self.resolver
-            .expr(self.names, Self::code_context(), expr, Some(expected))
+        self.resolver.expr(self.names, Self::code_context(), expr, Some(expected))
     }
 
     fn clauses(&mut self, clauses: &[ast::Clause]) -> Vec<Clause> {
-        clauses
-            .iter()
-            .filter_map(|clause| {
-                self.resolver
-                    .clause(self.names, Self::code_context(), clause)
-            })
-            .collect()
+        clauses.iter().filter_map(|clause| self.resolver.clause(self.names, Self::code_context(), clause)).collect()
     }
 
     fn stmt(&mut self, stmt: &ast::Stmt) -> Option<Stmt> {
         let kind = match &stmt.kind {
-            ast::StmtKind::Declare {
-                ty,
-                ty_span,
-                name,
-                init,
-            } => {
+            ast::StmtKind::Declare { ty, ty_span, name, init } => {
                 let ty = self.resolver.value_type(*ty, *ty_span);
                 // The initial value is checked before the name is in scope: `int x := x;` is an error.
                 let init = init.as_ref().map(|init| self.expr(init, ty));
-                let var = self
-                    .resolver
-                    .declare(self.names, name, ty, VarKind::Private)?;
+                let var = self.resolver.declare(self.names, name, ty, VarKind::Private)?;
                 let init = match init {
                     Some(value) => Some(value?),
                     None => None,
@@ -1416,82 +1124,44 @@ impl BodyResolver<'_> {
             ast::StmtKind::Assign { target, value } => {
                 let var = self.assignable(target);
                 let ty = var.map(|var| self.names.vars[var.index()].ty);
-                let value = self
-                    .resolver
-                    .expr(self.names, Self::code_context(), value, ty);
-                StmtKind::Assign {
-                    var: var?,
-                    value: value?,
-                }
+                let value = self.resolver.expr(self.names, Self::code_context(), value, ty);
+                StmtKind::Assign { var: var?, value: value? }
             }
-            ast::StmtKind::Write {
-                target,
-                index,
-                value,
-            } => {
-                let array = self
-                    .resolver
-                    .array_access(self.names, Self::code_context(), target);
+            ast::StmtKind::Write { target, index, value } => {
+                let array = self.resolver.array_access(self.names, Self::code_context(), target);
                 let index = self.expr(index, Type::Int);
                 let value = self.expr(value, Type::Int);
-                StmtKind::Write {
-                    array: array?,
-                    index: index?,
-                    value: value?,
-                }
+                StmtKind::Write { array: array?, index: index?, value: value? }
             }
-            ast::StmtKind::If {
-                cond,
-                then_branch,
-                else_branch,
-            } => {
+            ast::StmtKind::If { cond, then_branch, else_branch } => {
                 let cond = self.expr(cond, Type::Bool);
                 let then_branch = self.branch(then_branch);
                 let else_branch = else_branch.as_deref().map(|stmt| self.branch(stmt));
-                StmtKind::If {
-                    cond: cond?,
-                    then_branch,
-                    else_branch,
-                }
+                StmtKind::If { cond: cond?, then_branch, else_branch }
             }
-            ast::StmtKind::While {
-                invariants,
-                cond,
-                body,
-            } => {
+            ast::StmtKind::While { invariants, cond, body } => {
                 let invariants = self.clauses(invariants);
                 let cond = self.expr(cond, Type::Bool);
                 let body = self.branch(body);
-                StmtKind::While {
-                    invariants,
-                    cond: cond?,
-                    body,
-                }
+                StmtKind::While { invariants, cond: cond?, body }
             }
-            ast::StmtKind::Barrier {
-                label,
-                fences,
-                clauses,
-            } => self.barrier(stmt.span, label, fences, clauses)?,
-            ast::StmtKind::Assert(formula) => StmtKind::Assert(self.resolver.assertion(
-                self.names,
-                Self::code_context(),
-                formula,
-            )?),
+            ast::StmtKind::Barrier { label, fences, clauses } => self.barrier(stmt.span, label, fences, clauses)?,
+            ast::StmtKind::Assert(formula) => {
+                StmtKind::Assert(self.resolver.assertion(self.names, Self::code_context(), formula)?)
+            }
             ast::StmtKind::Assume(formula) => {
                 self.resolver.report(
                     Diagnostic::warning(Code::UncheckedAssume, "`assume` is not checked", stmt.span, "taken on trust")
-                        .with_help("a wrong assumption makes every later verdict meaningless; prefer `assert`, or a precondition"),
+                        .with_help(
+                        "a wrong assumption makes every later verdict meaningless; prefer `assert`, or a precondition",
+                    ),
                 );
                 StmtKind::Assume(self.expr(formula, Type::Bool)?)
             }
             ast::StmtKind::Block(block) => StmtKind::Block(self.block(block)),
             ast::StmtKind::StrayClause(_) | ast::StmtKind::Error => return None,
         };
-        Some(Stmt {
-            kind,
-            span: stmt.span,
-        })
+        Some(Stmt { kind, span: stmt.span })
     }
 
     /// The private variable an assignment writes, or a diagnostic saying why it cannot be written.
@@ -1505,7 +1175,9 @@ impl BodyResolver<'_> {
                 target.span,
                 "assigned here",
             )
-            .with_help(format!("parameters are the same for all threads and read-only; copy it: `int my_{name} := {name};`")),
+            .with_help(format!(
+                "parameters are the same for all threads and read-only; copy it: `int my_{name} := {name};`"
+            )),
             None if builtin_named(name).is_some() => Diagnostic::error(
                 Code::ReservedName,
                 format!("`{name}` cannot be assigned"),
@@ -1521,7 +1193,8 @@ impl BodyResolver<'_> {
             )
             .with_help(format!("write one element: `{name}[i] := e;`")),
             None => {
-                let diagnostic = Diagnostic::error(Code::UnknownName, format!("unknown name `{name}`"), target.span, "not declared");
+                let diagnostic =
+                    Diagnostic::error(Code::UnknownName, format!("unknown name `{name}`"), target.span, "not declared");
                 match suggestion(name, self.names.all_names()) {
                     Some(close) => diagnostic.with_help(format!("did you mean `{close}`?")),
                     None => diagnostic.with_help(format!("declare it first: `int {name} := ...;`")),
@@ -1598,10 +1271,7 @@ impl BodyResolver<'_> {
         }
         let mut contract = Contract::default();
         for clause in clauses {
-            if let Some(checked) = self
-                .resolver
-                .clause(self.names, Self::code_context(), clause)
-            {
+            if let Some(checked) = self.resolver.clause(self.names, Self::code_context(), clause) {
                 match clause.kind {
                     ast::ClauseKind::Ensures => contract.ensures.push(checked),
                     _ => contract.requires.push(checked),
@@ -1614,12 +1284,7 @@ impl BodyResolver<'_> {
             return None;
         }
         let id = BarrierId(self.barriers.len() as u32);
-        self.barriers.push(Barrier {
-            label: label.as_ref().map(|(value, _)| value.clone()),
-            fences,
-            contract,
-            span,
-        });
+        self.barriers.push(Barrier { label: label.as_ref().map(|(value, _)| value.clone()), fences, contract, span });
         Some(StmtKind::Barrier(id))
     }
 }

@@ -24,25 +24,17 @@ impl SourceFile {
         let bytes = text.as_bytes();
         let line_starts = std::iter::once(0)
             .chain(bytes.iter().enumerate().filter_map(|(offset, &byte)| {
-                let ends_line =
-                    byte == b'\n' || (byte == b'\r' && bytes.get(offset + 1) != Some(&b'\n'));
+                let ends_line = byte == b'\n' || (byte == b'\r' && bytes.get(offset + 1) != Some(&b'\n'));
                 ends_line.then_some(offset + 1)
             }))
             .collect();
-        SourceFile {
-            path: path.into(),
-            text,
-            line_starts,
-        }
+        SourceFile { path: path.into(), text, line_starts }
     }
 
     /// Decodes raw bytes. A UTF-8 byte-order mark is dropped (positions count from after it).
     /// Invalid UTF-8 gives the byte offset of the first bad byte and the file with every bad
     /// sequence replaced by U+FFFD, so that the error can still be shown in context.
-    pub fn decode(
-        path: impl Into<String>,
-        mut bytes: Vec<u8>,
-    ) -> Result<SourceFile, (SourceFile, Span)> {
+    pub fn decode(path: impl Into<String>, mut bytes: Vec<u8>) -> Result<SourceFile, (SourceFile, Span)> {
         if bytes.starts_with(b"\xEF\xBB\xBF") {
             bytes.drain(..3);
         }
@@ -64,14 +56,8 @@ impl SourceFile {
         let offset = offset.min(self.text.len());
         let line_index = self.line_starts.partition_point(|&start| start <= offset) - 1;
         let line_start = self.line_starts[line_index];
-        let column = self
-            .text
-            .get(line_start..offset)
-            .map_or(offset - line_start, |prefix| prefix.chars().count());
-        Position {
-            line: line_index + 1,
-            column: column + 1,
-        }
+        let column = self.text.get(line_start..offset).map_or(offset - line_start, |prefix| prefix.chars().count());
+        Position { line: line_index + 1, column: column + 1 }
     }
 }
 

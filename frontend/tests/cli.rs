@@ -19,16 +19,10 @@ fn json(output: &Output) -> serde_json::Value {
 #[test]
 fn help_documents_every_command_and_option() {
     let help = String::from_utf8(lockstep(&["--help"]).stdout).unwrap();
-    assert!(
-        help.contains("check") && help.contains("Parse and type-check"),
-        "{help}"
-    );
+    assert!(help.contains("check") && help.contains("Parse and type-check"), "{help}");
     let check_help = String::from_utf8(lockstep(&["check", "--help"]).stdout).unwrap();
     for needle in ["--format", "human", "json", "FILE", "Exit status"] {
-        assert!(
-            check_help.contains(needle),
-            "`check --help` lacks {needle}:\n{check_help}"
-        );
+        assert!(check_help.contains(needle), "`check --help` lacks {needle}:\n{check_help}");
     }
 }
 
@@ -47,11 +41,7 @@ fn a_well_formed_file_gives_exit_0_and_its_kernels_in_json() {
 
 #[test]
 fn one_bad_file_among_good_ones_gives_exit_2_and_a_line_for_each() {
-    let output = lockstep(&[
-        "check",
-        "examples/seed/demo.pvl",
-        "frontend/tests/reject/unknown_array.pvl",
-    ]);
+    let output = lockstep(&["check", "examples/seed/demo.pvl", "frontend/tests/reject/unknown_array.pvl"]);
     assert_eq!(output.status.code(), Some(2));
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert_eq!(
@@ -65,15 +55,10 @@ fn a_missing_file_is_reported_with_exit_2() {
     let output = lockstep(&["check", "--format", "json", "no/such/file.pvl"]);
     assert_eq!(output.status.code(), Some(2));
     let report = json(&output);
-    assert_eq!(
-        report["files"][0]["errors"][0]["code"],
-        "source::unreadable"
-    );
+    assert_eq!(report["files"][0]["errors"][0]["code"], "source::unreadable");
     let human = lockstep(&["check", "no/such/file.pvl"]);
     assert_eq!(human.status.code(), Some(2));
-    assert!(String::from_utf8(human.stderr)
-        .unwrap()
-        .contains("cannot read `no/such/file.pvl`"));
+    assert!(String::from_utf8(human.stderr).unwrap().contains("cannot read `no/such/file.pvl`"));
 }
 
 #[test]
@@ -81,24 +66,15 @@ fn an_assume_is_a_warning_not_an_error() {
     let dir = std::env::temp_dir().join(format!("lockstep-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("assume.pvl");
-    std::fs::write(
-        &path,
-        "kernel k {\n  void main() {\n    assume gsize > 1;\n  }\n}\n",
-    )
-    .unwrap();
+    std::fs::write(&path, "kernel k {\n  void main() {\n    assume gsize > 1;\n  }\n}\n").unwrap();
     let path = path.to_str().unwrap();
     let output = lockstep(&["check", "--format", "json", path]);
     assert_eq!(output.status.code(), Some(0));
     let report = json(&output);
-    assert_eq!(
-        report["files"][0]["warnings"][0]["code"],
-        "warning::unchecked-assume"
-    );
+    assert_eq!(report["files"][0]["warnings"][0]["code"], "warning::unchecked-assume");
     assert_eq!(report["files"][0]["warnings"][0]["line"], 3);
     let human = lockstep(&["check", path]);
-    assert!(String::from_utf8(human.stdout)
-        .unwrap()
-        .ends_with("well formed (1 kernel: k), 1 warning\n"));
+    assert!(String::from_utf8(human.stdout).unwrap().ends_with("well formed (1 kernel: k), 1 warning\n"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -109,29 +85,22 @@ fn no_file_is_a_usage_error() {
 }
 
 fn repository_file(path: &str) -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path))
-        .expect("readable")
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)).expect("readable")
 }
 
 #[test]
 fn the_readme_lists_every_diagnostic_code() {
     let readme = repository_file("README.md");
     for code in lockstep_frontend::diagnostics::Code::ALL {
-        assert!(
-            readme.contains(&format!("| `{}` |", code.as_str())),
-            "README.md does not explain `{code}`"
-        );
+        assert!(readme.contains(&format!("| `{}` |", code.as_str())), "README.md does not explain `{code}`");
     }
 }
 
 #[test]
 fn ci_runs_the_test_command_the_readme_gives() {
     let command = "cargo test --workspace --locked";
-    assert!(repository_file("README.md")
-        .contains(&format!("{command}                    # run the tests")));
-    assert!(repository_file(".ci/run")
-        .lines()
-        .any(|line| line == command));
+    assert!(repository_file("README.md").contains(&format!("{command}                    # run the tests")));
+    assert!(repository_file(".ci/run").lines().any(|line| line == command));
 }
 
 #[test]
@@ -140,11 +109,7 @@ fn human_output_stops_after_a_hundred_diagnostics() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("many.pvl");
     let body: String = (0..130).map(|i| format!("    y{i} := 1;\n")).collect();
-    std::fs::write(
-        &path,
-        format!("kernel k {{\n  void main() {{\n{body}  }}\n}}\n"),
-    )
-    .unwrap();
+    std::fs::write(&path, format!("kernel k {{\n  void main() {{\n{body}  }}\n}}\n")).unwrap();
     let path = path.to_str().unwrap();
     let human = lockstep(&["check", path]);
     let stderr = String::from_utf8(human.stderr).unwrap();
@@ -166,10 +131,8 @@ fn temporary_bpl(name: &str, text: &str) -> std::path::PathBuf {
 
 #[test]
 fn lockstep_ivl_exit_codes_follow_the_verdicts() {
-    let verified = temporary_bpl(
-        "verified",
-        "procedure p(x: int) returns (y: int)\n  ensures y > x;\n{\n  y := x + 1;\n}\n",
-    );
+    let verified =
+        temporary_bpl("verified", "procedure p(x: int) returns (y: int)\n  ensures y > x;\n{\n  y := x + 1;\n}\n");
     let failing = temporary_bpl(
         "failing",
         "procedure p(x: int) returns (y: int)\n{\n  assume 2 < x && x < 4;\n  y := x;\n  assert {:tag \"my.tag\"} y != 3;\n}\n",
@@ -182,30 +145,21 @@ fn lockstep_ivl_exit_codes_follow_the_verdicts() {
 
     let output = lockstep(&["ivl", verified.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(0));
-    assert!(String::from_utf8(output.stdout)
-        .unwrap()
-        .contains("procedure p: verified (0 of 1 checks failed)"));
+    assert!(String::from_utf8(output.stdout).unwrap().contains("procedure p: verified (0 of 1 checks failed)"));
 
     let output = lockstep(&["ivl", failing.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
     let stdout = String::from_utf8(output.stdout).unwrap();
-    assert!(
-        stdout.contains("failing.bpl:5:3: error: this assertion might not hold [my.tag]"),
-        "{stdout}"
-    );
+    assert!(stdout.contains("failing.bpl:5:3: error: this assertion might not hold [my.tag]"), "{stdout}");
     assert!(stdout.contains("counterexample: x = 3, y = 3"), "{stdout}");
 
     let output = lockstep(&["ivl", broken.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8(output.stderr)
-        .unwrap()
-        .contains("broken.bpl:2:13: error: unexpected `;`"));
+    assert!(String::from_utf8(output.stderr).unwrap().contains("broken.bpl:2:13: error: unexpected `;`"));
 
     let output = lockstep(&["ivl", "--resource-limit", "1", hard.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(3));
-    assert!(String::from_utf8(output.stdout)
-        .unwrap()
-        .contains("undecided"));
+    assert!(String::from_utf8(output.stdout).unwrap().contains("undecided"));
 
     let output = lockstep(&["ivl", "--format", "json", failing.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
@@ -217,13 +171,9 @@ fn lockstep_ivl_exit_codes_follow_the_verdicts() {
     assert_eq!(check["model"]["x"], "3");
 
     let output = lockstep(&["ivl", "--emit", "boogie", failing.to_str().unwrap()]);
-    assert!(String::from_utf8(output.stdout)
-        .unwrap()
-        .contains("assert {:tag \"my.tag\"} (y != 3);"));
+    assert!(String::from_utf8(output.stdout).unwrap().contains("assert {:tag \"my.tag\"} (y != 3);"));
     let output = lockstep(&["ivl", "--emit", "smt2", failing.to_str().unwrap()]);
-    assert!(String::from_utf8(output.stdout)
-        .unwrap()
-        .contains("(declare-const enabled@0 Bool)"));
+    assert!(String::from_utf8(output.stdout).unwrap().contains("(declare-const enabled@0 Bool)"));
 }
 
 #[test]
@@ -236,13 +186,7 @@ fn lockstep_ivl_agrees_across_backends() {
         let output = lockstep(&["ivl", "--backend", backend, failing.to_str().unwrap()]);
         assert_eq!(output.status.code(), Some(1), "{backend}");
         let stdout = String::from_utf8(output.stdout).unwrap();
-        assert!(
-            stdout.contains("backends.bpl:5:3: error: this assertion might not hold"),
-            "{backend}: {stdout}"
-        );
-        assert!(
-            stdout.contains("procedure p: failed (1 of 2 checks failed)"),
-            "{backend}: {stdout}"
-        );
+        assert!(stdout.contains("backends.bpl:5:3: error: this assertion might not hold"), "{backend}: {stdout}");
+        assert!(stdout.contains("procedure p: failed (1 of 2 checks failed)"), "{backend}: {stdout}");
     }
 }

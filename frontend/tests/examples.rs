@@ -33,15 +33,9 @@ fn all_examples() -> Vec<PathBuf> {
 
 #[test]
 fn the_seed_examples_are_there() {
-    let names: Vec<String> = all_examples()
-        .iter()
-        .map(|path| path.display().to_string())
-        .collect();
+    let names: Vec<String> = all_examples().iter().map(|path| path.display().to_string()).collect();
     for seed in ["seed/demo.pvl", "seed/binomial.pvl"] {
-        assert!(
-            names.iter().any(|name| name.ends_with(seed)),
-            "missing {seed} in {names:?}"
-        );
+        assert!(names.iter().any(|name| name.ends_with(seed)), "missing {seed} in {names:?}");
     }
 }
 
@@ -50,23 +44,10 @@ fn every_example_is_well_formed() {
     for path in all_examples() {
         let bytes = std::fs::read(&path).expect("example is readable");
         let checked = lockstep_frontend::check_bytes(&path.display().to_string(), bytes);
-        let rendered: Vec<String> = checked
-            .diagnostics
-            .iter()
-            .map(|diagnostic| diagnostic.render(&checked.file))
-            .collect();
-        assert!(
-            checked.program.is_some(),
-            "{} is rejected:\n{}",
-            path.display(),
-            rendered.join("\n")
-        );
-        assert!(
-            checked.diagnostics.is_empty(),
-            "{} has warnings:\n{}",
-            path.display(),
-            rendered.join("\n")
-        );
+        let rendered: Vec<String> =
+            checked.diagnostics.iter().map(|diagnostic| diagnostic.render(&checked.file)).collect();
+        assert!(checked.program.is_some(), "{} is rejected:\n{}", path.display(), rendered.join("\n"));
+        assert!(checked.diagnostics.is_empty(), "{} has warnings:\n{}", path.display(), rendered.join("\n"));
     }
 }
 
@@ -77,16 +58,8 @@ fn lockstep_check_accepts_all_examples_at_once() {
         .args(all_examples())
         .output()
         .expect("the lockstep binary runs");
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
     let stdout = String::from_utf8(output.stdout).expect("UTF-8 output");
     assert_eq!(stdout.lines().count(), all_examples().len());
-    assert!(
-        stdout.lines().all(|line| line.contains(": well formed (")),
-        "{stdout}"
-    );
+    assert!(stdout.lines().all(|line| line.contains(": well formed (")), "{stdout}");
 }

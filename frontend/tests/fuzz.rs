@@ -96,10 +96,8 @@ const VOCABULARY: &[&str] = &[
     "é",
 ];
 
-const SEEDS: &[&str] = &[
-    include_str!("../../examples/seed/demo.pvl"),
-    include_str!("../../examples/seed/binomial.pvl"),
-];
+const SEEDS: &[&str] =
+    &[include_str!("../../examples/seed/demo.pvl"), include_str!("../../examples/seed/binomial.pvl")];
 
 /// What must hold for every input: spans inside the text, rendering works, and a program is
 /// returned exactly when there is no error.
@@ -107,18 +105,9 @@ fn assert_sane(checked: &Checked) {
     let length = checked.file.text.len();
     for diagnostic in &checked.diagnostics {
         for label in std::iter::once(&diagnostic.primary).chain(&diagnostic.secondary) {
-            assert!(
-                label.span.start <= label.span.end && label.span.end <= length,
-                "{diagnostic:?}"
-            );
-            assert!(
-                checked.file.text.is_char_boundary(label.span.start),
-                "{diagnostic:?}"
-            );
-            assert!(
-                checked.file.text.is_char_boundary(label.span.end),
-                "{diagnostic:?}"
-            );
+            assert!(label.span.start <= label.span.end && label.span.end <= length, "{diagnostic:?}");
+            assert!(checked.file.text.is_char_boundary(label.span.start), "{diagnostic:?}");
+            assert!(checked.file.text.is_char_boundary(label.span.end), "{diagnostic:?}");
         }
         let _ = diagnostic.render(&checked.file);
         let _ = diagnostic.to_json(&checked.file);
@@ -127,19 +116,13 @@ fn assert_sane(checked: &Checked) {
 }
 
 fn tokens() -> impl Strategy<Value = String> {
-    prop::collection::vec(prop::sample::select(VOCABULARY), 0..120)
-        .prop_map(|words| words.join(" "))
+    prop::collection::vec(prop::sample::select(VOCABULARY), 0..120).prop_map(|words| words.join(" "))
 }
 
 /// A seed example with one whitespace-separated word deleted, duplicated or replaced.
 fn mutated_seed() -> impl Strategy<Value = String> {
-    (
-        prop::sample::select(SEEDS),
-        any::<prop::sample::Index>(),
-        0..3u8,
-        prop::sample::select(VOCABULARY),
-    )
-        .prop_map(|(seed, at, action, word)| {
+    (prop::sample::select(SEEDS), any::<prop::sample::Index>(), 0..3u8, prop::sample::select(VOCABULARY)).prop_map(
+        |(seed, at, action, word)| {
             let mut words: Vec<&str> = seed.split(' ').collect();
             let index = at.index(words.len());
             match action {
@@ -150,20 +133,14 @@ fn mutated_seed() -> impl Strategy<Value = String> {
                 _ => words[index] = word,
             }
             words.join(" ")
-        })
+        },
+    )
 }
 
 /// 512 cases per generator in the test suite, or `PROPTEST_CASES` for a longer campaign.
 fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|cases| cases.parse().ok())
-        .unwrap_or(512);
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
+    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|cases| cases.parse().ok()).unwrap_or(512);
+    ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
 }
 
 proptest! {
@@ -187,20 +164,11 @@ proptest! {
 
 #[test]
 fn very_deep_input_is_refused_without_overflowing_the_stack() {
-    for (open, close) in [
-        ("(", ")"),
-        ("!", ""),
-        ("-", ""),
-        ("{", "}"),
-        ("if (true) ", ""),
-    ] {
+    for (open, close) in [("(", ")"), ("!", ""), ("-", ""), ("{", "}"), ("if (true) ", "")] {
         let nested = format!("{}x{}", open.repeat(50_000), close.repeat(50_000));
         let text = format!("kernel k {{ void main() {{ bool x := true; int y := {nested}; }} }}");
         assert_sane(&check_file(SourceFile::new("deep.pvl", text)));
-        let chain = format!(
-            "kernel k {{ void main() {{ int y := {}1; }} }}",
-            "1 + ".repeat(50_000)
-        );
+        let chain = format!("kernel k {{ void main() {{ int y := {}1; }} }}", "1 + ".repeat(50_000));
         assert_sane(&check_file(SourceFile::new("long.pvl", chain)));
     }
 }
@@ -212,32 +180,17 @@ fn the_deepest_accepted_nesting_fits_a_test_threads_stack() {
     let negations = format!("{}true", "!".repeat(depth));
     let sums = format!("{}1", "1 + ".repeat(depth));
     let calls = format!("{}0{}", "f(".repeat(depth), ")".repeat(depth));
-    let quantifiers: String = (0..depth / 2)
-        .map(|level| format!("(\\forall int i{level}; true; "))
-        .collect::<String>()
+    let quantifiers: String = (0..depth / 2).map(|level| format!("(\\forall int i{level}; true; ")).collect::<String>()
         + "true"
         + &")".repeat(depth / 2);
-    for (ty, value) in [
-        ("bool", negations),
-        ("int", sums),
-        ("int", calls),
-        ("bool", quantifiers),
-    ] {
-        let text =
-            format!("pure int f(int x) = x;\nkernel k {{ void main() {{ {ty} y := {value}; }} }}");
+    for (ty, value) in [("bool", negations), ("int", sums), ("int", calls), ("bool", quantifiers)] {
+        let text = format!("pure int f(int x) = x;\nkernel k {{ void main() {{ {ty} y := {value}; }} }}");
         let checked = check_file(SourceFile::new("deep.pvl", text));
         assert_sane(&checked);
         assert!(!checked.has_errors(), "{:?}", checked.diagnostics.first());
     }
-    let blocks = format!(
-        "kernel k {{ void main() {{ {}int y := 0;{} }} }}",
-        "{ ".repeat(depth),
-        " }".repeat(depth)
-    );
-    let branches = format!(
-        "kernel k {{ void main() {{ {}int y := 0; }} }}",
-        "if (true) ".repeat(depth)
-    );
+    let blocks = format!("kernel k {{ void main() {{ {}int y := 0;{} }} }}", "{ ".repeat(depth), " }".repeat(depth));
+    let branches = format!("kernel k {{ void main() {{ {}int y := 0; }} }}", "if (true) ".repeat(depth));
     for text in [blocks, branches] {
         let checked = check_file(SourceFile::new("deep.pvl", text));
         assert_sane(&checked);

@@ -6,14 +6,8 @@ use lockstep_logic::{Amount, Assertion, AssertionKind, Expr, ExprKind, Kernel, P
 
 fn program(text: &str) -> Program {
     let checked = check_file(SourceFile::new("test.pvl", text));
-    let rendered: Vec<String> = checked
-        .diagnostics
-        .iter()
-        .map(|d| d.render(&checked.file))
-        .collect();
-    checked
-        .program
-        .unwrap_or_else(|| panic!("rejected:\n{}", rendered.join("\n")))
+    let rendered: Vec<String> = checked.diagnostics.iter().map(|d| d.render(&checked.file)).collect();
+    checked.program.unwrap_or_else(|| panic!("rejected:\n{}", rendered.join("\n")))
 }
 
 /// A compact prefix form of an expression, with names resolved.
@@ -29,38 +23,15 @@ fn show_expr(kernel: &Kernel, program: &Program, expr: &Expr) -> String {
         }
         ExprKind::Unary { op, operand } => format!("({op:?} {})", show(operand)),
         ExprKind::Binary { op, lhs, rhs } => format!("({op:?} {} {})", show(lhs), show(rhs)),
-        ExprKind::Cond {
-            cond,
-            then_value,
-            else_value,
-        } => {
-            format!(
-                "(? {} {} {})",
-                show(cond),
-                show(then_value),
-                show(else_value)
-            )
+        ExprKind::Cond { cond, then_value, else_value } => {
+            format!("(? {} {} {})", show(cond), show(then_value), show(else_value))
         }
         ExprKind::Call { function, args } => {
             let args: Vec<String> = args.iter().map(show).collect();
-            format!(
-                "{}({})",
-                program.functions[function.index()].name,
-                args.join(", ")
-            )
+            format!("{}({})", program.functions[function.index()].name, args.join(", "))
         }
-        ExprKind::Quantifier {
-            quantifier,
-            var,
-            range,
-            body,
-        } => {
-            format!(
-                "({quantifier:?} {} {} {})",
-                kernel.var(*var).name,
-                show(range),
-                show(body)
-            )
+        ExprKind::Quantifier { quantifier, var, range, body } => {
+            format!("({quantifier:?} {} {} {})", kernel.var(*var).name, show(range), show(body))
         }
         ExprKind::Old(value) => format!("(old {})", show(value)),
         ExprKind::Result => "result".to_string(),
@@ -76,33 +47,15 @@ fn show(kernel: &Kernel, program: &Program, assertion: &Assertion) -> String {
                 Amount::Exact(q) => q.to_string(),
                 Amount::Read => "read".to_string(),
             };
-            format!(
-                "perm({}[{}], {amount})",
-                kernel.array(atom.array).name,
-                show_expr(kernel, program, &atom.index)
-            )
+            format!("perm({}[{}], {amount})", kernel.array(atom.array).name, show_expr(kernel, program, &atom.index))
         }
         AssertionKind::Star(lhs, rhs) => format!("(** {} {})", recurse(lhs), recurse(rhs)),
-        AssertionKind::Implies(cond, body) => format!(
-            "(-> {} {})",
-            show_expr(kernel, program, cond),
-            recurse(body)
-        ),
+        AssertionKind::Implies(cond, body) => format!("(-> {} {})", show_expr(kernel, program, cond), recurse(body)),
         AssertionKind::Cond(cond, lhs, rhs) => {
-            format!(
-                "(? {} {} {})",
-                show_expr(kernel, program, cond),
-                recurse(lhs),
-                recurse(rhs)
-            )
+            format!("(? {} {} {})", show_expr(kernel, program, cond), recurse(lhs), recurse(rhs))
         }
         AssertionKind::ForallStar { var, range, body } => {
-            format!(
-                "(forall* {} {} {})",
-                kernel.var(*var).name,
-                show_expr(kernel, program, range),
-                recurse(body)
-            )
+            format!("(forall* {} {} {})", kernel.var(*var).name, show_expr(kernel, program, range), recurse(body))
         }
     }
 }
@@ -110,32 +63,23 @@ fn show(kernel: &Kernel, program: &Program, assertion: &Assertion) -> String {
 fn requires(text: &str) -> Vec<String> {
     let program = program(text);
     let kernel = &program.kernels[0];
-    kernel
-        .thread_contract
-        .requires
-        .iter()
-        .map(|clause| show(kernel, &program, &clause.assertion))
-        .collect()
+    kernel.thread_contract.requires.iter().map(|clause| show(kernel, &program, &clause.assertion)).collect()
 }
 
 fn kernel_with(clauses: &str) -> String {
-    format!("kernel k(int n) {{\n  global int[gsize] a, b;\n  local int[gsize] t;\n{clauses}\n  void main() {{ }}\n}}\n")
+    format!(
+        "kernel k(int n) {{\n  global int[gsize] a, b;\n  local int[gsize] t;\n{clauses}\n  void main() {{ }}\n}}\n"
+    )
 }
 
 #[test]
 fn the_separating_star_binds_loosest_as_in_the_seed() {
     let binomial = requires(include_str!("../../examples/seed/binomial.pvl"));
-    assert_eq!(
-        binomial[1],
-        "(** (** (Gt gsize 1) perm(bin[tid], 1)) perm(tmp[tid], 1))"
-    );
+    assert_eq!(binomial[1], "(** (** (Gt gsize 1) perm(bin[tid], 1)) perm(tmp[tid], 1))");
     let demo = program(include_str!("../../examples/seed/demo.pvl"));
     let kernel = &demo.kernels[0];
     let ensures = show(kernel, &demo, &kernel.thread_contract.ensures[0].assertion);
-    assert_eq!(
-        ensures,
-        "(** perm(b[tid], 1) (Eq b[tid] (Mod (Add tid 1) gsize)))"
-    );
+    assert_eq!(ensures, "(** perm(b[tid], 1) (Eq b[tid] (Mod (Add tid 1) gsize)))");
 }
 
 #[test]
@@ -173,13 +117,8 @@ fn conditions_quantifiers_and_conditional_resources() {
 
 #[test]
 fn boolean_connectives_and_implication_fold_into_pure_facts() {
-    let found = requires(&kernel_with(
-        "  requires tid > 0 & n > 0 -> n mod 2 = 0 | n % 2 != 1;",
-    ));
-    assert_eq!(
-        found,
-        ["(Implies (And (Gt tid 0) (Gt n 0)) (Or (Eq (Mod n 2) 0) (Ne (Rem n 2) 1)))"]
-    );
+    let found = requires(&kernel_with("  requires tid > 0 & n > 0 -> n mod 2 = 0 | n % 2 != 1;"));
+    assert_eq!(found, ["(Implies (And (Gt tid 0) (Gt n 0)) (Or (Eq (Mod n 2) 0) (Ne (Rem n 2) 1)))"]);
 }
 
 #[test]
@@ -189,25 +128,13 @@ fn levels_barriers_and_loops_land_in_their_places() {
     assert!(kernel.kernel_contract.is_none() && kernel.group_contract.is_none());
     assert_eq!(kernel.barriers.len(), 2);
     let first = &kernel.barriers[0];
-    assert_eq!(
-        first.label.as_ref().map(|label| label.to_string()),
-        Some("1".to_string())
-    );
+    assert_eq!(first.label.as_ref().map(|label| label.to_string()), Some("1".to_string()));
     assert!(first.fences.local && !first.fences.global);
-    assert_eq!(
-        (first.contract.requires.len(), first.contract.ensures.len()),
-        (2, 3)
-    );
+    assert_eq!((first.contract.requires.len(), first.contract.ensures.len()), (2, 3));
     let second = &kernel.barriers[1];
     assert!(!second.fences.local && !second.fences.global);
-    let loop_stmt = kernel
-        .body
-        .stmts
-        .iter()
-        .find(|stmt| matches!(stmt.kind, StmtKind::While { .. }));
-    let Some(StmtKind::While { invariants, .. }) = loop_stmt.map(|stmt| &stmt.kind) else {
-        panic!("no loop")
-    };
+    let loop_stmt = kernel.body.stmts.iter().find(|stmt| matches!(stmt.kind, StmtKind::While { .. }));
+    let Some(StmtKind::While { invariants, .. }) = loop_stmt.map(|stmt| &stmt.kind) else { panic!("no loop") };
     assert_eq!(invariants.len(), 3);
     assert_eq!(program.functions[0].name, "binom");
 }
@@ -220,13 +147,7 @@ fn kernel_and_group_contracts_are_kept_when_written() {
     let program = program(&text);
     let kernel = &program.kernels[0];
     let kernel_contract = kernel.kernel_contract.as_ref().expect("a kernel contract");
-    assert_eq!(
-        (
-            kernel_contract.requires.len(),
-            kernel_contract.ensures.len()
-        ),
-        (1, 0)
-    );
+    assert_eq!((kernel_contract.requires.len(), kernel_contract.ensures.len()), (1, 0));
     let group_contract = kernel.group_contract.as_ref().expect("a group contract");
     assert_eq!(
         show(kernel, &program, &group_contract.ensures[0].assertion),
@@ -275,8 +196,6 @@ fn a_kernel_contract_may_quantify_over_a_variable_named_tid() {
         "(forall* tid (And (Le 0 tid) (Lt tid tcount)) perm(a[tid], 1))"
     );
     // Inside the quantifier `tid` is the bound variable, not the reserved name.
-    let AssertionKind::ForallStar { var, .. } = &contract.requires[0].assertion.kind else {
-        panic!()
-    };
+    let AssertionKind::ForallStar { var, .. } = &contract.requires[0].assertion.kind else { panic!() };
     assert_eq!(kernel.var(*var).kind, lockstep_logic::VarKind::Bound);
 }

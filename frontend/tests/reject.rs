@@ -14,47 +14,26 @@ type Expected = (&'static str, usize, usize);
 /// (file, expected errors in order).
 const CASES: &[(&str, &[Expected])] = &[
     ("ambiguous_barrier", &[("kernel::ambiguous-barrier", 3, 13)]),
-    (
-        "assign_to_parameter",
-        &[("resolve::assign-to-parameter", 3, 5)],
-    ),
+    ("assign_to_parameter", &[("resolve::assign-to-parameter", 3, 5)]),
     ("assign_to_tid", &[("resolve::reserved-name", 3, 5)]),
     ("bool_array", &[("kernel::unsupported", 2, 10)]),
     ("c_style_array", &[("syntax::unexpected-token", 2, 14)]),
     ("chained_comparison", &[("syntax::unexpected-token", 2, 19)]),
     ("comments_only", &[("source::no-kernel", 1, 1)]),
-    (
-        "crlf_missing_semicolon",
-        &[("syntax::missing-semicolon", 3, 15)],
-    ),
-    (
-        "duplicate_barrier_label",
-        &[("kernel::duplicate-barrier-label", 4, 13)],
-    ),
+    ("crlf_missing_semicolon", &[("syntax::missing-semicolon", 3, 15)]),
+    ("duplicate_barrier_label", &[("kernel::duplicate-barrier-label", 4, 13)]),
     ("duplicate_variable", &[("resolve::duplicate-name", 5, 11)]),
     ("empty", &[("source::no-kernel", 1, 1)]),
     ("ensures_after_barrier", &[("syntax::stray-clause", 6, 5)]),
-    (
-        "fences_without_braces",
-        &[("syntax::unexpected-token", 3, 18)],
-    ),
+    ("fences_without_braces", &[("syntax::unexpected-token", 3, 18)]),
     ("fraction_in_code", &[("type::permission-amount", 3, 17)]),
     ("int_where_bool_needed", &[("type::mismatch", 5, 9)]),
     ("invalid_utf8", &[("source::invalid-utf8", 1, 35)]),
-    (
-        "invariant_without_loop",
-        &[("syntax::unexpected-token", 5, 5)],
-    ),
+    ("invariant_without_loop", &[("syntax::unexpected-token", 5, 5)]),
     ("keyword_as_name", &[("syntax::unexpected-token", 3, 9)]),
-    (
-        "local_array_in_group_contract",
-        &[("resolve::out-of-scope", 3, 54)],
-    ),
+    ("local_array_in_group_contract", &[("resolve::out-of-scope", 3, 54)]),
     ("main_with_parameters", &[("kernel::main-signature", 2, 3)]),
-    (
-        "memory_in_pure_function",
-        &[("type::memory-in-function", 1, 25)],
-    ),
+    ("memory_in_pure_function", &[("type::memory-in-function", 1, 25)]),
     ("missing_main", &[("kernel::missing-main", 1, 8)]),
     ("missing_semicolon", &[("syntax::missing-semicolon", 5, 18)]),
     ("nesting_too_deep", &[("syntax::nesting-too-deep", 3, 24)]),
@@ -62,30 +41,12 @@ const CASES: &[(&str, &[Expected])] = &[
     ("number_too_long", &[("lex::number-too-long", 3, 14)]),
     ("old_in_barrier", &[("type::misplaced-old", 7, 26)]),
     ("opencl_fence_name", &[("kernel::unknown-fence", 4, 13)]),
-    (
-        "permission_amount_out_of_range",
-        &[("type::permission-amount", 3, 25)],
-    ),
-    (
-        "permission_as_condition",
-        &[("type::resource-in-expression", 5, 9)],
-    ),
-    (
-        "permission_in_arithmetic",
-        &[("type::resource-in-expression", 3, 12)],
-    ),
-    (
-        "permission_on_private_variable",
-        &[("type::permission-location", 4, 17)],
-    ),
-    (
-        "quantifier_after_and",
-        &[("syntax::unexpected-token", 3, 21)],
-    ),
-    (
-        "separating_conjunction_in_code",
-        &[("type::resource-in-expression", 3, 15)],
-    ),
+    ("permission_amount_out_of_range", &[("type::permission-amount", 3, 25)]),
+    ("permission_as_condition", &[("type::resource-in-expression", 5, 9)]),
+    ("permission_in_arithmetic", &[("type::resource-in-expression", 3, 12)]),
+    ("permission_on_private_variable", &[("type::permission-location", 4, 17)]),
+    ("quantifier_after_and", &[("syntax::unexpected-token", 3, 21)]),
+    ("separating_conjunction_in_code", &[("type::resource-in-expression", 3, 15)]),
     (
         "several_mistakes",
         &[
@@ -104,29 +65,17 @@ const CASES: &[(&str, &[Expected])] = &[
             ("syntax::unexpected-token", 6, 20),
         ],
     ),
-    (
-        "thread_contract_out_of_range_index_type",
-        &[("type::mismatch", 3, 19)],
-    ),
-    (
-        "tid_in_kernel_contract",
-        &[("resolve::out-of-scope", 3, 26)],
-    ),
+    ("thread_contract_out_of_range_index_type", &[("type::mismatch", 3, 19)]),
+    ("tid_in_kernel_contract", &[("resolve::out-of-scope", 3, 26)]),
     ("unclosed_brace", &[("syntax::unexpected-end", 5, 4)]),
     ("unicode_columns", &[("resolve::unknown-name", 3, 35)]),
     ("unknown_array", &[("resolve::unknown-array", 5, 5)]),
-    (
-        "unknown_backslash_keyword",
-        &[("lex::unknown-keyword", 3, 13)],
-    ),
+    ("unknown_backslash_keyword", &[("lex::unknown-keyword", 3, 13)]),
     ("unknown_character", &[("lex::unknown-character", 3, 16)]),
     ("unknown_fence", &[("kernel::unknown-fence", 4, 13)]),
     ("unknown_function", &[("resolve::unknown-function", 4, 44)]),
     ("unknown_name", &[("resolve::unknown-name", 4, 14)]),
-    (
-        "unterminated_comment",
-        &[("lex::unterminated-comment", 5, 1)],
-    ),
+    ("unterminated_comment", &[("lex::unterminated-comment", 5, 1)]),
     ("wrong_argument_count", &[("type::argument-count", 5, 14)]),
 ];
 
@@ -136,11 +85,7 @@ fn reject_dir() -> PathBuf {
 
 fn run(file: &str, json: bool) -> std::process::Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_lockstep"));
-    command
-        .current_dir(reject_dir())
-        .arg("check")
-        .arg(file)
-        .env("NO_COLOR", "1");
+    command.current_dir(reject_dir()).arg("check").arg(file).env("NO_COLOR", "1");
     if json {
         command.args(["--format", "json"]);
     }
@@ -154,18 +99,11 @@ fn every_malformed_input_is_rejected_with_its_code_line_and_column() {
         let file = format!("{name}.pvl");
         let output = run(&file, true);
         if output.status.code() != Some(2) {
-            failures.push(format!(
-                "{file}: exit status {:?}, expected 2",
-                output.status.code()
-            ));
+            failures.push(format!("{file}: exit status {:?}, expected 2", output.status.code()));
             continue;
         }
-        let report: serde_json::Value =
-            serde_json::from_slice(&output.stdout).expect("valid JSON on stdout");
-        let errors = report["files"][0]["errors"]
-            .as_array()
-            .expect("an errors array")
-            .clone();
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("valid JSON on stdout");
+        let errors = report["files"][0]["errors"].as_array().expect("an errors array").clone();
         let found: Vec<(String, u64, u64)> = errors
             .iter()
             .map(|error| {
@@ -176,10 +114,8 @@ fn every_malformed_input_is_rejected_with_its_code_line_and_column() {
                 )
             })
             .collect();
-        let wanted: Vec<(String, u64, u64)> = expected
-            .iter()
-            .map(|(code, line, column)| (code.to_string(), *line as u64, *column as u64))
-            .collect();
+        let wanted: Vec<(String, u64, u64)> =
+            expected.iter().map(|(code, line, column)| (code.to_string(), *line as u64, *column as u64)).collect();
         if found != wanted {
             failures.push(format!("{file}: found {found:?}, expected {wanted:?}"));
         }
@@ -195,10 +131,7 @@ fn every_malformed_input_renders_as_its_snapshot() {
         let stderr = String::from_utf8(output.stderr).expect("stderr is UTF-8");
         let stdout = String::from_utf8(output.stdout).expect("stdout is UTF-8");
         expect_test::expect_file![reject_dir().join(format!("{name}.stderr"))].assert_eq(&stderr);
-        assert!(
-            stdout.starts_with(&format!("{name}.pvl: rejected (")),
-            "{name}: {stdout}"
-        );
+        assert!(stdout.starts_with(&format!("{name}.pvl: rejected (")), "{name}: {stdout}");
     }
 }
 
@@ -211,8 +144,5 @@ fn the_table_covers_every_file_in_the_folder() {
         .collect();
     on_disk.sort();
     let listed: Vec<String> = CASES.iter().map(|(name, _)| name.to_string()).collect();
-    assert_eq!(
-        on_disk, listed,
-        "tests/reject/*.pvl and CASES must list the same files, in order"
-    );
+    assert_eq!(on_disk, listed, "tests/reject/*.pvl and CASES must list the same files, in order");
 }

@@ -87,13 +87,7 @@ pub enum Builtin {
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 5] = [
-        Builtin::Tid,
-        Builtin::Gid,
-        Builtin::Lid,
-        Builtin::Tcount,
-        Builtin::Gsize,
-    ];
+    pub const ALL: [Builtin; 5] = [Builtin::Tid, Builtin::Gid, Builtin::Lid, Builtin::Tcount, Builtin::Gsize];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -421,10 +415,7 @@ mod tests {
 
     #[test]
     fn fences_name_the_memories_they_cover() {
-        let local_only = Fences {
-            local: true,
-            global: false,
-        };
+        let local_only = Fences { local: true, global: false };
         assert!(local_only.fences(Memory::Local));
         assert!(!local_only.fences(Memory::Global));
         assert!(!Fences::default().fences(Memory::Local));
@@ -432,11 +423,8 @@ mod tests {
 
     #[test]
     fn only_thread_and_local_ids_differ_within_a_group() {
-        let specific: Vec<&str> = Builtin::ALL
-            .iter()
-            .filter(|builtin| builtin.is_thread_specific())
-            .map(|builtin| builtin.name())
-            .collect();
+        let specific: Vec<&str> =
+            Builtin::ALL.iter().filter(|builtin| builtin.is_thread_specific()).map(|builtin| builtin.name()).collect();
         assert_eq!(specific, ["tid", "lid"]);
     }
 }

@@ -15,22 +15,14 @@ pub struct TypeError {
 
 impl std::fmt::Display for TypeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{}:{}: {}",
-            self.position.line, self.position.column, self.message
-        )
+        write!(f, "{}:{}: {}", self.position.line, self.position.column, self.message)
     }
 }
 
 /// Checks a whole program; all errors are returned, in order.
 pub fn program(program: &Program) -> Result<(), Vec<TypeError>> {
-    let mut checker = Checker {
-        errors: Vec::new(),
-        globals: HashMap::new(),
-        functions: HashMap::new(),
-        procedures: HashMap::new(),
-    };
+    let mut checker =
+        Checker { errors: Vec::new(), globals: HashMap::new(), functions: HashMap::new(), procedures: HashMap::new() };
     checker.declare_globals(program);
     for declaration in &program.declarations {
         checker.declaration(declaration);
@@ -72,44 +64,30 @@ struct Scope<'p> {
 
 impl Scope<'_> {
     fn lookup(&self, name: &str) -> Option<(Kind, Type)> {
-        self.frames
-            .iter()
-            .rev()
-            .find_map(|frame| frame.get(name).cloned())
+        self.frames.iter().rev().find_map(|frame| frame.get(name).cloned())
     }
 }
 
 impl<'p> Checker<'p> {
     fn error(&mut self, position: Position, message: impl Into<String>) {
-        self.errors.push(TypeError {
-            position,
-            message: message.into(),
-        });
+        self.errors.push(TypeError { position, message: message.into() });
     }
 
     fn declare_globals(&mut self, program: &'p Program) {
         for declaration in &program.declarations {
             let (name, clash) = match declaration {
-                Declaration::Const(binding) => (
-                    binding.name.as_str(),
-                    self.globals
-                        .insert(&binding.name, (Kind::Const, &binding.ty))
-                        .is_some(),
-                ),
-                Declaration::Var(binding) => (
-                    binding.name.as_str(),
-                    self.globals
-                        .insert(&binding.name, (Kind::Global, &binding.ty))
-                        .is_some(),
-                ),
-                Declaration::Function(function) => (
-                    function.name.as_str(),
-                    self.functions.insert(&function.name, function).is_some(),
-                ),
-                Declaration::Procedure(procedure) => (
-                    procedure.name.as_str(),
-                    self.procedures.insert(&procedure.name, procedure).is_some(),
-                ),
+                Declaration::Const(binding) => {
+                    (binding.name.as_str(), self.globals.insert(&binding.name, (Kind::Const, &binding.ty)).is_some())
+                }
+                Declaration::Var(binding) => {
+                    (binding.name.as_str(), self.globals.insert(&binding.name, (Kind::Global, &binding.ty)).is_some())
+                }
+                Declaration::Function(function) => {
+                    (function.name.as_str(), self.functions.insert(&function.name, function).is_some())
+                }
+                Declaration::Procedure(procedure) => {
+                    (procedure.name.as_str(), self.procedures.insert(&procedure.name, procedure).is_some())
+                }
                 Declaration::Axiom(_) => continue,
             };
             if clash {
@@ -119,44 +97,25 @@ impl<'p> Checker<'p> {
     }
 
     fn declaration(&mut self, declaration: &'p Declaration) {
-        let top = Place {
-            old: false,
-            position: Position::NONE,
-        };
+        let top = Place { old: false, position: Position::NONE };
         match declaration {
             Declaration::Const(_) | Declaration::Var(_) => {}
             Declaration::Axiom(expr) => {
-                let mut scope = Scope {
-                    frames: vec![HashMap::new()],
-                    modifies: &[],
-                };
+                let mut scope = Scope { frames: vec![HashMap::new()], modifies: &[] };
                 self.expect(&mut scope, top, expr, &Type::Bool);
             }
             Declaration::Function(function) => {
                 let mut frame = HashMap::new();
-                for param in function
-                    .params
-                    .iter()
-                    .filter(|param| !param.name.is_empty())
-                {
-                    if frame
-                        .insert(param.name.clone(), (Kind::Param, param.ty.clone()))
-                        .is_some()
-                    {
+                for param in function.params.iter().filter(|param| !param.name.is_empty()) {
+                    if frame.insert(param.name.clone(), (Kind::Param, param.ty.clone())).is_some() {
                         self.error(
                             top.position,
-                            format!(
-                                "parameter `{}` of `{}` is declared twice",
-                                param.name, function.name
-                            ),
+                            format!("parameter `{}` of `{}` is declared twice", param.name, function.name),
                         );
                     }
                 }
                 if let Some(body) = &function.body {
-                    let mut scope = Scope {
-                        frames: vec![frame],
-                        modifies: &[],
-                    };
+                    let mut scope = Scope { frames: vec![frame], modifies: &[] };
                     self.expect(&mut scope, top, body, &function.result);
                 }
             }
@@ -168,58 +127,24 @@ impl<'p> Checker<'p> {
         let position = procedure.position;
         for name in &procedure.modifies {
             if !matches!(self.globals.get(name.as_str()), Some((Kind::Global, _))) {
-                self.error(
-                    position,
-                    format!("`modifies {name}`: `{name}` is not a global variable"),
-                );
+                self.error(position, format!("`modifies {name}`: `{name}` is not a global variable"));
             }
         }
         let mut frame = HashMap::new();
-        let locals = procedure
-            .body
-            .iter()
-            .flat_map(|body| body.locals.iter().map(|local| (local, Kind::Local)));
+        let locals = procedure.body.iter().flat_map(|body| body.locals.iter().map(|local| (local, Kind::Local)));
         let params = procedure.params.iter().map(|param| (param, Kind::Param));
         let returns = procedure.returns.iter().map(|ret| (ret, Kind::Local));
         for (binding, kind) in params.chain(returns).chain(locals) {
-            if frame
-                .insert(binding.name.clone(), (kind, binding.ty.clone()))
-                .is_some()
-            {
-                self.error(
-                    position,
-                    format!(
-                        "`{}` is declared twice in `{}`",
-                        binding.name, procedure.name
-                    ),
-                );
+            if frame.insert(binding.name.clone(), (kind, binding.ty.clone())).is_some() {
+                self.error(position, format!("`{}` is declared twice in `{}`", binding.name, procedure.name));
             }
         }
-        let mut scope = Scope {
-            frames: vec![frame],
-            modifies: &procedure.modifies,
-        };
+        let mut scope = Scope { frames: vec![frame], modifies: &procedure.modifies };
         for spec in &procedure.requires {
-            self.expect(
-                &mut scope,
-                Place {
-                    old: false,
-                    position: spec.position,
-                },
-                &spec.expr,
-                &Type::Bool,
-            );
+            self.expect(&mut scope, Place { old: false, position: spec.position }, &spec.expr, &Type::Bool);
         }
         for spec in &procedure.ensures {
-            self.expect(
-                &mut scope,
-                Place {
-                    old: true,
-                    position: spec.position,
-                },
-                &spec.expr,
-                &Type::Bool,
-            );
+            self.expect(&mut scope, Place { old: true, position: spec.position }, &spec.expr, &Type::Bool);
         }
         if let Some(body) = &procedure.body {
             self.stmts(&mut scope, &body.stmts);
@@ -236,20 +161,15 @@ impl<'p> Checker<'p> {
     fn assignable(&mut self, scope: &Scope<'p>, name: &str, position: Position) -> Option<Type> {
         match scope.lookup(name) {
             Some((Kind::Local, ty)) => return Some(ty),
-            Some((Kind::Param, _)) => {
-                self.error(position, format!("parameter `{name}` cannot be assigned"))
-            }
+            Some((Kind::Param, _)) => self.error(position, format!("parameter `{name}` cannot be assigned")),
             Some(_) => self.error(position, format!("`{name}` cannot be assigned")),
             None => match self.globals.get(name) {
-                Some((Kind::Global, ty))
-                    if scope.modifies.iter().any(|modified| modified == name) =>
-                {
+                Some((Kind::Global, ty)) if scope.modifies.iter().any(|modified| modified == name) => {
                     return Some((*ty).clone())
                 }
-                Some((Kind::Global, _)) => self.error(
-                    position,
-                    format!("global `{name}` is assigned but not listed in `modifies`"),
-                ),
+                Some((Kind::Global, _)) => {
+                    self.error(position, format!("global `{name}` is assigned but not listed in `modifies`"))
+                }
                 Some(_) => self.error(position, format!("constant `{name}` cannot be assigned")),
                 None => self.error(position, format!("unknown variable `{name}`")),
             },
@@ -258,25 +178,15 @@ impl<'p> Checker<'p> {
     }
 
     fn stmt(&mut self, scope: &mut Scope<'p>, stmt: &'p Stmt) {
-        let place = Place {
-            old: true,
-            position: stmt.position,
-        };
+        let place = Place { old: true, position: stmt.position };
         match &stmt.kind {
-            StmtKind::Assign {
-                target,
-                indices,
-                value,
-            } => {
+            StmtKind::Assign { target, indices, value } => {
                 let Some(mut ty) = self.assignable(scope, target, stmt.position) else {
                     return;
                 };
                 for index in indices {
                     let Type::Map(domain, range) = ty else {
-                        self.error(
-                            stmt.position,
-                            format!("`{target}` is indexed but is not a map"),
-                        );
+                        self.error(stmt.position, format!("`{target}` is indexed but is not a map"));
                         return;
                     };
                     self.expect(scope, place, index, &domain);
@@ -289,57 +199,28 @@ impl<'p> Checker<'p> {
                     self.assignable(scope, name, stmt.position);
                 }
             }
-            StmtKind::Assume(expr) | StmtKind::Assert { expr, .. } => {
-                self.expect(scope, place, expr, &Type::Bool)
-            }
-            StmtKind::If {
-                cond,
-                then_branch,
-                else_branch,
-            } => {
+            StmtKind::Assume(expr) | StmtKind::Assert { expr, .. } => self.expect(scope, place, expr, &Type::Bool),
+            StmtKind::If { cond, then_branch, else_branch } => {
                 if let Some(cond) = cond {
                     self.expect(scope, place, cond, &Type::Bool);
                 }
                 self.stmts(scope, then_branch);
                 self.stmts(scope, else_branch);
             }
-            StmtKind::While {
-                cond,
-                invariants,
-                body,
-            } => {
+            StmtKind::While { cond, invariants, body } => {
                 if let Some(cond) = cond {
                     self.expect(scope, place, cond, &Type::Bool);
                 }
                 for invariant in invariants {
-                    self.expect(
-                        scope,
-                        Place {
-                            old: true,
-                            position: invariant.position,
-                        },
-                        &invariant.expr,
-                        &Type::Bool,
-                    );
+                    self.expect(scope, Place { old: true, position: invariant.position }, &invariant.expr, &Type::Bool);
                 }
                 self.stmts(scope, body);
             }
-            StmtKind::Call {
-                targets,
-                procedure,
-                args,
-            } => self.call(scope, stmt.position, targets, procedure, args),
+            StmtKind::Call { targets, procedure, args } => self.call(scope, stmt.position, targets, procedure, args),
         }
     }
 
-    fn call(
-        &mut self,
-        scope: &mut Scope<'p>,
-        position: Position,
-        targets: &[String],
-        name: &str,
-        args: &'p [Expr],
-    ) {
+    fn call(&mut self, scope: &mut Scope<'p>, position: Position, targets: &[String], name: &str, args: &'p [Expr]) {
         let Some(&callee) = self.procedures.get(name) else {
             self.error(position, format!("unknown procedure `{name}`"));
             return;
@@ -357,26 +238,23 @@ impl<'p> Checker<'p> {
             );
             return;
         }
-        let place = Place {
-            old: true,
-            position,
-        };
+        let place = Place { old: true, position };
         for (arg, param) in args.iter().zip(&callee.params) {
             self.expect(scope, place, arg, &param.ty);
         }
         for (target, ret) in targets.iter().zip(&callee.returns) {
             if let Some(ty) = self.assignable(scope, target, position) {
                 if ty != ret.ty {
-                    self.error(
-                        position,
-                        format!("`{target}` has type {ty}, but `{name}` returns {}", ret.ty),
-                    );
+                    self.error(position, format!("`{target}` has type {ty}, but `{name}` returns {}", ret.ty));
                 }
             }
         }
         for global in &callee.modifies {
             if !scope.modifies.contains(global) {
-                self.error(position, format!("the call may change `{global}`, which the caller does not list in `modifies`"));
+                self.error(
+                    position,
+                    format!("the call may change `{global}`, which the caller does not list in `modifies`"),
+                );
             }
         }
     }
@@ -384,10 +262,7 @@ impl<'p> Checker<'p> {
     fn expect(&mut self, scope: &mut Scope<'p>, place: Place, expr: &'p Expr, expected: &Type) {
         if let Some(found) = self.infer(scope, place, expr) {
             if &found != expected {
-                self.error(
-                    place.position,
-                    format!("expected {expected}, found {found} in `{expr}`"),
-                );
+                self.error(place.position, format!("expected {expected}, found {found} in `{expr}`"));
             }
         }
     }
@@ -425,27 +300,19 @@ impl<'p> Checker<'p> {
                     Some(*range)
                 }
                 other => {
-                    self.error(
-                        position,
-                        format!("`{map}` has type {other} and cannot be indexed"),
-                    );
+                    self.error(position, format!("`{map}` has type {other} and cannot be indexed"));
                     None
                 }
             },
             Expr::Store(map, index, value) => match self.infer(scope, place, map)? {
                 ty @ Type::Map(..) => {
-                    let Type::Map(domain, range) = &ty else {
-                        unreachable!()
-                    };
+                    let Type::Map(domain, range) = &ty else { unreachable!() };
                     self.expect(scope, place, index, domain);
                     self.expect(scope, place, value, range);
                     Some(ty)
                 }
                 other => {
-                    self.error(
-                        position,
-                        format!("`{map}` has type {other} and cannot be updated"),
-                    );
+                    self.error(position, format!("`{map}` has type {other} and cannot be updated"));
                     None
                 }
             },
@@ -465,11 +332,7 @@ impl<'p> Checker<'p> {
                 if function.params.len() != args.len() {
                     self.error(
                         position,
-                        format!(
-                            "`{name}` takes {} arguments, but {} were given",
-                            function.params.len(),
-                            args.len()
-                        ),
+                        format!("`{name}` takes {} arguments, but {} were given", function.params.len(), args.len()),
                     );
                     return None;
                 }
@@ -486,24 +349,14 @@ impl<'p> Checker<'p> {
             }
             Expr::Old(value) => {
                 if !place.old {
-                    self.error(
-                        position,
-                        "`old` is only allowed in postconditions and procedure bodies",
-                    );
+                    self.error(position, "`old` is only allowed in postconditions and procedure bodies");
                     return None;
                 }
                 self.infer(scope, place, value)
             }
-            Expr::Quantified {
-                bound,
-                triggers,
-                body,
-                ..
-            } => {
-                let frame = bound
-                    .iter()
-                    .map(|binding| (binding.name.clone(), (Kind::Bound, binding.ty.clone())))
-                    .collect();
+            Expr::Quantified { bound, triggers, body, .. } => {
+                let frame =
+                    bound.iter().map(|binding| (binding.name.clone(), (Kind::Bound, binding.ty.clone()))).collect();
                 scope.frames.push(frame);
                 for term in triggers.iter().flatten() {
                     self.infer(scope, place, term);
@@ -519,10 +372,7 @@ impl<'p> Checker<'p> {
         if matches!(ty, Type::Int | Type::Real) {
             Some(ty.clone())
         } else {
-            self.error(
-                position,
-                format!("expected int or real, found {ty} in `{expr}`"),
-            );
+            self.error(position, format!("expected int or real, found {ty} in `{expr}`"));
             None
         }
     }
@@ -562,11 +412,7 @@ impl<'p> Checker<'p> {
                 let ty = self.infer(scope, place, lhs)?;
                 let ty = self.numeric(place.position, &ty, expr)?;
                 self.expect(scope, place, rhs, &ty);
-                Some(if matches!(op, Add | Sub | Mul) {
-                    ty
-                } else {
-                    Type::Bool
-                })
+                Some(if matches!(op, Add | Sub | Mul) { ty } else { Type::Bool })
             }
         }
     }
@@ -592,25 +438,16 @@ mod tests {
 
     #[test]
     fn boogie_rules_are_enforced() {
-        assert_eq!(
-            errors("procedure p(x: int) { x := 1; }"),
-            ["1:23: parameter `x` cannot be assigned"]
-        );
+        assert_eq!(errors("procedure p(x: int) { x := 1; }"), ["1:23: parameter `x` cannot be assigned"]);
         assert_eq!(
             errors("var g: int;\nprocedure p() { g := 1; }"),
             ["2:17: global `g` is assigned but not listed in `modifies`"]
         );
-        assert_eq!(
-            errors("procedure p() { assert 1 + 1.0 > 0; }"),
-            ["1:17: expected int, found real in `1.0`"]
-        );
+        assert_eq!(errors("procedure p() { assert 1 + 1.0 > 0; }"), ["1:17: expected int, found real in `1.0`"]);
         assert_eq!(
             errors("procedure p(x: int) requires old(x) > 0; { }"),
             ["1:21: `old` is only allowed in postconditions and procedure bodies"]
         );
-        assert_eq!(
-            errors("procedure p() { call q(); }"),
-            ["1:17: unknown procedure `q`"]
-        );
+        assert_eq!(errors("procedure p() { call q(); }"), ["1:17: unknown procedure `q`"]);
     }
 }

@@ -161,10 +161,7 @@ pub struct Binding {
 
 impl Binding {
     pub fn new(name: impl Into<String>, ty: Type) -> Binding {
-        Binding {
-            name: name.into(),
-            ty,
-        }
+        Binding { name: name.into(), ty }
     }
 }
 
@@ -217,12 +214,7 @@ pub struct Spec {
 
 impl Spec {
     pub fn checked(expr: Expr, tag: impl Into<String>) -> Spec {
-        Spec {
-            free: false,
-            expr,
-            tag: Some(tag.into()),
-            position: Position::NONE,
-        }
+        Spec { free: false, expr, tag: Some(tag.into()), position: Position::NONE }
     }
 }
 
@@ -240,10 +232,7 @@ pub struct Stmt {
 
 impl Stmt {
     pub fn new(kind: StmtKind) -> Stmt {
-        Stmt {
-            kind,
-            position: Position::NONE,
-        }
+        Stmt { kind, position: Position::NONE }
     }
 }
 

@@ -35,11 +35,7 @@ pub struct SyntaxError {
 
 impl fmt::Display for SyntaxError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}: {}",
-            self.position.line, self.position.column, self.message
-        )
+        write!(f, "{}:{}: {}", self.position.line, self.position.column, self.message)
     }
 }
 
@@ -51,22 +47,14 @@ pub struct Lines {
 
 impl Lines {
     fn new(text: &str) -> Lines {
-        let starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(offset, _)| offset + 1))
-            .collect();
-        Lines {
-            starts,
-            text_length: text.len(),
-        }
+        let starts = std::iter::once(0).chain(text.match_indices('\n').map(|(offset, _)| offset + 1)).collect();
+        Lines { starts, text_length: text.len() }
     }
 
     pub fn position(&self, offset: usize) -> Position {
         let offset = offset.min(self.text_length);
         let line = self.starts.partition_point(|&start| start <= offset) - 1;
-        Position {
-            line: line as u32 + 1,
-            column: (offset - self.starts[line]) as u32 + 1,
-        }
+        Position { line: line as u32 + 1, column: (offset - self.starts[line]) as u32 + 1 }
     }
 }
 
@@ -82,84 +70,44 @@ pub fn program(text: &str) -> Result<Program, SyntaxError> {
             Err(_) => {
                 return Err(SyntaxError {
                     position: lines.position(range.start),
-                    message: format!(
-                        "unknown character `{}`",
-                        &text[range.clone()].escape_debug()
-                    ),
+                    message: format!("unknown character `{}`", &text[range.clone()].escape_debug()),
                 })
             }
         }
     }
-    grammar::ProgramParser::new()
-        .parse(&lines, tokens)
-        .map_err(|error| syntax_error(text, &lines, error))
+    grammar::ProgramParser::new().parse(&lines, tokens).map_err(|error| syntax_error(text, &lines, error))
 }
 
-fn syntax_error(
-    text: &str,
-    lines: &Lines,
-    error: ParseError<usize, Token, TooDeep>,
-) -> SyntaxError {
+fn syntax_error(text: &str, lines: &Lines, error: ParseError<usize, Token, TooDeep>) -> SyntaxError {
     let expected_text = |expected: &[String]| {
         let names: Vec<&str> = expected.iter().map(|name| name.trim_matches('"')).collect();
         names.join(", ")
     };
     let (offset, message) = match error {
         ParseError::InvalidToken { location } => (location, "invalid token".to_string()),
-        ParseError::UnrecognizedEof { location, expected } => (
-            location,
-            format!(
-                "unexpected end of input, expected one of {}",
-                expected_text(&expected)
-            ),
-        ),
-        ParseError::UnrecognizedToken {
-            token: (start, _, end),
-            expected,
-        } => (
-            start,
-            format!(
-                "unexpected `{}`, expected one of {}",
-                &text[start..end],
-                expected_text(&expected)
-            ),
-        ),
-        ParseError::ExtraToken {
-            token: (start, _, end),
-        } => (start, format!("unexpected `{}`", &text[start..end])),
-        ParseError::User {
-            error: TooDeep(offset),
-        } => (offset, format!("nested more than {MAX_DEPTH} levels deep")),
+        ParseError::UnrecognizedEof { location, expected } => {
+            (location, format!("unexpected end of input, expected one of {}", expected_text(&expected)))
+        }
+        ParseError::UnrecognizedToken { token: (start, _, end), expected } => {
+            (start, format!("unexpected `{}`, expected one of {}", &text[start..end], expected_text(&expected)))
+        }
+        ParseError::ExtraToken { token: (start, _, end) } => (start, format!("unexpected `{}`", &text[start..end])),
+        ParseError::User { error: TooDeep(offset) } => (offset, format!("nested more than {MAX_DEPTH} levels deep")),
     };
-    SyntaxError {
-        position: lines.position(offset),
-        message,
-    }
+    SyntaxError { position: lines.position(offset), message }
 }
 
 /// One more level of nesting above `depth`, if allowed.
-pub fn deeper(
-    depth: Depth,
-    _lines: &Lines,
-    offset: usize,
-) -> Result<Depth, ParseError<usize, Token, TooDeep>> {
+pub fn deeper(depth: Depth, _lines: &Lines, offset: usize) -> Result<Depth, ParseError<usize, Token, TooDeep>> {
     if depth >= MAX_DEPTH {
-        return Err(ParseError::User {
-            error: TooDeep(offset),
-        });
+        return Err(ParseError::User { error: TooDeep(offset) });
     }
     Ok(depth + 1)
 }
 
 type Built = Result<(Expr, Depth), ParseError<usize, Token, TooDeep>>;
 
-pub fn binary(
-    lines: &Lines,
-    offset: usize,
-    op: BinaryOp,
-    lhs: (Expr, Depth),
-    rhs: (Expr, Depth),
-) -> Built {
+pub fn binary(lines: &Lines, offset: usize, op: BinaryOp, lhs: (Expr, Depth), rhs: (Expr, Depth)) -> Built {
     let depth = deeper(lhs.1.max(rhs.1), lines, offset)?;
     Ok((Expr::binary(op, lhs.0, rhs.0), depth))
 }
@@ -168,19 +116,11 @@ pub fn fold_negation(lines: &Lines, offset: usize, operand: (Expr, Depth)) -> Bu
     match operand.0 {
         Expr::Int(value) => Ok((Expr::Int(-value), operand.1)),
         Expr::Real(value) => Ok((Expr::Real(-value), operand.1)),
-        other => Ok((
-            Expr::Unary(UnaryOp::Neg, Box::new(other)),
-            deeper(operand.1, lines, offset)?,
-        )),
+        other => Ok((Expr::Unary(UnaryOp::Neg, Box::new(other)), deeper(operand.1, lines, offset)?)),
     }
 }
 
-pub fn fold_real_division(
-    lines: &Lines,
-    offset: usize,
-    lhs: (Expr, Depth),
-    rhs: (Expr, Depth),
-) -> Built {
+pub fn fold_real_division(lines: &Lines, offset: usize, lhs: (Expr, Depth), rhs: (Expr, Depth)) -> Built {
     match (&lhs.0, &rhs.0) {
         (Expr::Real(numerator), Expr::Real(denominator)) if !denominator.is_zero() => {
             Ok((Expr::Real(numerator / denominator), 1))
@@ -199,11 +139,7 @@ pub fn decimal(text: &str) -> BigRational {
 
 /// The tag of a construct: its `{:tag "..."}` attribute, or Boogie's `{:msg "..."}`.
 pub fn attributed(attributes: Vec<Option<(String, String)>>) -> Option<String> {
-    attributes
-        .into_iter()
-        .flatten()
-        .find(|(name, _)| name == "tag" || name == "msg")
-        .map(|(_, value)| value)
+    attributes.into_iter().flatten().find(|(name, _)| name == "tag" || name == "msg").map(|(_, value)| value)
 }
 
 /// A clause of a procedure's specification, in any order.
@@ -254,14 +190,9 @@ mod tests {
     #[test]
     fn positions_are_lines_and_columns() {
         let program = program("procedure p()\n{\n  assert true;\n}\n").unwrap();
-        let Declaration::Procedure(procedure) = &program.declarations[0] else {
-            panic!()
-        };
+        let Declaration::Procedure(procedure) = &program.declarations[0] else { panic!() };
         assert_eq!(procedure.position, Position { line: 1, column: 1 });
-        assert_eq!(
-            procedure.body.as_ref().unwrap().stmts[0].position,
-            Position { line: 3, column: 3 }
-        );
+        assert_eq!(procedure.body.as_ref().unwrap().stmts[0].position, Position { line: 3, column: 3 });
     }
 
     #[test]

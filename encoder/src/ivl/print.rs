@@ -14,8 +14,7 @@ pub fn program(program: &Program) -> String {
     for (index, declaration) in program.declarations.iter().enumerate() {
         // A blank line around procedures, none between one-line declarations.
         let spaced = matches!(declaration, Declaration::Procedure(_));
-        let after_procedure =
-            index > 0 && matches!(program.declarations[index - 1], Declaration::Procedure(_));
+        let after_procedure = index > 0 && matches!(program.declarations[index - 1], Declaration::Procedure(_));
         if index > 0 && (spaced || after_procedure) {
             out.push('\n');
         }
@@ -32,16 +31,8 @@ fn write_declaration(out: &mut String, declaration: &Declaration) {
         Declaration::Function(function) => {
             let params = bindings_text(&function.params);
             match &function.body {
-                Some(body) => writeln!(
-                    out,
-                    "function {}({params}): {} {{ {body} }}",
-                    function.name, function.result
-                ),
-                None => writeln!(
-                    out,
-                    "function {}({params}): {};",
-                    function.name, function.result
-                ),
+                Some(body) => writeln!(out, "function {}({params}): {} {{ {body} }}", function.name, function.result),
+                None => writeln!(out, "function {}({params}): {};", function.name, function.result),
             }
         }
         Declaration::Procedure(procedure) => {
@@ -57,11 +48,7 @@ fn binding_text(binding: &Binding) -> String {
 }
 
 fn bindings_text(bindings: &[Binding]) -> String {
-    bindings
-        .iter()
-        .map(binding_text)
-        .collect::<Vec<_>>()
-        .join(", ")
+    bindings.iter().map(binding_text).collect::<Vec<_>>().join(", ")
 }
 
 fn tag_text(tag: &Option<String>) -> String {
@@ -84,11 +71,7 @@ fn write_procedure(out: &mut String, procedure: &Procedure) {
         format!(" returns ({})", bindings_text(&procedure.returns))
     };
     let header_end = if procedure.body.is_some() { "" } else { ";" };
-    out.push_str(&format!(
-        "procedure {}({}){returns}{header_end}\n",
-        procedure.name,
-        bindings_text(&procedure.params)
-    ));
+    out.push_str(&format!("procedure {}({}){returns}{header_end}\n", procedure.name, bindings_text(&procedure.params)));
     for spec in &procedure.requires {
         out.push_str(&format!("  {}\n", spec_text("requires", spec)));
     }
@@ -131,24 +114,14 @@ fn write_stmts(out: &mut String, stmts: &[Stmt], depth: usize) {
 fn write_stmt(out: &mut String, stmt: &Stmt, depth: usize) {
     indent(out, depth);
     match &stmt.kind {
-        StmtKind::Assign {
-            target,
-            indices,
-            value,
-        } => {
+        StmtKind::Assign { target, indices, value } => {
             let indices: String = indices.iter().map(|index| format!("[{index}]")).collect();
             out.push_str(&format!("{target}{indices} := {value};\n"));
         }
         StmtKind::Havoc(names) => out.push_str(&format!("havoc {};\n", names.join(", "))),
         StmtKind::Assume(expr) => out.push_str(&format!("assume {expr};\n")),
-        StmtKind::Assert { expr, tag } => {
-            out.push_str(&format!("assert {}{expr};\n", tag_text(tag)))
-        }
-        StmtKind::If {
-            cond,
-            then_branch,
-            else_branch,
-        } => {
+        StmtKind::Assert { expr, tag } => out.push_str(&format!("assert {}{expr};\n", tag_text(tag))),
+        StmtKind::If { cond, then_branch, else_branch } => {
             out.push_str(&format!("if ({}) {{\n", condition_text(cond)));
             write_stmts(out, then_branch, depth + 1);
             indent(out, depth);
@@ -161,11 +134,7 @@ fn write_stmt(out: &mut String, stmt: &Stmt, depth: usize) {
                 out.push_str("}\n");
             }
         }
-        StmtKind::While {
-            cond,
-            invariants,
-            body,
-        } => {
+        StmtKind::While { cond, invariants, body } => {
             out.push_str(&format!("while ({})\n", condition_text(cond)));
             for invariant in invariants {
                 indent(out, depth + 1);
@@ -177,21 +146,10 @@ fn write_stmt(out: &mut String, stmt: &Stmt, depth: usize) {
             indent(out, depth);
             out.push_str("}\n");
         }
-        StmtKind::Call {
-            targets,
-            procedure,
-            args,
-        } => {
-            let targets = if targets.is_empty() {
-                String::new()
-            } else {
-                format!("{} := ", targets.join(", "))
-            };
+        StmtKind::Call { targets, procedure, args } => {
+            let targets = if targets.is_empty() { String::new() } else { format!("{} := ", targets.join(", ")) };
             let args: Vec<String> = args.iter().map(Expr::to_string).collect();
-            out.push_str(&format!(
-                "call {targets}{procedure}({});\n",
-                args.join(", ")
-            ));
+            out.push_str(&format!("call {targets}{procedure}({});\n", args.join(", ")));
         }
     }
 }
@@ -228,12 +186,7 @@ impl fmt::Display for Expr {
                 match (sign, magnitude.denom().is_one()) {
                     ("", true) => write!(f, "{}.0", magnitude.numer()),
                     (_, true) => write!(f, "(-{}.0)", magnitude.numer()),
-                    _ => write!(
-                        f,
-                        "({sign}{}.0 / {}.0)",
-                        magnitude.numer(),
-                        magnitude.denom()
-                    ),
+                    _ => write!(f, "({sign}{}.0 / {}.0)", magnitude.numer(), magnitude.denom()),
                 }
             }
             Expr::Bool(value) => write!(f, "{value}"),
@@ -252,12 +205,7 @@ impl fmt::Display for Expr {
                 write!(f, "(if {cond} then {then_value} else {else_value})")
             }
             Expr::Old(value) => write!(f, "old({value})"),
-            Expr::Quantified {
-                quantifier,
-                bound,
-                triggers,
-                body,
-            } => {
+            Expr::Quantified { quantifier, bound, triggers, body } => {
                 let keyword = match quantifier {
                     Quantifier::Forall => "forall",
                     Quantifier::Exists => "exists",
@@ -286,10 +234,7 @@ mod tests {
     fn types_print_as_boogie() {
         let heap = Type::map(Type::Int, Type::Int);
         let mask = Type::map(Type::Int, Type::Real);
-        assert_eq!(
-            format!("{heap} {mask} {}", Type::Bool),
-            "[int]int [int]real bool"
-        );
+        assert_eq!(format!("{heap} {mask} {}", Type::Bool), "[int]int [int]real bool");
     }
 
     #[test]
@@ -301,14 +246,8 @@ mod tests {
         assert_eq!(store.to_string(), "Mask_a[i := (Mask_a[i] - (1.0 / 2.0))]");
         let negative = Expr::binary(BinaryOp::Mod, Expr::int(-1), Expr::var("gsize"));
         assert_eq!(negative.to_string(), "((-1) mod gsize)");
-        assert_eq!(
-            Expr::Real(BigRational::new((-3).into(), 1.into())).to_string(),
-            "(-3.0)"
-        );
-        assert_eq!(
-            Expr::Real(BigRational::new((-1).into(), 10.into())).to_string(),
-            "(-1.0 / 10.0)"
-        );
+        assert_eq!(Expr::Real(BigRational::new((-3).into(), 1.into())).to_string(), "(-3.0)");
+        assert_eq!(Expr::Real(BigRational::new((-1).into(), 10.into())).to_string(), "(-1.0 / 10.0)");
     }
 
     #[test]
@@ -321,16 +260,9 @@ mod tests {
             triggers: vec![vec![select]],
             body: Box::new(body),
         };
-        assert_eq!(
-            forall.to_string(),
-            "(forall j: int :: {Heap_a[j]} (Heap_a[j] >= 0))"
-        );
+        assert_eq!(forall.to_string(), "(forall j: int :: {Heap_a[j]} (Heap_a[j] >= 0))");
         let call = Expr::Call("binom".into(), vec![Expr::var("n"), Expr::Bool(true)]);
-        let ite = Expr::IfThenElse(
-            var("c"),
-            Box::new(call),
-            Box::new(Expr::Unary(UnaryOp::Neg, var("x"))),
-        );
+        let ite = Expr::IfThenElse(var("c"), Box::new(call), Box::new(Expr::Unary(UnaryOp::Neg, var("x"))));
         assert_eq!(ite.to_string(), "(if c then binom(n, true) else (-x))");
     }
 }

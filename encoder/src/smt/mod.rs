@@ -143,9 +143,7 @@ pub struct Script {
 pub fn symbol_text(name: &str) -> String {
     let plain = !name.is_empty()
         && !name.starts_with(|c: char| c.is_ascii_digit())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "~!@$%^&*_-+=<>.?/".contains(c));
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || "~!@$%^&*_-+=<>.?/".contains(c));
     if plain {
         name.to_string()
     } else {
@@ -198,12 +196,7 @@ impl fmt::Display for Term {
                 }
                 f.write_str(")")
             }
-            Term::Quantifier {
-                forall,
-                bound,
-                patterns,
-                body,
-            } => {
+            Term::Quantifier { forall, bound, patterns, body } => {
                 let keyword = if *forall { "forall" } else { "exists" };
                 write!(f, "({keyword} (")?;
                 for (index, (name, sort)) in bound.iter().enumerate() {
@@ -294,6 +287,12 @@ impl fmt::Display for Value {
     }
 }
 
+/// How many rounds of model-based quantifier instantiation z3 may spend looking for a model: a
+/// counterexample to a simple quantified fact is found in a round or two, while a model the
+/// solver cannot build (of `f(x) > x` for all `x`, say) would otherwise take it to the time limit.
+/// Past this bound, the answer is `unknown`: undecided, never verified.
+pub const Z3_MODEL_ROUNDS: u32 = 10;
+
 /// Limits and randomness of each check.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -307,11 +306,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits {
-            timeout: Duration::from_secs(10),
-            resource_limit: 0,
-            seed: 0,
-        }
+        Limits { timeout: Duration::from_secs(10), resource_limit: 0, seed: 0 }
     }
 }
 
@@ -343,35 +338,16 @@ mod tests {
     fn terms_print_as_smtlib() {
         let x = Term::symbol("x@1");
         let quoted = Term::symbol("a'b");
-        let select = Term::app(
-            Op::Select,
-            vec![Term::symbol("H"), Term::Int(BigInt::from(-2))],
-        );
-        let term = Term::and(vec![
-            Term::eq(x, select),
-            Term::negation(quoted),
-            Term::Bool(true),
-        ]);
-        assert_eq!(
-            term.to_string(),
-            "(and (= x@1 (select H (- 2))) (not |a'b|))"
-        );
-        assert_eq!(
-            Term::Real(BigRational::new((-1).into(), 3.into())).to_string(),
-            "(- (/ 1.0 3.0))"
-        );
+        let select = Term::app(Op::Select, vec![Term::symbol("H"), Term::Int(BigInt::from(-2))]);
+        let term = Term::and(vec![Term::eq(x, select), Term::negation(quoted), Term::Bool(true)]);
+        assert_eq!(term.to_string(), "(and (= x@1 (select H (- 2))) (not |a'b|))");
+        assert_eq!(Term::Real(BigRational::new((-1).into(), 3.into())).to_string(), "(- (/ 1.0 3.0))");
         let forall = Term::Quantifier {
             forall: true,
             bound: vec![("i".into(), Sort::Int)],
-            patterns: vec![vec![Term::app(
-                Op::Apply("f".into()),
-                vec![Term::symbol("i")],
-            )]],
+            patterns: vec![vec![Term::app(Op::Apply("f".into()), vec![Term::symbol("i")])]],
             body: Box::new(Term::Bool(true)),
         };
-        assert_eq!(
-            forall.to_string(),
-            "(forall ((i Int)) (! true :pattern ((f i))))"
-        );
+        assert_eq!(forall.to_string(), "(forall ((i Int)) (! true :pattern ((f i))))");
     }
 }

@@ -43,6 +43,9 @@ impl Flavour {
                     "--lang=smt2".to_string(),
                     "--incremental".to_string(),
                     "--produce-models".to_string(),
+                    // Stop unfolding a recursive definition (a matching loop) after 32 levels of
+                    // instantiation: `unknown` at once rather than at the time limit.
+                    "--inst-max-level=32".to_string(),
                     format!("--tlimit-per={}", limits.timeout.as_millis()),
                     format!("--seed={}", limits.seed),
                 ];
@@ -58,9 +61,10 @@ impl Flavour {
         match self {
             Flavour::Z3 => {
                 let mut text = format!(
-                    "(set-option :produce-models true)\n(set-option :timeout {})\n(set-option :random-seed {})\n",
+                    "(set-option :produce-models true)\n(set-option :timeout {})\n(set-option :random-seed {})\n(set-option :smt.mbqi.max_iterations {})\n",
                     limits.timeout.as_millis(),
-                    limits.seed
+                    limits.seed,
+                    super::Z3_MODEL_ROUNDS
                 );
                 if limits.resource_limit > 0 {
                     text.push_str(&format!("(set-option :rlimit {})\n", limits.resource_limit));
@@ -94,17 +98,8 @@ impl ProcessSolver {
     }
 
     /// The solver at `program`.
-    pub fn with_program(
-        flavour: Flavour,
-        program: impl Into<String>,
-        limits: Limits,
-    ) -> ProcessSolver {
-        ProcessSolver {
-            flavour,
-            program: program.into(),
-            limits,
-            running: None,
-        }
+    pub fn with_program(flavour: Flavour, program: impl Into<String>, limits: Limits) -> ProcessSolver {
+        ProcessSolver { flavour, program: program.into(), limits, running: None }
     }
 
     fn start(&mut self) -> Result<&mut Running, SolverError> {
@@ -123,14 +118,8 @@ impl ProcessSolver {
                     if self.flavour == Flavour::Z3 { "LOCKSTEP_Z3" } else { "LOCKSTEP_CVC5" }
                 ))
             })?;
-        let stdin = child
-            .stdin
-            .take()
-            .ok_or_else(|| SolverError("no stdin".into()))?;
-        let stdout = child
-            .stdout
-            .take()
-            .ok_or_else(|| SolverError("no stdout".into()))?;
+        let stdin = child.stdin.take().ok_or_else(|| SolverError("no stdin".into()))?;
+        let stdout = child.stdout.take().ok_or_else(|| SolverError("no stdout".into()))?;
         let (sender, lines) = mpsc::channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -140,12 +129,7 @@ impl ProcessSolver {
                 }
             }
         });
-        Ok(self.running.insert(Running {
-            child,
-            stdin,
-            lines,
-            pending: String::new(),
-        }))
+        Ok(self.running.insert(Running { child, stdin, lines, pending: String::new() }))
     }
 
     fn stop(&mut self) {
@@ -156,10 +140,7 @@ impl ProcessSolver {
     }
 
     fn send(&mut self, text: &str) -> Result<(), SolverError> {
-        let running = self
-            .running
-            .as_mut()
-            .ok_or_else(|| SolverError("the solver is not running".into()))?;
+        let running = self.running.as_mut().ok_or_else(|| SolverError("the solver is not running".into()))?;
         running
             .stdin
             .write_all(text.as_bytes())
@@ -169,19 +150,13 @@ impl ProcessSolver {
 
     /// The next complete s-expression of output, or `None` when the time is up.
     fn receive(&mut self, wait: Duration) -> Result<Option<Sexp>, SolverError> {
-        let running = self
-            .running
-            .as_mut()
-            .ok_or_else(|| SolverError("the solver is not running".into()))?;
+        let running = self.running.as_mut().ok_or_else(|| SolverError("the solver is not running".into()))?;
         loop {
             if let Some((sexp, used)) = sexp::read(&running.pending) {
                 running.pending.drain(..used);
                 if let Sexp::List(items) = &sexp {
                     if items.first() == Some(&Sexp::Atom("error".into())) {
-                        return Err(SolverError(format!(
-                            "{} reported {sexp}",
-                            self.flavour.name()
-                        )));
+                        return Err(SolverError(format!("{} reported {sexp}", self.flavour.name())));
                     }
                 }
                 return Ok(Some(sexp));
@@ -193,10 +168,7 @@ impl ProcessSolver {
                 }
                 Err(RecvTimeoutError::Timeout) => return Ok(None),
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Err(SolverError(format!(
-                        "{} stopped unexpectedly",
-                        self.flavour.name()
-                    )))
+                    return Err(SolverError(format!("{} stopped unexpectedly", self.flavour.name())))
                 }
             }
         }
@@ -251,10 +223,7 @@ impl Solver for ProcessSolver {
                 };
                 Ok(Answer::Unknown(reason.unwrap_or_else(|| "unknown".into())))
             }
-            other => Err(SolverError(format!(
-                "unexpected answer from {}: {other}",
-                self.flavour.name()
-            ))),
+            other => Err(SolverError(format!("unexpected answer from {}: {other}", self.flavour.name()))),
         }
     }
 
@@ -273,9 +242,7 @@ impl Solver for ProcessSolver {
                     other => Err(SolverError(format!("unexpected value {other}"))),
                 })
                 .collect(),
-            other => Err(SolverError(format!(
-                "unexpected answer to get-value: {other:?}"
-            ))),
+            other => Err(SolverError(format!("unexpected answer to get-value: {other:?}"))),
         }
     }
 }

@@ -106,9 +106,7 @@ pub fn read(text: &str) -> Option<(Sexp, usize)> {
 /// A model value written as an SMT-LIB term: `true`, `5`, `(- 5)`, `1.5`, `(/ 1.0 3.0)`, `(/ 1 3)`.
 pub fn value(sexp: &Sexp) -> Value {
     match number(sexp) {
-        Some(value) if value.is_integer() && !is_real_literal(sexp) => {
-            Value::Int(value.to_integer())
-        }
+        Some(value) if value.is_integer() && !is_real_literal(sexp) => Value::Int(value.to_integer()),
         Some(value) => Value::Real(value),
         None => match sexp {
             Sexp::Atom(atom) if atom == "true" => Value::Bool(true),
@@ -142,10 +140,7 @@ fn number(sexp: &Sexp) -> Option<BigRational> {
                 return None;
             }
             let digits: BigInt = format!("{whole}{fraction}").parse().ok()?;
-            Some(BigRational::new(
-                digits,
-                BigInt::from(10).pow(fraction.len() as u32),
-            ))
+            Some(BigRational::new(digits, BigInt::from(10).pow(fraction.len() as u32)))
         }
         Sexp::List(items) => match items.as_slice() {
             [Sexp::Atom(op), operand] if op == "-" => Some(-number(operand)?),
@@ -180,22 +175,10 @@ mod tests {
     #[test]
     fn values_are_exact() {
         assert_eq!(value(&one("(- 12)")), Value::Int(BigInt::from(-12)));
-        assert_eq!(
-            value(&one("(/ 1.0 3.0)")),
-            Value::Real(BigRational::new(1.into(), 3.into()))
-        );
-        assert_eq!(
-            value(&one("(- (/ 1 4))")),
-            Value::Real(BigRational::new((-1).into(), 4.into()))
-        );
-        assert_eq!(
-            value(&one("2.0")),
-            Value::Real(BigRational::from_integer(2.into()))
-        );
+        assert_eq!(value(&one("(/ 1.0 3.0)")), Value::Real(BigRational::new(1.into(), 3.into())));
+        assert_eq!(value(&one("(- (/ 1 4))")), Value::Real(BigRational::new((-1).into(), 4.into())));
+        assert_eq!(value(&one("2.0")), Value::Real(BigRational::from_integer(2.into())));
         assert_eq!(value(&one("false")), Value::Bool(false));
-        assert!(matches!(
-            value(&one("((as const (Array Int Int)) 0)")),
-            Value::Other(_)
-        ));
+        assert!(matches!(value(&one("((as const (Array Int Int)) 0)")), Value::Other(_)));
     }
 }

@@ -19,12 +19,7 @@ pub struct Z3Solver {
 
 impl Z3Solver {
     pub fn new(limits: Limits) -> Z3Solver {
-        Z3Solver {
-            limits,
-            solver: None,
-            constants: HashMap::new(),
-            functions: HashMap::new(),
-        }
+        Z3Solver { limits, solver: None, constants: HashMap::new(), functions: HashMap::new() }
     }
 }
 
@@ -49,13 +44,11 @@ struct Builder<'s> {
 }
 
 fn as_bool(term: &Dynamic) -> Result<Bool, SolverError> {
-    term.as_bool()
-        .ok_or_else(|| error(format!("expected a Bool term, found {term}")))
+    term.as_bool().ok_or_else(|| error(format!("expected a Bool term, found {term}")))
 }
 
 fn as_array(term: &Dynamic) -> Result<Array, SolverError> {
-    term.as_array()
-        .ok_or_else(|| error(format!("expected an array term, found {term}")))
+    term.as_array().ok_or_else(|| error(format!("expected an array term, found {term}")))
 }
 
 /// Applies an arithmetic operator to int or real operands.
@@ -67,16 +60,10 @@ fn arithmetic(
     if let Some(ints) = args.iter().map(Dynamic::as_int).collect::<Option<Vec<_>>>() {
         return Ok(on_ints(&ints));
     }
-    if let Some(reals) = args
-        .iter()
-        .map(Dynamic::as_real)
-        .collect::<Option<Vec<_>>>()
-    {
+    if let Some(reals) = args.iter().map(Dynamic::as_real).collect::<Option<Vec<_>>>() {
         return Ok(on_reals(&reals));
     }
-    Err(error(
-        "arithmetic on operands that are neither all Int nor all Real",
-    ))
+    Err(error("arithmetic on operands that are neither all Int nor all Real"))
 }
 
 impl Builder<'_> {
@@ -84,16 +71,12 @@ impl Builder<'_> {
         Ok(match term {
             Term::Bool(value) => Dynamic::from_ast(&Bool::from_bool(*value)),
             Term::Int(value) => {
-                let int: Int = value
-                    .to_string()
-                    .parse()
-                    .map_err(|_| error("bad integer"))?;
+                let int: Int = value.to_string().parse().map_err(|_| error("bad integer"))?;
                 Dynamic::from_ast(&int)
             }
             Term::Real(value) => {
-                let real =
-                    Real::from_rational_str(&value.numer().to_string(), &value.denom().to_string())
-                        .ok_or_else(|| error("bad real"))?;
+                let real = Real::from_rational_str(&value.numer().to_string(), &value.denom().to_string())
+                    .ok_or_else(|| error("bad real"))?;
                 Dynamic::from_ast(&real)
             }
             Term::Symbol(name) => self
@@ -105,29 +88,15 @@ impl Builder<'_> {
                 .cloned()
                 .ok_or_else(|| error(format!("undeclared symbol {name}")))?,
             Term::App(op, args) => {
-                let args = args
-                    .iter()
-                    .map(|arg| self.term(arg))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let args = args.iter().map(|arg| self.term(arg)).collect::<Result<Vec<_>, _>>()?;
                 self.apply(op, &args)?
             }
-            Term::Quantifier {
-                forall,
-                bound,
-                patterns,
-                body,
-            } => {
+            Term::Quantifier { forall, bound, patterns, body } => {
                 let frame: HashMap<String, Dynamic> = bound
                     .iter()
-                    .map(|(name, sort)| {
-                        (
-                            name.clone(),
-                            Dynamic::new_const(name.as_str(), &z3_sort(sort)),
-                        )
-                    })
+                    .map(|(name, sort)| (name.clone(), Dynamic::new_const(name.as_str(), &z3_sort(sort))))
                     .collect();
-                let variables: Vec<Dynamic> =
-                    bound.iter().map(|(name, _)| frame[name].clone()).collect();
+                let variables: Vec<Dynamic> = bound.iter().map(|(name, _)| frame[name].clone()).collect();
                 self.bound.push(frame);
                 let built = self.quantifier(*forall, &variables, patterns, body);
                 self.bound.pop();
@@ -147,18 +116,12 @@ impl Builder<'_> {
         let patterns = patterns
             .iter()
             .map(|terms| {
-                let terms = terms
-                    .iter()
-                    .map(|term| self.term(term))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let terms = terms.iter().map(|term| self.term(term)).collect::<Result<Vec<_>, _>>()?;
                 let refs: Vec<&dyn Ast> = terms.iter().map(|term| term as &dyn Ast).collect();
                 Ok(Pattern::new(&refs))
             })
             .collect::<Result<Vec<_>, SolverError>>()?;
-        let bounds: Vec<&dyn Ast> = variables
-            .iter()
-            .map(|variable| variable as &dyn Ast)
-            .collect();
+        let bounds: Vec<&dyn Ast> = variables.iter().map(|variable| variable as &dyn Ast).collect();
         let pattern_refs: Vec<&Pattern> = patterns.iter().collect();
         let quantified = if forall {
             z3::ast::forall_const(&bounds, &pattern_refs, &body)
@@ -169,10 +132,7 @@ impl Builder<'_> {
     }
 
     fn apply(&self, op: &Op, args: &[Dynamic]) -> Result<Dynamic, SolverError> {
-        let arg = |index: usize| {
-            args.get(index)
-                .ok_or_else(|| error(format!("missing operand of {op:?}")))
-        };
+        let arg = |index: usize| args.get(index).ok_or_else(|| error(format!("missing operand of {op:?}")));
         let bools = || args.iter().map(as_bool).collect::<Result<Vec<_>, _>>();
         Ok(match op {
             Op::Not => Dynamic::from_ast(&as_bool(arg(0)?)?.not()),
@@ -181,74 +141,37 @@ impl Builder<'_> {
             Op::Implies => Dynamic::from_ast(&as_bool(arg(0)?)?.implies(as_bool(arg(1)?)?)),
             Op::Eq => Dynamic::from_ast(&arg(0)?.eq(arg(1)?)),
             Op::Ite => as_bool(arg(0)?)?.ite(arg(1)?, arg(2)?),
-            Op::Add => arithmetic(
-                args,
-                |a| Dynamic::from_ast(&Int::add(a)),
-                |a| Dynamic::from_ast(&Real::add(a)),
-            )?,
-            Op::Sub => arithmetic(
-                args,
-                |a| Dynamic::from_ast(&Int::sub(a)),
-                |a| Dynamic::from_ast(&Real::sub(a)),
-            )?,
-            Op::Mul => arithmetic(
-                args,
-                |a| Dynamic::from_ast(&Int::mul(a)),
-                |a| Dynamic::from_ast(&Real::mul(a)),
-            )?,
+            Op::Add => arithmetic(args, |a| Dynamic::from_ast(&Int::add(a)), |a| Dynamic::from_ast(&Real::add(a)))?,
+            Op::Sub => arithmetic(args, |a| Dynamic::from_ast(&Int::sub(a)), |a| Dynamic::from_ast(&Real::sub(a)))?,
+            Op::Mul => arithmetic(args, |a| Dynamic::from_ast(&Int::mul(a)), |a| Dynamic::from_ast(&Real::mul(a)))?,
             Op::Neg => arithmetic(
                 args,
                 |a| Dynamic::from_ast(&a[0].unary_minus()),
                 |a| Dynamic::from_ast(&a[0].unary_minus()),
             )?,
-            Op::IntDiv => arithmetic(
-                args,
-                |a| Dynamic::from_ast(&a[0].div(&a[1])),
-                |a| Dynamic::from_ast(&a[0].div(&a[1])),
-            )?,
+            Op::IntDiv => {
+                arithmetic(args, |a| Dynamic::from_ast(&a[0].div(&a[1])), |a| Dynamic::from_ast(&a[0].div(&a[1])))?
+            }
             Op::Mod => arithmetic(
                 args,
                 |a| Dynamic::from_ast(&a[0].modulo(&a[1])),
                 |_| Dynamic::from_ast(&Bool::from_bool(false)),
             )?,
-            Op::RealDiv => arithmetic(
-                args,
-                |a| Dynamic::from_ast(&a[0].div(&a[1])),
-                |a| Dynamic::from_ast(&a[0].div(&a[1])),
-            )?,
-            Op::Lt => arithmetic(
-                args,
-                |a| Dynamic::from_ast(&a[0].lt(&a[1])),
-                |a| Dynamic::from_ast(&a[0].lt(&a[1])),
-            )?,
-            Op::Le => arithmetic(
-                args,
-                |a| Dynamic::from_ast(&a[0].le(&a[1])),
-                |a| Dynamic::from_ast(&a[0].le(&a[1])),
-            )?,
-            Op::Gt => arithmetic(
-                args,
-                |a| Dynamic::from_ast(&a[0].gt(&a[1])),
-                |a| Dynamic::from_ast(&a[0].gt(&a[1])),
-            )?,
-            Op::Ge => arithmetic(
-                args,
-                |a| Dynamic::from_ast(&a[0].ge(&a[1])),
-                |a| Dynamic::from_ast(&a[0].ge(&a[1])),
-            )?,
+            Op::RealDiv => {
+                arithmetic(args, |a| Dynamic::from_ast(&a[0].div(&a[1])), |a| Dynamic::from_ast(&a[0].div(&a[1])))?
+            }
+            Op::Lt => arithmetic(args, |a| Dynamic::from_ast(&a[0].lt(&a[1])), |a| Dynamic::from_ast(&a[0].lt(&a[1])))?,
+            Op::Le => arithmetic(args, |a| Dynamic::from_ast(&a[0].le(&a[1])), |a| Dynamic::from_ast(&a[0].le(&a[1])))?,
+            Op::Gt => arithmetic(args, |a| Dynamic::from_ast(&a[0].gt(&a[1])), |a| Dynamic::from_ast(&a[0].gt(&a[1])))?,
+            Op::Ge => arithmetic(args, |a| Dynamic::from_ast(&a[0].ge(&a[1])), |a| Dynamic::from_ast(&a[0].ge(&a[1])))?,
             Op::Select => as_array(arg(0)?)?.select(arg(1)?),
             Op::Store => Dynamic::from_ast(&as_array(arg(0)?)?.store(arg(1)?, arg(2)?)),
             Op::ToReal => {
-                let int = arg(0)?
-                    .as_int()
-                    .ok_or_else(|| error("to_real of a non-Int term"))?;
+                let int = arg(0)?.as_int().ok_or_else(|| error("to_real of a non-Int term"))?;
                 Dynamic::from_ast(&int.to_real())
             }
             Op::Apply(name) => {
-                let function = self
-                    .functions
-                    .get(name)
-                    .ok_or_else(|| error(format!("undeclared function {name}")))?;
+                let function = self.functions.get(name).ok_or_else(|| error(format!("undeclared function {name}")))?;
                 let refs: Vec<&dyn Ast> = args.iter().map(|arg| arg as &dyn Ast).collect();
                 function.apply(&refs)
             }
@@ -260,16 +183,11 @@ impl Solver for Z3Solver {
     fn load(&mut self, script: &Script) -> Result<(), SolverError> {
         let solver = z3::Solver::new();
         let mut params = Params::new();
-        params.set_u32(
-            "timeout",
-            u32::try_from(self.limits.timeout.as_millis()).unwrap_or(u32::MAX),
-        );
+        params.set_u32("mbqi.max_iterations", super::Z3_MODEL_ROUNDS);
+        params.set_u32("timeout", u32::try_from(self.limits.timeout.as_millis()).unwrap_or(u32::MAX));
         params.set_u32("random_seed", self.limits.seed);
         if self.limits.resource_limit > 0 {
-            params.set_u32(
-                "rlimit",
-                u32::try_from(self.limits.resource_limit).unwrap_or(u32::MAX),
-            );
+            params.set_u32("rlimit", u32::try_from(self.limits.resource_limit).unwrap_or(u32::MAX));
         }
         solver.set_params(&params);
         self.constants.clear();
@@ -277,25 +195,16 @@ impl Solver for Z3Solver {
         for command in &script.commands {
             match command {
                 Command::DeclareConst(name, sort) => {
-                    self.constants.insert(
-                        name.clone(),
-                        Dynamic::new_const(name.as_str(), &z3_sort(sort)),
-                    );
+                    self.constants.insert(name.clone(), Dynamic::new_const(name.as_str(), &z3_sort(sort)));
                 }
                 Command::DeclareFun(name, domain, range) => {
                     let domain: Vec<z3::Sort> = domain.iter().map(z3_sort).collect();
                     let refs: Vec<&z3::Sort> = domain.iter().collect();
-                    self.functions.insert(
-                        name.clone(),
-                        FuncDecl::new(name.as_str(), &refs, &z3_sort(range)),
-                    );
+                    self.functions.insert(name.clone(), FuncDecl::new(name.as_str(), &refs, &z3_sort(range)));
                 }
                 Command::Assert(term) => {
-                    let mut builder = Builder {
-                        constants: &self.constants,
-                        functions: &self.functions,
-                        bound: Vec::new(),
-                    };
+                    let mut builder =
+                        Builder { constants: &self.constants, functions: &self.functions, bound: Vec::new() };
                     solver.assert(as_bool(&builder.term(term)?)?);
                 }
             }
@@ -305,10 +214,7 @@ impl Solver for Z3Solver {
     }
 
     fn check(&mut self, assumptions: &[(String, bool)]) -> Result<Answer, SolverError> {
-        let solver = self
-            .solver
-            .as_ref()
-            .ok_or_else(|| error("no script loaded"))?;
+        let solver = self.solver.as_ref().ok_or_else(|| error("no script loaded"))?;
         let literals: Vec<Bool> = assumptions
             .iter()
             .map(|(name, value)| {
@@ -323,32 +229,19 @@ impl Solver for Z3Solver {
         Ok(match solver.check_assumptions(&literals) {
             SatResult::Sat => Answer::Sat,
             SatResult::Unsat => Answer::Unsat,
-            SatResult::Unknown => Answer::Unknown(
-                solver
-                    .get_reason_unknown()
-                    .unwrap_or_else(|| "unknown".into()),
-            ),
+            SatResult::Unknown => Answer::Unknown(solver.get_reason_unknown().unwrap_or_else(|| "unknown".into())),
         })
     }
 
     fn values(&mut self, terms: &[Term]) -> Result<Vec<Value>, SolverError> {
-        let solver = self
-            .solver
-            .as_ref()
-            .ok_or_else(|| error("no script loaded"))?;
+        let solver = self.solver.as_ref().ok_or_else(|| error("no script loaded"))?;
         let model = solver.get_model().ok_or_else(|| error("z3 has no model"))?;
-        let mut builder = Builder {
-            constants: &self.constants,
-            functions: &self.functions,
-            bound: Vec::new(),
-        };
+        let mut builder = Builder { constants: &self.constants, functions: &self.functions, bound: Vec::new() };
         terms
             .iter()
             .map(|term| {
                 let built = builder.term(term)?;
-                let evaluated = model
-                    .eval(&built, true)
-                    .ok_or_else(|| error(format!("cannot evaluate {term}")))?;
+                let evaluated = model.eval(&built, true).ok_or_else(|| error(format!("cannot evaluate {term}")))?;
                 let text = evaluated.to_string();
                 Ok(match sexp::read(&format!("{text}\n")) {
                     Some((value, _)) => sexp::value(&value),

@@ -1,4 +1,4 @@
-// Calls to a procedure with a body: caller relies only on its pre/postconditions.
+// Calls to procedures with bodies (including a recursive one) use only pre/postconditions.
 procedure Double(x: int) returns (r: int)
   requires x >= 0;
   ensures r == 2 * x;
@@ -15,4 +15,17 @@ procedure Main(a: int) returns (b: int)
   assert t == 2 * a;
   call b := Double(t);
   assert b == 4 * a;
+}
+
+procedure SumTo(n: int) returns (s: int)
+  requires n >= 0;
+  ensures s >= n;
+  ensures n > 0 ==> s > 0;
+{
+  if (n == 0) {
+    s := 0;
+  } else {
+    call s := SumTo(n - 1);
+    s := s + n;
+  }
 }

@@ -17,5 +17,5 @@ procedure OneStep(n: int)
 
 procedure NeedsInduction(n: int)
 {
-  assert fact(n) >= 1; // fails: assert
+  assert fact(n) >= 1; // undecided: assert
 }

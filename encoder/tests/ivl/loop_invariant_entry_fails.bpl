@@ -1,4 +1,5 @@
-// An invariant that is preserved by the body but false on loop entry.
+// Invariants false on loop entry; the failed entry check is assumed in the entry state
+// (i == 0 in Main makes the rest vacuous, the havocked i in Havoced does not).
 procedure Main(n: int) returns (i: int)
   requires n >= 0;
   ensures i >= n;
@@ -9,6 +10,7 @@ procedure Main(n: int) returns (i: int)
     invariant i >= 1; // fails: invariant-entry
   {
     i := i + 1;
+    assert i > 5;
   }
 }
 
