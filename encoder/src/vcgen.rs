@@ -678,8 +678,8 @@ fn passify(
             match command {
                 // x := e  ~>  assume x@k == e[current incarnations], with x@k fresh
                 Lowered::Assign(name, value) => {
-                    let old = current.clone();
-                    let term = translate_checked(value, &Scope { current: &current, old: &old, constants });
+                    // In a body, `old(e)` is `e` where the procedure started.
+                    let term = translate_checked(value, &Scope { current: &current, old: &initial, constants });
                     let incarnation = fresh(name, &mut incarnations);
                     passive[block].push(Passive::Assume(Term::eq(Term::symbol(incarnation.clone()), term)));
                     current.insert(name.clone(), incarnation);
