@@ -40,8 +40,9 @@ enum Command {
     },
     /// Verify a program in the intermediate verification language (a subset of Boogie) directly.
     ///
-    /// A debugging aid for the encoding: `lockstep verify --emit boogie` writes what this reads,
-    /// and plain Boogie programs in the subset are valid input. Prints each failed check with its
+    /// A debugging aid for the encoding of kernels into this language, and a way to compare the
+    /// solvers and real Boogie on it; plain Boogie programs in the subset are valid input. Prints
+    /// each failed check with its
     /// tag (or its line) and the values of the procedure's variables where it fails. Exit status:
     /// 0 all verified, 1 some check failed, 2 bad input, 3 undecided and nothing failed.
     Ivl {
