@@ -6,6 +6,13 @@
 //! checks types, producing a [`lockstep_logic::Program`]. Every problem found on the way is a
 //! [`diagnostics::Diagnostic`] with a stable code and a span.
 //!
+//! ```
+//! use lockstep_frontend::{check_file, source::SourceFile};
+//! let text = "kernel k { global int[gsize] a; requires perm(a[tid], 100); void main() { a[tid] := 1; } }";
+//! let checked = check_file(SourceFile::new("k.pvl", text));
+//! assert_eq!(checked.program.unwrap().kernels[0].name, "k");
+//! ```
+//!
 //! Architecture invariants: this is the only crate that reads files or prints (and it does both
 //! only in `main.rs`; the library returns values). No input makes it panic: malformed text gives
 //! diagnostics, never a crash, and the nesting depth is bounded so no recursive pass can overflow

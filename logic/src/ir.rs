@@ -19,6 +19,11 @@ impl Span {
     }
 
     /// The smallest span covering both.
+    ///
+    /// ```
+    /// use lockstep_logic::Span;
+    /// assert_eq!(Span::new(4, 9).to(Span::new(1, 5)), Span::new(1, 9));
+    /// ```
     pub fn to(self, other: Span) -> Span {
         Span::new(self.start.min(other.start), self.end.max(other.end))
     }
