@@ -6,7 +6,7 @@
 //! `call`. Every check (an `assert`, a `requires` at each call, an `ensures`, an invariant) may carry
 //! an opaque tag chosen by whoever built the program; results come back keyed by it.
 //!
-//! The text form is Boogie: [`print`] writes it (deterministically, byte for byte) and [`parse`]
+//! The text form is Boogie: [`print::program`] writes it (deterministically, byte for byte) and [`parse::program`]
 //! reads it back, so tests can be written as small Boogie programs and real Boogie can check the
 //! same text. A tag prints as the attribute `{:tag "..."}`, which Boogie ignores.
 
