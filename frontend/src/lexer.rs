@@ -5,7 +5,7 @@
 //! other operator (`gsize > 1 * perm(bin[tid],100)` means `(gsize > 1) ** perm(bin[tid],100)`).
 //! One token of lookahead cannot decide which is meant, so the lexer decides before the parser
 //! runs: a `*` is separating when the operand right next to it, on either side, is a permission or
-//! a quantified resource (see [`classify_stars`]). The parser then sees two different tokens and
+//! a quantified resource (see `classify_stars`). The parser then sees two different tokens and
 //! stays LR(1).
 //!
 //! The lexer never stops at an error: a character it does not know is reported and skipped, so
@@ -140,7 +140,7 @@ pub enum Token {
     Plus,
     #[token("-")]
     Minus,
-    /// `*` as multiplication; [`classify_stars`] turns some into [`Token::SepStar`].
+    /// `*` as multiplication; `classify_stars` turns some into [`Token::SepStar`].
     #[token("*")]
     Star,
     /// `*` as the separating conjunction. Never produced by logos directly.
