@@ -162,7 +162,7 @@ pub fn procedure(program: &Program, procedure: &Procedure) -> ProcedureVc {
     for declaration in &program.declarations {
         match declaration {
             Declaration::Axiom(expr) => {
-                script.commands.push(Command::Assert(translate_checked(expr, &global_scope)));
+                script.commands.push(Command::Assert(assumed(expr, &global_scope)));
             }
             Declaration::Function(function) => {
                 if let Some(body) = &function.body {
@@ -243,7 +243,8 @@ fn sort(ty: &Type) -> Sort {
 /// `forall params :: {f(params)} f(params) == body`: Boogie's meaning of a function with a body.
 fn definition_axiom(function: &crate::ivl::Function, body: &Expr, scope: &Scope) -> Term {
     let mut bound: Vec<String> = function.params.iter().map(|param| param.name.clone()).collect();
-    let body = translate(body, scope, &mut bound).unwrap_or(Term::Bool(true));
+    // As for `assumed`: a definition that cannot be translated is left out, never made up.
+    let Ok(body) = translate(body, scope, &mut bound) else { return Term::Bool(true) };
     let application = Term::app(
         Op::Apply(function.name.clone()),
         function.params.iter().map(|param| Term::symbol(param.name.clone())).collect(),
@@ -679,9 +680,11 @@ fn passify(
                 // x := e  ~>  assume x@k == e[current incarnations], with x@k fresh
                 Lowered::Assign(name, value) => {
                     // In a body, `old(e)` is `e` where the procedure started.
-                    let term = translate_checked(value, &Scope { current: &current, old: &initial, constants });
                     let incarnation = fresh(name, &mut incarnations);
-                    passive[block].push(Passive::Assume(Term::eq(Term::symbol(incarnation.clone()), term)));
+                    let scope = Scope { current: &current, old: &initial, constants };
+                    if let Ok(term) = translate(value, &scope, &mut Vec::new()) {
+                        passive[block].push(Passive::Assume(Term::eq(Term::symbol(incarnation.clone()), term)));
+                    }
                     current.insert(name.clone(), incarnation);
                 }
                 // havoc x  ~>  x@k fresh and unconstrained
@@ -695,7 +698,7 @@ fn passify(
                         OldState::Entry => &initial,
                         OldState::Snapshot(index) => &snapshots[*index],
                     };
-                    let term = translate_checked(expr, &Scope { current: &current, old, constants });
+                    let term = assumed(expr, &Scope { current: &current, old, constants });
                     passive[block].push(Passive::Assume(term));
                 }
                 // assert e  ~>  assert e[current incarnations; old(.) at the snapshot]
@@ -704,7 +707,7 @@ fn passify(
                         OldState::Entry => &initial,
                         OldState::Snapshot(index) => &snapshots[*index],
                     };
-                    let term = translate_checked(expr, &Scope { current: &current, old, constants });
+                    let term = asserted(expr, &Scope { current: &current, old, constants });
                     passive[block].push(Passive::Assert(*check, term));
                     states.push((*check, current.clone()));
                 }
@@ -730,9 +733,14 @@ struct Scope<'s> {
 #[derive(Debug)]
 struct Unresolved;
 
-fn translate_checked(expr: &Expr, scope: &Scope) -> Term {
-    // The type checker resolved every name before VC generation; an unresolved one would be a bug,
-    // and `false` keeps it from ever proving anything.
+/// The type checker resolved every name before VC generation, so an unresolved name is a bug in
+/// lockstep. Should one happen anyway, it must not make anything verify: an assumption about it is
+/// dropped (`true`) and an assertion about it fails (`false`).
+fn assumed(expr: &Expr, scope: &Scope) -> Term {
+    translate(expr, scope, &mut Vec::new()).unwrap_or(Term::Bool(true))
+}
+
+fn asserted(expr: &Expr, scope: &Scope) -> Term {
     translate(expr, scope, &mut Vec::new()).unwrap_or(Term::Bool(false))
 }
 
