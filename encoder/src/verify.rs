@@ -3,7 +3,12 @@
 //! The script is loaded once. Each round asks the solver whether some enabled check can fail:
 //! `unsat` proves all enabled checks; `sat` gives a model in which [`ProcedureVc::failing_check`]
 //! finds the failing check, which is reported (with the values the caller asked for) and disabled
-//! before the next round; `unknown` leaves every remaining check undecided, never verified.
+//! before the next round; `unknown` (a timeout, a resource limit, an incomplete theory) makes the
+//! remaining checks be asked about one at a time, and a check the solver cannot decide alone is
+//! undecided: never verified, never failed.
+//!
+//! A disabled check is assumed, so each verdict reads "holds wherever the other checks hold", as in
+//! Boogie: the procedure is correct exactly when every check is verified.
 
 use crate::ivl::Expr;
 use crate::smt::{Answer, Solver, SolverError, Term, Value};
