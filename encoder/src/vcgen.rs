@@ -18,6 +18,9 @@
 //! the caller. `wp(assert k e, Q) = (enabled@k => holds@k) && (holds@k => Q)`: enabled, it is an
 //! assertion; disabled, an assumption. That lets [`crate::verify`] report one failure, disable it, and
 //! look for the next, with one script loaded once.
+//!
+//! Why the result is sound: `proofs/vcgen.md`, sections V1 (lowering), V2 (passification), V3 (block
+//! equations) and V4 (one check at a time).
 
 use crate::ivl::{
     BinaryOp, Declaration, Expr, Position, Procedure, Program, Quantifier, Stmt, StmtKind, Type, UnaryOp,

@@ -8,7 +8,7 @@
 //! undecided: never verified, never failed.
 //!
 //! A disabled check is assumed, so each verdict reads "holds wherever the other checks hold", as in
-//! Boogie: the procedure is correct exactly when every check is verified.
+//! Boogie: the procedure is correct exactly when every check is verified (`proofs/vcgen.md`, V4).
 
 use crate::ivl::Expr;
 use crate::smt::{Answer, Solver, SolverError, Term, Value};
