@@ -24,8 +24,8 @@ pub fn program(program: &Program) -> Result<(), Vec<TypeError>> {
     let mut checker =
         Checker { errors: Vec::new(), globals: HashMap::new(), functions: HashMap::new(), procedures: HashMap::new() };
     checker.declare_globals(program);
-    for declaration in &program.declarations {
-        checker.declaration(declaration);
+    for (index, declaration) in program.declarations.iter().enumerate() {
+        checker.declaration(declaration, program.position(index));
     }
     if checker.errors.is_empty() {
         Ok(())
@@ -74,7 +74,7 @@ impl<'p> Checker<'p> {
     }
 
     fn declare_globals(&mut self, program: &'p Program) {
-        for declaration in &program.declarations {
+        for (index, declaration) in program.declarations.iter().enumerate() {
             let (name, clash) = match declaration {
                 Declaration::Const(binding) => {
                     (binding.name.as_str(), self.globals.insert(&binding.name, (Kind::Const, &binding.ty)).is_some())
@@ -91,13 +91,13 @@ impl<'p> Checker<'p> {
                 Declaration::Axiom(_) => continue,
             };
             if clash {
-                self.error(Position::NONE, format!("`{name}` is declared twice"));
+                self.error(program.position(index), format!("`{name}` is declared twice"));
             }
         }
     }
 
-    fn declaration(&mut self, declaration: &'p Declaration) {
-        let top = Place { old: false, position: Position::NONE };
+    fn declaration(&mut self, declaration: &'p Declaration, position: Position) {
+        let top = Place { old: false, position };
         match declaration {
             Declaration::Const(_) | Declaration::Var(_) => {}
             Declaration::Axiom(expr) => {
@@ -449,5 +449,7 @@ mod tests {
             ["1:21: `old` is only allowed in postconditions and procedure bodies"]
         );
         assert_eq!(errors("procedure p() { call q(); }"), ["1:17: unknown procedure `q`"]);
+        assert_eq!(errors("const c: int;\nvar c: int;"), ["2:1: `c` is declared twice"]);
+        assert_eq!(errors("const c: int;\naxiom c + 1;"), ["2:1: expected bool, found int in `(c + 1)`"]);
     }
 }

@@ -168,6 +168,19 @@ impl Binding {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Program {
     pub declarations: Vec<Declaration>,
+    /// Where each declaration starts, for a parsed program (empty for one built in memory).
+    pub positions: Vec<Position>,
+}
+
+impl Program {
+    pub fn new(declarations: Vec<Declaration>) -> Program {
+        Program { declarations, positions: Vec::new() }
+    }
+
+    /// Where the declaration at `index` starts, if the program was parsed.
+    pub fn position(&self, index: usize) -> Position {
+        self.positions.get(index).copied().unwrap_or(Position::NONE)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
