@@ -68,8 +68,16 @@ pub fn run(path: &str, backend_name: BackendName, limits: &Limits, emit: Option<
             for declaration in &program.declarations {
                 if let Declaration::Procedure(procedure) = declaration {
                     if procedure.body.is_some() {
+                        let vc = vcgen::procedure(&program, procedure);
                         println!("; procedure {}", procedure.name);
-                        print!("{}", vcgen::procedure(&program, procedure).script);
+                        // Which labels stand for which checks: `enabled@k` assumes check k,
+                        // `holds@k` is its condition.
+                        for (index, check) in vc.checks.iter().enumerate() {
+                            let tag = check.tag.as_ref().map(|tag| format!(" [{tag}]")).unwrap_or_default();
+                            let at = format!("{}:{}", check.position.line, check.position.column);
+                            println!("; check {index}: {:?} at {at}{tag}", check.kind);
+                        }
+                        print!("{}", vc.script);
                     }
                 }
             }

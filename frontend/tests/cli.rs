@@ -173,7 +173,9 @@ fn lockstep_ivl_exit_codes_follow_the_verdicts() {
     let output = lockstep(&["ivl", "--emit", "boogie", failing.to_str().unwrap()]);
     assert!(String::from_utf8(output.stdout).unwrap().contains("assert {:tag \"my.tag\"} (y != 3);"));
     let output = lockstep(&["ivl", "--emit", "smt2", failing.to_str().unwrap()]);
-    assert!(String::from_utf8(output.stdout).unwrap().contains("(declare-const enabled@0 Bool)"));
+    let smt = String::from_utf8(output.stdout).unwrap();
+    assert!(smt.contains("(declare-const enabled@0 Bool)"), "{smt}");
+    assert!(smt.contains("; check 0: Assertion at 5:3 [my.tag]"), "{smt}");
 }
 
 #[test]
