@@ -71,6 +71,7 @@ pub struct ProcedureVc {
     blocks: Vec<TraceBlock>,
     entry: usize,
     constants: HashSet<String>,
+    globals: HashSet<String>,
 }
 
 /// What tracing a model needs of a block: its checks in order and its successors.
@@ -127,7 +128,7 @@ impl ProcedureVc {
     /// An expression in the state of a check, as a term for the model (for counterexamples).
     pub fn term_at_check(&self, check: usize, expr: &Expr) -> Option<Term> {
         let state = &self.states[check];
-        translate(expr, &Scope { current: state, old: state, constants: &self.constants }, &mut Vec::new()).ok()
+        translate(expr, &Scope::new(state, state, &self.constants, &self.globals), &mut Vec::new()).ok()
     }
 }
 
@@ -138,7 +139,7 @@ pub fn procedure(program: &Program, procedure: &Procedure) -> ProcedureVc {
     let mut lowering = Lowering::new(&environment, procedure);
     lowering.lower_procedure(procedure);
     let Lowering { blocks, checks, variables, snapshot_count, .. } = lowering;
-    let passive = passify(&blocks, &variables, snapshot_count, &environment.constants);
+    let passive = passify(&blocks, &variables, snapshot_count, &environment.constants, &environment.global_names);
 
     let mut script = Script::default();
     for (name, ty) in environment.constant_types.iter() {
@@ -161,7 +162,7 @@ pub fn procedure(program: &Program, procedure: &Procedure) -> ProcedureVc {
         script.commands.push(Command::DeclareConst(ok_symbol(block), Sort::Bool));
     }
     let empty = HashMap::new();
-    let global_scope = Scope { current: &empty, old: &empty, constants: &environment.constants };
+    let global_scope = Scope::new(&empty, &empty, &environment.constants, &environment.global_names);
     for declaration in &program.declarations {
         match declaration {
             Declaration::Axiom(expr) => {
@@ -231,6 +232,7 @@ pub fn procedure(program: &Program, procedure: &Procedure) -> ProcedureVc {
         blocks: trace_blocks,
         entry: 0,
         constants: environment.constants,
+        globals: environment.global_names,
     }
 }
 
@@ -267,6 +269,7 @@ fn definition_axiom(function: &crate::ivl::Function, body: &Expr, scope: &Scope)
 /// Names and types visible in the program.
 struct Environment<'p> {
     globals: HashMap<&'p str, &'p Type>,
+    global_names: HashSet<String>,
     constants: HashSet<String>,
     constant_types: Vec<(String, Type)>,
     procedures: HashMap<&'p str, &'p Procedure>,
@@ -276,6 +279,7 @@ impl<'p> Environment<'p> {
     fn of(program: &'p Program) -> Environment<'p> {
         let mut environment = Environment {
             globals: HashMap::new(),
+            global_names: HashSet::new(),
             constants: HashSet::new(),
             constant_types: Vec::new(),
             procedures: HashMap::new(),
@@ -284,6 +288,7 @@ impl<'p> Environment<'p> {
             match declaration {
                 Declaration::Var(binding) => {
                     environment.globals.insert(&binding.name, &binding.ty);
+                    environment.global_names.insert(binding.name.clone());
                 }
                 Declaration::Const(binding) => {
                     environment.constants.insert(binding.name.clone());
@@ -623,6 +628,7 @@ fn passify(
     variables: &[(String, Type)],
     snapshot_count: usize,
     constants: &HashSet<String>,
+    globals: &HashSet<String>,
 ) -> Passified {
     let types: HashMap<&str, &Type> = variables.iter().map(|(name, ty)| (name.as_str(), ty)).collect();
     let mut incarnations: Vec<(String, Type)> = Vec::new();
@@ -684,7 +690,7 @@ fn passify(
                 Lowered::Assign(name, value) => {
                     // In a body, `old(e)` is `e` where the procedure started.
                     let incarnation = fresh(name, &mut incarnations);
-                    let scope = Scope { current: &current, old: &initial, constants };
+                    let scope = Scope::new(&current, &initial, constants, globals);
                     if let Ok(term) = translate(value, &scope, &mut Vec::new()) {
                         passive[block].push(Passive::Assume(Term::eq(Term::symbol(incarnation.clone()), term)));
                     }
@@ -701,7 +707,7 @@ fn passify(
                         OldState::Entry => &initial,
                         OldState::Snapshot(index) => &snapshots[*index],
                     };
-                    let term = assumed(expr, &Scope { current: &current, old, constants });
+                    let term = assumed(expr, &Scope::new(&current, old, constants, globals));
                     passive[block].push(Passive::Assume(term));
                 }
                 // assert e  ~>  assert e[current incarnations; old(.) at the snapshot]
@@ -710,7 +716,7 @@ fn passify(
                         OldState::Entry => &initial,
                         OldState::Snapshot(index) => &snapshots[*index],
                     };
-                    let term = asserted(expr, &Scope { current: &current, old, constants });
+                    let term = asserted(expr, &Scope::new(&current, old, constants, globals));
                     passive[block].push(Passive::Assert(*check, term));
                     states.push((*check, current.clone()));
                 }
@@ -730,6 +736,28 @@ struct Scope<'s> {
     /// Variables to their incarnations in the state `old(...)` refers to.
     old: &'s HashMap<String, String>,
     constants: &'s HashSet<String>,
+    /// The global variables: the only names `old(...)` changes, as in Boogie (a local or a
+    /// parameter inside `old` keeps its current value).
+    globals: &'s HashSet<String>,
+    /// Inside `old(...)`.
+    in_old: bool,
+}
+
+impl<'s> Scope<'s> {
+    fn new(
+        current: &'s HashMap<String, String>,
+        old: &'s HashMap<String, String>,
+        constants: &'s HashSet<String>,
+        globals: &'s HashSet<String>,
+    ) -> Scope<'s> {
+        Scope { current, old, constants, globals, in_old: false }
+    }
+
+    /// The incarnation a variable stands for here.
+    fn incarnation(&self, name: &str) -> Option<&'s String> {
+        let map = if self.in_old && self.globals.contains(name) { self.old } else { self.current };
+        map.get(name)
+    }
 }
 
 /// A name the translation cannot resolve: a program that did not pass the type checker.
@@ -757,7 +785,7 @@ fn translate(expr: &Expr, scope: &Scope, bound: &mut Vec<String>) -> Result<Term
             if bound.contains(name) || scope.constants.contains(name) {
                 Term::symbol(name.clone())
             } else {
-                Term::symbol(scope.current.get(name).cloned().ok_or(Unresolved)?)
+                Term::symbol(scope.incarnation(name).cloned().ok_or(Unresolved)?)
             }
         }
         Expr::Unary(UnaryOp::Not, operand) => Term::negation(go(operand, bound)?),
@@ -799,7 +827,7 @@ fn translate(expr: &Expr, scope: &Scope, bound: &mut Vec<String>) -> Result<Term
             Term::app(Op::Ite, vec![go(cond, bound)?, go(then_value, bound)?, go(else_value, bound)?])
         }
         Expr::Old(value) => {
-            let old_scope = Scope { current: scope.old, old: scope.old, constants: scope.constants };
+            let old_scope = Scope { in_old: true, ..*scope };
             translate(value, &old_scope, bound)?
         }
         Expr::Quantified { quantifier, bound: bindings, triggers, body } => {

@@ -3,7 +3,8 @@
 //!
 //! A check expected to fail carries an end-of-line marker `// fails: KIND` (KIND is `assert`,
 //! `precondition` on the call, `postcondition` on the `ensures`, `invariant-entry` or
-//! `invariant-preserved` on the invariant); every other check must verify. A check that does not
+//! `invariant-preserved` on the invariant, comma-separated where one line has two); every other
+//! check must verify. A check that does not
 //! follow, but whose counterexample the solvers cannot build (it needs a model of a quantified
 //! axiom), is marked `// undecided: KIND`: lockstep must call it undecided, and Boogie, which
 //! reports an `unknown` as an error, must report an error there. The expectations were taken from
@@ -40,11 +41,14 @@ fn corpus() -> Vec<PathBuf> {
     files
 }
 
+/// The checks a marker names: `// fails: KIND` or `// fails: KIND, KIND` (an invariant can fail both
+/// on entry and when preserved).
 fn marked(text: &str, marker: &str) -> Checks {
-    text.lines()
-        .enumerate()
-        .filter_map(|(index, line)| {
-            let kind = match line.split(marker).nth(1)?.trim() {
+    let mut checks = Checks::new();
+    for (index, line) in text.lines().enumerate() {
+        let Some(kinds) = line.split(marker).nth(1) else { continue };
+        for kind in kinds.split(',') {
+            let kind = match kind.trim() {
                 "assert" => CheckKind::Assertion,
                 "precondition" => CheckKind::Precondition,
                 "postcondition" => CheckKind::Postcondition,
@@ -52,9 +56,10 @@ fn marked(text: &str, marker: &str) -> Checks {
                 "invariant-preserved" => CheckKind::InvariantPreserved,
                 other => panic!("unknown marker `{other}` on line {}", index + 1),
             };
-            Some((kind, index as u32 + 1))
-        })
-        .collect()
+            checks.insert((kind, index as u32 + 1));
+        }
+    }
+    checks
 }
 
 fn expected(text: &str) -> Found {
