@@ -29,7 +29,7 @@ pub struct ProcedureOutcome {
 }
 
 /// Verifies every procedure with a body. For a failure, the model gives the values of the
-/// procedure's parameters, results, locals and of the globals, in the failing state.
+/// procedure's scalar parameters, results, locals and globals, in the failing state.
 pub fn program(program: &Program, backend: Backend, limits: &Limits) -> Result<Vec<ProcedureOutcome>, SolverError> {
     match backend {
         Backend::Z3 => with_solver(program, &mut Z3Solver::new(limits.clone())),
@@ -58,6 +58,8 @@ fn visible_variables(program: &Program, procedure: &ivl::Procedure) -> Vec<Expr>
         .chain(&procedure.returns)
         .chain(locals)
         .chain(globals)
+        // A whole map is no readable value, and z3 can spend gigabytes spelling one out.
+        .filter(|binding| !matches!(binding.ty, ivl::Type::Map(..)))
         .map(|binding| Expr::var(binding.name.clone()))
         .collect()
 }

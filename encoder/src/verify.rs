@@ -114,7 +114,7 @@ impl Search<'_> {
                 let values = self.solver.values(&self.trace_terms)?;
                 let booleans: Vec<bool> = values.iter().map(|value| matches!(value, Value::Bool(true))).collect();
                 match self.vc.failing_check(&booleans, enabled) {
-                    Some(check) => Round::Fails(check, counterexample(self.vc, self.solver, check, self.requested)?),
+                    Some(check) => Round::Fails(check, counterexample(self.vc, self.solver, check, self.requested)),
                     None => Round::Unknown("the model names no failing check".into()),
                 }
             }
@@ -129,14 +129,13 @@ fn settle(statuses: &mut [Option<Status>], status: impl Fn() -> Status) {
     }
 }
 
-fn counterexample(
-    vc: &ProcedureVc,
-    solver: &mut dyn Solver,
-    check: usize,
-    requested: &[Expr],
-) -> Result<Vec<(String, Value)>, SolverError> {
+/// The values of the requested expressions where a check fails. They are a courtesy: when the
+/// solver cannot give them, the verdict still stands, without values.
+fn counterexample(vc: &ProcedureVc, solver: &mut dyn Solver, check: usize, requested: &[Expr]) -> Vec<(String, Value)> {
     let (names, terms): (Vec<String>, Vec<Term>) =
         requested.iter().filter_map(|expr| vc.term_at_check(check, expr).map(|term| (expr.to_string(), term))).unzip();
-    let values = solver.values(&terms)?;
-    Ok(names.into_iter().zip(values).collect())
+    match solver.values(&terms) {
+        Ok(values) => names.into_iter().zip(values).collect(),
+        Err(_) => Vec::new(),
+    }
 }
