@@ -355,6 +355,17 @@ impl<'p> Checker<'p> {
                 self.infer(scope, place, value)
             }
             Expr::Quantified { bound, triggers, body, .. } => {
+                // Boogie refuses a bound variable that shadows a local, a parameter or a result, so
+                // a program that passes here also passes real Boogie.
+                for binding in bound {
+                    let local = scope.lookup(&binding.name).is_some_and(|(kind, _)| kind != Kind::Bound);
+                    if local {
+                        self.error(
+                            position,
+                            format!("the bound variable `{}` shadows a variable of the procedure", binding.name),
+                        );
+                    }
+                }
                 let frame =
                     bound.iter().map(|binding| (binding.name.clone(), (Kind::Bound, binding.ty.clone()))).collect();
                 scope.frames.push(frame);
@@ -450,6 +461,10 @@ mod tests {
         );
         assert_eq!(errors("procedure p() { call q(); }"), ["1:17: unknown procedure `q`"]);
         assert_eq!(errors("const c: int;\nvar c: int;"), ["2:1: `c` is declared twice"]);
+        assert_eq!(
+            errors("procedure p(x: int) { assert (forall x: int :: x == x); }"),
+            ["1:23: the bound variable `x` shadows a variable of the procedure"]
+        );
         assert_eq!(errors("const c: int;\naxiom c + 1;"), ["2:1: expected bool, found int in `(c + 1)`"]);
     }
 }
