@@ -43,7 +43,7 @@ enum Command {
     /// A debugging aid for the encoding of kernels into this language, and a way to compare the
     /// solvers and real Boogie on it; plain Boogie programs in the subset are valid input. Prints
     /// each failed check with its
-    /// tag (or its line) and the values of the procedure's variables where it fails. Exit status:
+    /// tag (or its line) and the values of the procedure's scalar variables where it fails. Exit status:
     /// 0 all verified, 1 some check failed, 2 bad input, 3 undecided and nothing failed.
     Ivl {
         /// The `.bpl` file.
