@@ -471,7 +471,7 @@ impl<'e, 'p> Lowering<'e, 'p> {
     }
 
     /// The variables a loop body may change: assigned, havocked, call targets and the globals the
-    /// callees modify.
+    /// callees modify, up to a literal `assume false`.
     fn changed_by(&self, stmts: &[Stmt], changed: &mut Vec<String>) {
         let add = |name: &String, changed: &mut Vec<String>| {
             if !changed.contains(name) {
@@ -480,6 +480,9 @@ impl<'e, 'p> Lowering<'e, 'p> {
         };
         for stmt in stmts {
             match &stmt.kind {
+                // Nothing after a literal `assume false` (or `assert false`, assumed once reported)
+                // runs, so it changes nothing: Boogie prunes it before it looks for loops.
+                StmtKind::Assume(Expr::Bool(false)) | StmtKind::Assert { expr: Expr::Bool(false), .. } => break,
                 StmtKind::Assign { target, .. } => add(target, changed),
                 StmtKind::Havoc(names) => names.iter().for_each(|name| add(name, changed)),
                 StmtKind::If { then_branch, else_branch, .. } => {
