@@ -26,6 +26,7 @@ use crate::ivl::{
     BinaryOp, Declaration, Expr, Position, Procedure, Program, Quantifier, Stmt, StmtKind, Type, UnaryOp,
 };
 use crate::smt::{Command, Op, Script, Sort, Term};
+use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 
 /// Where a check comes from.
@@ -70,8 +71,7 @@ pub struct ProcedureVc {
     states: Vec<HashMap<String, String>>,
     blocks: Vec<TraceBlock>,
     entry: usize,
-    constants: HashSet<String>,
-    globals: HashSet<String>,
+    names: Names,
 }
 
 /// What tracing a model needs of a block: its checks in order and its successors.
@@ -128,7 +128,7 @@ impl ProcedureVc {
     /// An expression in the state of a check, as a term for the model (for counterexamples).
     pub fn term_at_check(&self, check: usize, expr: &Expr) -> Option<Term> {
         let state = &self.states[check];
-        translate(expr, &Scope::new(state, state, &self.constants, &self.globals), &mut Vec::new()).ok()
+        translate(expr, &Scope::new(state, state, &self.names), &mut Vec::new()).ok()
     }
 }
 
@@ -139,7 +139,7 @@ pub fn procedure(program: &Program, procedure: &Procedure) -> ProcedureVc {
     let mut lowering = Lowering::new(&environment, procedure);
     lowering.lower_procedure(procedure);
     let Lowering { blocks, checks, variables, snapshot_count, .. } = lowering;
-    let passive = passify(&blocks, &variables, snapshot_count, &environment.constants, &environment.global_names);
+    let passive = passify(&blocks, &variables, snapshot_count, &environment.names);
 
     let mut script = Script::default();
     for (name, ty) in environment.constant_types.iter() {
@@ -150,6 +150,9 @@ pub fn procedure(program: &Program, procedure: &Procedure) -> ProcedureVc {
     }
     for declaration in &program.declarations {
         if let Declaration::Function(function) = declaration {
+            if environment.names.definitions.expands(&function.name) {
+                continue;
+            }
             let domain = function.params.iter().map(|param| sort(&param.ty)).collect();
             script.commands.push(Command::DeclareFun(function.name.clone(), domain, sort(&function.result)));
         }
@@ -162,14 +165,16 @@ pub fn procedure(program: &Program, procedure: &Procedure) -> ProcedureVc {
         script.commands.push(Command::DeclareConst(ok_symbol(block), Sort::Bool));
     }
     let empty = HashMap::new();
-    let global_scope = Scope::new(&empty, &empty, &environment.constants, &environment.global_names);
+    let global_scope = Scope::new(&empty, &empty, &environment.names);
     for declaration in &program.declarations {
         match declaration {
             Declaration::Axiom(expr) => {
                 script.commands.push(Command::Assert(assumed(expr, &global_scope)));
             }
             Declaration::Function(function) => {
-                if let Some(body) = &function.body {
+                if let Some(body) =
+                    function.body.as_ref().filter(|_| !environment.names.definitions.expands(&function.name))
+                {
                     script.commands.push(Command::Assert(definition_axiom(function, body, &global_scope)));
                 }
             }
@@ -231,8 +236,7 @@ pub fn procedure(program: &Program, procedure: &Procedure) -> ProcedureVc {
         states: passive.states,
         blocks: trace_blocks,
         entry: 0,
-        constants: environment.constants,
-        globals: environment.global_names,
+        names: environment.names,
     }
 }
 
@@ -269,8 +273,7 @@ fn definition_axiom(function: &crate::ivl::Function, body: &Expr, scope: &Scope)
 /// Names and types visible in the program.
 struct Environment<'p> {
     globals: HashMap<&'p str, &'p Type>,
-    global_names: HashSet<String>,
-    constants: HashSet<String>,
+    names: Names,
     constant_types: Vec<(String, Type)>,
     procedures: HashMap<&'p str, &'p Procedure>,
 }
@@ -279,8 +282,7 @@ impl<'p> Environment<'p> {
     fn of(program: &'p Program) -> Environment<'p> {
         let mut environment = Environment {
             globals: HashMap::new(),
-            global_names: HashSet::new(),
-            constants: HashSet::new(),
+            names: Names { constants: HashSet::new(), globals: HashSet::new(), definitions: Definitions::of(program) },
             constant_types: Vec::new(),
             procedures: HashMap::new(),
         };
@@ -288,10 +290,10 @@ impl<'p> Environment<'p> {
             match declaration {
                 Declaration::Var(binding) => {
                     environment.globals.insert(&binding.name, &binding.ty);
-                    environment.global_names.insert(binding.name.clone());
+                    environment.names.globals.insert(binding.name.clone());
                 }
                 Declaration::Const(binding) => {
-                    environment.constants.insert(binding.name.clone());
+                    environment.names.constants.insert(binding.name.clone());
                     environment.constant_types.push((binding.name.clone(), binding.ty.clone()));
                 }
                 Declaration::Procedure(procedure) => {
@@ -626,13 +628,7 @@ fn topological_order(blocks: &[Block]) -> Vec<usize> {
     postorder
 }
 
-fn passify(
-    blocks: &[Block],
-    variables: &[(String, Type)],
-    snapshot_count: usize,
-    constants: &HashSet<String>,
-    globals: &HashSet<String>,
-) -> Passified {
+fn passify(blocks: &[Block], variables: &[(String, Type)], snapshot_count: usize, names: &Names) -> Passified {
     let types: HashMap<&str, &Type> = variables.iter().map(|(name, ty)| (name.as_str(), ty)).collect();
     let mut incarnations: Vec<(String, Type)> = Vec::new();
     let mut counters: HashMap<String, usize> = HashMap::new();
@@ -693,7 +689,7 @@ fn passify(
                 Lowered::Assign(name, value) => {
                     // In a body, `old(e)` is `e` where the procedure started.
                     let incarnation = fresh(name, &mut incarnations);
-                    let scope = Scope::new(&current, &initial, constants, globals);
+                    let scope = Scope::new(&current, &initial, names);
                     if let Ok(term) = translate(value, &scope, &mut Vec::new()) {
                         passive[block].push(Passive::Assume(Term::eq(Term::symbol(incarnation.clone()), term)));
                     }
@@ -710,7 +706,7 @@ fn passify(
                         OldState::Entry => &initial,
                         OldState::Snapshot(index) => &snapshots[*index],
                     };
-                    let term = assumed(expr, &Scope::new(&current, old, constants, globals));
+                    let term = assumed(expr, &Scope::new(&current, old, names));
                     passive[block].push(Passive::Assume(term));
                 }
                 // assert e  ~>  assert e[current incarnations; old(.) at the snapshot]
@@ -719,7 +715,7 @@ fn passify(
                         OldState::Entry => &initial,
                         OldState::Snapshot(index) => &snapshots[*index],
                     };
-                    let term = asserted(expr, &Scope::new(&current, old, constants, globals));
+                    let term = asserted(expr, &Scope::new(&current, old, names));
                     passive[block].push(Passive::Assert(*check, term));
                     states.push((*check, current.clone()));
                 }
@@ -732,33 +728,145 @@ fn passify(
     Passified { blocks: passive, incarnations, states: states.into_iter().map(|(_, state)| state).collect() }
 }
 
+/// What every expression of a program is translated against, whatever the state.
+#[derive(Clone)]
+struct Names {
+    constants: HashSet<String>,
+    /// The global variables: the only names `old(...)` changes, as in Boogie (a local or a
+    /// parameter inside `old` keeps its current value).
+    globals: HashSet<String>,
+    definitions: Definitions,
+}
+
+/// The functions with a body that are expanded where they are called, as SMT-LIB's `define-fun`
+/// and Boogie's `{:inline}` would: those that are not recursive and that no trigger names. Their
+/// calls then leave no quantified axiom behind, so a solver refutes a check about them without
+/// building a model of one (`proofs/vcgen.md`, V5). The others keep Boogie's definitional axiom.
+#[derive(Clone, Default)]
+struct Definitions {
+    /// Name to parameters and body.
+    bodies: HashMap<String, (Vec<String>, Expr)>,
+    /// A counter for renaming bound variables apart.
+    fresh: Cell<usize>,
+}
+
+impl Definitions {
+    fn of(program: &Program) -> Definitions {
+        let mut in_triggers = HashSet::new();
+        program.walk_expressions(&mut |expr| {
+            if let Expr::Quantified { triggers, .. } = expr {
+                for term in triggers.iter().flatten() {
+                    term.walk(&mut |inner| {
+                        if let Expr::Call(name, _) = inner {
+                            in_triggers.insert(name.clone());
+                        }
+                    });
+                }
+            }
+        });
+        let callees: HashMap<&str, HashSet<&str>> = program
+            .declarations
+            .iter()
+            .filter_map(|declaration| match declaration {
+                Declaration::Function(function) => function.body.as_ref().map(|body| {
+                    let mut called = HashSet::new();
+                    body.walk(&mut |expr| {
+                        if let Expr::Call(name, _) = expr {
+                            called.insert(name.as_str());
+                        }
+                    });
+                    (function.name.as_str(), called)
+                }),
+                _ => None,
+            })
+            .collect();
+        let recursive = |name: &str| {
+            let mut seen = HashSet::new();
+            let mut work: Vec<&str> = callees[name].iter().copied().collect();
+            while let Some(next) = work.pop() {
+                if next == name {
+                    return true;
+                }
+                if seen.insert(next) {
+                    work.extend(callees.get(next).into_iter().flatten().copied());
+                }
+            }
+            false
+        };
+        let bodies = program
+            .declarations
+            .iter()
+            .filter_map(|declaration| match declaration {
+                Declaration::Function(function) => function.body.as_ref().map(|body| (function, body)),
+                _ => None,
+            })
+            .filter(|(function, _)| !in_triggers.contains(&function.name) && !recursive(&function.name))
+            .map(|(function, body)| {
+                let params = function.params.iter().map(|param| param.name.clone()).collect();
+                (function.name.clone(), (params, body.clone()))
+            })
+            .collect();
+        Definitions { bodies, fresh: Cell::new(0) }
+    }
+
+    fn expands(&self, name: &str) -> bool {
+        self.bodies.contains_key(name)
+    }
+}
+
+/// `term[symbol := replacement]`, with every bound variable renamed to a fresh name (`x@d3`,
+/// which no program name can be: `@` is not an identifier character) so nothing is captured.
+fn substitute(term: &Term, replacements: &HashMap<String, Term>, fresh: &Cell<usize>) -> Term {
+    match term {
+        Term::Bool(_) | Term::Int(_) | Term::Real(_) => term.clone(),
+        Term::Symbol(name) => replacements.get(name).cloned().unwrap_or_else(|| term.clone()),
+        Term::App(op, args) => {
+            Term::App(op.clone(), args.iter().map(|arg| substitute(arg, replacements, fresh)).collect())
+        }
+        Term::Quantifier { forall, bound, patterns, body } => {
+            let mut inner = replacements.clone();
+            let renamed = bound
+                .iter()
+                .map(|(name, sort)| {
+                    let counter = fresh.get();
+                    fresh.set(counter + 1);
+                    let new_name = format!("{name}@d{counter}");
+                    inner.insert(name.clone(), Term::symbol(new_name.clone()));
+                    (new_name, sort.clone())
+                })
+                .collect();
+            Term::Quantifier {
+                forall: *forall,
+                bound: renamed,
+                patterns: patterns
+                    .iter()
+                    .map(|terms| terms.iter().map(|term| substitute(term, &inner, fresh)).collect())
+                    .collect(),
+                body: Box::new(substitute(body, &inner, fresh)),
+            }
+        }
+    }
+}
+
 /// The names an expression is translated against.
 struct Scope<'s> {
     /// Variables to their current incarnations.
     current: &'s HashMap<String, String>,
     /// Variables to their incarnations in the state `old(...)` refers to.
     old: &'s HashMap<String, String>,
-    constants: &'s HashSet<String>,
-    /// The global variables: the only names `old(...)` changes, as in Boogie (a local or a
-    /// parameter inside `old` keeps its current value).
-    globals: &'s HashSet<String>,
+    names: &'s Names,
     /// Inside `old(...)`.
     in_old: bool,
 }
 
 impl<'s> Scope<'s> {
-    fn new(
-        current: &'s HashMap<String, String>,
-        old: &'s HashMap<String, String>,
-        constants: &'s HashSet<String>,
-        globals: &'s HashSet<String>,
-    ) -> Scope<'s> {
-        Scope { current, old, constants, globals, in_old: false }
+    fn new(current: &'s HashMap<String, String>, old: &'s HashMap<String, String>, names: &'s Names) -> Scope<'s> {
+        Scope { current, old, names, in_old: false }
     }
 
     /// The incarnation a variable stands for here.
     fn incarnation(&self, name: &str) -> Option<&'s String> {
-        let map = if self.in_old && self.globals.contains(name) { self.old } else { self.current };
+        let map = if self.in_old && self.names.globals.contains(name) { self.old } else { self.current };
         map.get(name)
     }
 }
@@ -785,7 +893,7 @@ fn translate(expr: &Expr, scope: &Scope, bound: &mut Vec<String>) -> Result<Term
         Expr::Real(value) => Term::Real(value.clone()),
         Expr::Bool(value) => Term::Bool(*value),
         Expr::Var(name) => {
-            if bound.contains(name) || scope.constants.contains(name) {
+            if bound.contains(name) || scope.names.constants.contains(name) {
                 Term::symbol(name.clone())
             } else {
                 Term::symbol(scope.incarnation(name).cloned().ok_or(Unresolved)?)
@@ -824,7 +932,15 @@ fn translate(expr: &Expr, scope: &Scope, bound: &mut Vec<String>) -> Result<Term
         }
         Expr::Call(name, args) => {
             let args = args.iter().map(|arg| go(arg, bound)).collect::<Result<Vec<_>, _>>()?;
-            Term::app(Op::Apply(name.clone()), args)
+            match scope.names.definitions.bodies.get(name) {
+                Some((params, body)) => {
+                    // f(args) ~> body[params := args], bound variables renamed apart (V5)
+                    let definition = translate(body, scope, &mut params.clone())?;
+                    let arguments = params.iter().cloned().zip(args).collect();
+                    substitute(&definition, &arguments, &scope.names.definitions.fresh)
+                }
+                None => Term::app(Op::Apply(name.clone()), args),
+            }
         }
         Expr::IfThenElse(cond, then_value, else_value) => {
             Term::app(Op::Ite, vec![go(cond, bound)?, go(then_value, bound)?, go(else_value, bound)?])

@@ -282,3 +282,68 @@ pub enum StmtKind {
         args: Vec<Expr>,
     },
 }
+
+impl Expr {
+    /// Visits the expression and every expression inside it (triggers included), outermost first.
+    pub fn walk<'e>(&'e self, visit: &mut impl FnMut(&'e Expr)) {
+        visit(self);
+        match self {
+            Expr::Int(_) | Expr::Real(_) | Expr::Bool(_) | Expr::Var(_) => {}
+            Expr::Unary(_, operand) | Expr::Old(operand) => operand.walk(visit),
+            Expr::Binary(_, lhs, rhs) | Expr::Select(lhs, rhs) => {
+                lhs.walk(visit);
+                rhs.walk(visit);
+            }
+            Expr::Store(first, second, third) | Expr::IfThenElse(first, second, third) => {
+                first.walk(visit);
+                second.walk(visit);
+                third.walk(visit);
+            }
+            Expr::Call(_, args) => args.iter().for_each(|arg| arg.walk(visit)),
+            Expr::Quantified { triggers, body, .. } => {
+                triggers.iter().flatten().for_each(|term| term.walk(visit));
+                body.walk(visit);
+            }
+        }
+    }
+}
+
+impl Program {
+    /// Visits every expression of the program, as [`Expr::walk`] does.
+    pub fn walk_expressions<'p>(&'p self, visit: &mut impl FnMut(&'p Expr)) {
+        for declaration in &self.declarations {
+            match declaration {
+                Declaration::Const(_) | Declaration::Var(_) => {}
+                Declaration::Axiom(expr) => expr.walk(visit),
+                Declaration::Function(function) => function.body.iter().for_each(|body| body.walk(visit)),
+                Declaration::Procedure(procedure) => {
+                    for spec in procedure.requires.iter().chain(&procedure.ensures) {
+                        spec.expr.walk(visit);
+                    }
+                    procedure.body.iter().for_each(|body| walk_statements(&body.stmts, visit));
+                }
+            }
+        }
+    }
+}
+
+fn walk_statements<'p>(stmts: &'p [Stmt], visit: &mut impl FnMut(&'p Expr)) {
+    for stmt in stmts {
+        match &stmt.kind {
+            StmtKind::Assign { indices, value, .. } => indices.iter().chain([value]).for_each(|expr| expr.walk(visit)),
+            StmtKind::Havoc(_) => {}
+            StmtKind::Assume(expr) | StmtKind::Assert { expr, .. } => expr.walk(visit),
+            StmtKind::If { cond, then_branch, else_branch } => {
+                cond.iter().for_each(|cond| cond.walk(visit));
+                walk_statements(then_branch, visit);
+                walk_statements(else_branch, visit);
+            }
+            StmtKind::While { cond, invariants, body } => {
+                cond.iter().for_each(|cond| cond.walk(visit));
+                invariants.iter().for_each(|spec| spec.expr.walk(visit));
+                walk_statements(body, visit);
+            }
+            StmtKind::Call { args, .. } => args.iter().for_each(|arg| arg.walk(visit)),
+        }
+    }
+}

@@ -3,7 +3,10 @@
 //!
 //! The solver's path can be overridden with `LOCKSTEP_Z3` and `LOCKSTEP_CVC5`. A check that takes
 //! longer than the time limit (plus a grace second for the solver's own timer) kills the process and
-//! answers `unknown`; the next `load` starts a fresh one.
+//! answers `unknown`; the next check starts a fresh one. Where one command line cannot decide what
+//! another can (cvc5), the solver is a small portfolio: the next configuration is asked only after
+//! the previous answered `unknown`, so a verdict never rests on a weaker configuration's word alone
+//! but on whichever decided, and `unknown` still means no configuration could.
 
 use super::sexp::{self, Sexp};
 use super::{Answer, Limits, Script, Solver, SolverError, Term, Value};
@@ -35,11 +38,15 @@ impl Flavour {
         std::env::var(variable).unwrap_or_else(|_| self.name().to_string())
     }
 
-    fn arguments(self, limits: &Limits) -> Vec<String> {
+    /// The command lines to try, in order, until one decides a check. cvc5's default instantiation
+    /// proves well but answers `unknown` wherever a counterexample needs a model of a quantified
+    /// formula; its model-based instantiation with bounded-range finite model finding builds many of
+    /// those models, but loses some proofs, so it is only asked after the default gave up.
+    fn configurations(self, limits: &Limits) -> Vec<Vec<String>> {
         match self {
-            Flavour::Z3 => vec!["-in".into(), "-smt2".into()],
+            Flavour::Z3 => vec![vec!["-in".into(), "-smt2".into()]],
             Flavour::Cvc5 => {
-                let mut arguments = vec![
+                let mut base = vec![
                     "--lang=smt2".to_string(),
                     "--incremental".to_string(),
                     "--produce-models".to_string(),
@@ -50,9 +57,10 @@ impl Flavour {
                     format!("--seed={}", limits.seed),
                 ];
                 if limits.resource_limit > 0 {
-                    arguments.push(format!("--rlimit-per={}", limits.resource_limit));
+                    base.push(format!("--rlimit-per={}", limits.resource_limit));
                 }
-                arguments
+                let model_finding = base.iter().cloned().chain(["--mbqi".into(), "--fmf-bound".into()]).collect();
+                vec![base, model_finding]
             }
         }
     }
@@ -84,11 +92,59 @@ struct Running {
     pending: String,
 }
 
+impl Running {
+    fn send(&mut self, text: &str) -> Result<(), SolverError> {
+        self.stdin
+            .write_all(text.as_bytes())
+            .and_then(|()| self.stdin.flush())
+            .map_err(|error| SolverError(format!("the solver stopped: {error}")))
+    }
+
+    /// The next complete s-expression of output, or `None` when the time is up.
+    fn receive(&mut self, wait: Duration, flavour: Flavour) -> Result<Option<Sexp>, SolverError> {
+        loop {
+            if let Some((sexp, used)) = sexp::read(&self.pending) {
+                self.pending.drain(..used);
+                if let Sexp::List(items) = &sexp {
+                    if items.first() == Some(&Sexp::Atom("error".into())) {
+                        return Err(SolverError(format!("{} reported {sexp}", flavour.name())));
+                    }
+                }
+                return Ok(Some(sexp));
+            }
+            match self.lines.recv_timeout(wait) {
+                Ok(line) => {
+                    self.pending.push_str(&line);
+                    self.pending.push('\n');
+                }
+                Err(RecvTimeoutError::Timeout) => return Ok(None),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(SolverError(format!("{} stopped unexpectedly", flavour.name())))
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A portfolio of solver processes, one per configuration of [`Flavour::configurations`], each
+/// started when first needed and given the loaded script.
 pub struct ProcessSolver {
     flavour: Flavour,
     program: String,
     limits: Limits,
-    running: Option<Running>,
+    configurations: Vec<Vec<String>>,
+    /// The text every process is given before its first check.
+    script: Option<String>,
+    running: Vec<Option<Running>>,
+    /// The configuration whose last answer was `sat`: the one that holds the model.
+    answered_by: usize,
 }
 
 impl ProcessSolver {
@@ -99,14 +155,34 @@ impl ProcessSolver {
 
     /// The solver at `program`.
     pub fn with_program(flavour: Flavour, program: impl Into<String>, limits: Limits) -> ProcessSolver {
-        ProcessSolver { flavour, program: program.into(), limits, running: None }
+        let configurations = flavour.configurations(&limits);
+        let running = configurations.iter().map(|_| None).collect();
+        ProcessSolver {
+            flavour,
+            program: program.into(),
+            limits,
+            configurations,
+            script: None,
+            running,
+            answered_by: 0,
+        }
     }
 
-    fn start(&mut self) -> Result<&mut Running, SolverError> {
-        self.stop();
-        let program = self.program.clone();
-        let mut child = Command::new(&program)
-            .args(self.flavour.arguments(&self.limits))
+    /// The process of a configuration, started (and given the script) if it is not running.
+    fn process(&mut self, configuration: usize) -> Result<&mut Running, SolverError> {
+        if self.running[configuration].is_none() {
+            let script = self.script.clone().ok_or_else(|| SolverError("no script loaded".into()))?;
+            let mut running = self.start(configuration)?;
+            running.send(&script)?;
+            self.running[configuration] = Some(running);
+        }
+        self.running[configuration].as_mut().ok_or_else(|| SolverError("the solver is not running".into()))
+    }
+
+    fn start(&self, configuration: usize) -> Result<Running, SolverError> {
+        let program = &self.program;
+        let mut child = Command::new(program)
+            .args(&self.configurations[configuration])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -129,65 +205,49 @@ impl ProcessSolver {
                 }
             }
         });
-        Ok(self.running.insert(Running { child, stdin, lines, pending: String::new() }))
+        Ok(Running { child, stdin, lines, pending: String::new() })
     }
 
-    fn stop(&mut self) {
-        if let Some(mut running) = self.running.take() {
-            let _ = running.child.kill();
-            let _ = running.child.wait();
-        }
-    }
-
-    fn send(&mut self, text: &str) -> Result<(), SolverError> {
-        let running = self.running.as_mut().ok_or_else(|| SolverError("the solver is not running".into()))?;
-        running
-            .stdin
-            .write_all(text.as_bytes())
-            .and_then(|()| running.stdin.flush())
-            .map_err(|error| SolverError(format!("the solver stopped: {error}")))
-    }
-
-    /// The next complete s-expression of output, or `None` when the time is up.
-    fn receive(&mut self, wait: Duration) -> Result<Option<Sexp>, SolverError> {
-        let running = self.running.as_mut().ok_or_else(|| SolverError("the solver is not running".into()))?;
-        loop {
-            if let Some((sexp, used)) = sexp::read(&running.pending) {
-                running.pending.drain(..used);
-                if let Sexp::List(items) = &sexp {
-                    if items.first() == Some(&Sexp::Atom("error".into())) {
-                        return Err(SolverError(format!("{} reported {sexp}", self.flavour.name())));
-                    }
-                }
-                return Ok(Some(sexp));
+    /// One configuration's answer to `check-sat-assuming`.
+    fn check_with(&mut self, configuration: usize, literals: &str) -> Result<Answer, SolverError> {
+        let wait = self.limits.timeout + Duration::from_secs(1);
+        let flavour = self.flavour;
+        let running = self.process(configuration)?;
+        running.send(&format!("(check-sat-assuming ({literals}))\n"))?;
+        let Some(answer) = running.receive(wait, flavour)? else {
+            // Killed: the next check starts this configuration afresh.
+            self.running[configuration] = None;
+            return Ok(Answer::Unknown("timeout".into()));
+        };
+        match answer {
+            Sexp::Atom(word) if word == "sat" => Ok(Answer::Sat),
+            Sexp::Atom(word) if word == "unsat" => Ok(Answer::Unsat),
+            Sexp::Atom(word) if word == "unknown" => {
+                running.send("(get-info :reason-unknown)\n")?;
+                let reason = match running.receive(wait, flavour)? {
+                    Some(Sexp::List(items)) => items.get(1).map(|reason| match reason {
+                        Sexp::Str(text) | Sexp::Atom(text) => text.clone(),
+                        other => other.to_string(),
+                    }),
+                    _ => None,
+                };
+                Ok(Answer::Unknown(reason.unwrap_or_else(|| "unknown".into())))
             }
-            match running.lines.recv_timeout(wait) {
-                Ok(line) => {
-                    running.pending.push_str(&line);
-                    running.pending.push('\n');
-                }
-                Err(RecvTimeoutError::Timeout) => return Ok(None),
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(SolverError(format!("{} stopped unexpectedly", self.flavour.name())))
-                }
-            }
+            other => Err(SolverError(format!("unexpected answer from {}: {other}", flavour.name()))),
         }
-    }
-}
-
-impl Drop for ProcessSolver {
-    fn drop(&mut self) {
-        self.stop();
     }
 }
 
 impl Solver for ProcessSolver {
     fn load(&mut self, script: &Script) -> Result<(), SolverError> {
-        self.start()?;
-        let text = format!("{}{script}", self.flavour.preamble(&self.limits));
-        self.send(&text)
+        self.running.iter_mut().for_each(|running| *running = None);
+        self.script = Some(format!("{}{script}", self.flavour.preamble(&self.limits)));
+        // Start the first configuration now, so that a missing solver is reported at once.
+        self.process(0).map(|_| ())
     }
 
+    /// Asks each configuration in turn until one decides; `unknown` only when none does, with the
+    /// first one's reason.
     fn check(&mut self, assumptions: &[(String, bool)]) -> Result<Answer, SolverError> {
         let literals: Vec<String> = assumptions
             .iter()
@@ -200,31 +260,20 @@ impl Solver for ProcessSolver {
                 }
             })
             .collect();
-        self.send(&format!("(check-sat-assuming ({}))\n", literals.join(" ")))?;
-        let wait = self.limits.timeout + Duration::from_secs(1);
-        let answer = match self.receive(wait)? {
-            None => {
-                self.stop();
-                return Ok(Answer::Unknown("timeout".into()));
+        let literals = literals.join(" ");
+        let mut first_reason = None;
+        for configuration in 0..self.configurations.len() {
+            match self.check_with(configuration, &literals)? {
+                Answer::Unknown(reason) => {
+                    first_reason.get_or_insert(reason);
+                }
+                decided => {
+                    self.answered_by = configuration;
+                    return Ok(decided);
+                }
             }
-            Some(answer) => answer,
-        };
-        match answer {
-            Sexp::Atom(word) if word == "sat" => Ok(Answer::Sat),
-            Sexp::Atom(word) if word == "unsat" => Ok(Answer::Unsat),
-            Sexp::Atom(word) if word == "unknown" => {
-                self.send("(get-info :reason-unknown)\n")?;
-                let reason = match self.receive(wait)? {
-                    Some(Sexp::List(items)) => items.get(1).map(|reason| match reason {
-                        Sexp::Str(text) | Sexp::Atom(text) => text.clone(),
-                        other => other.to_string(),
-                    }),
-                    _ => None,
-                };
-                Ok(Answer::Unknown(reason.unwrap_or_else(|| "unknown".into())))
-            }
-            other => Err(SolverError(format!("unexpected answer from {}: {other}", self.flavour.name()))),
         }
+        Ok(Answer::Unknown(first_reason.unwrap_or_else(|| "unknown".into())))
     }
 
     fn values(&mut self, terms: &[Term]) -> Result<Vec<Value>, SolverError> {
@@ -232,9 +281,11 @@ impl Solver for ProcessSolver {
             return Ok(Vec::new());
         }
         let list: Vec<String> = terms.iter().map(Term::to_string).collect();
-        self.send(&format!("(get-value ({}))\n", list.join(" ")))?;
         let wait = self.limits.timeout + Duration::from_secs(1);
-        match self.receive(wait)? {
+        let flavour = self.flavour;
+        let running = self.process(self.answered_by)?;
+        running.send(&format!("(get-value ({}))\n", list.join(" ")))?;
+        match running.receive(wait, flavour)? {
             Some(Sexp::List(pairs)) if pairs.len() == terms.len() => pairs
                 .iter()
                 .map(|pair| match pair {

@@ -9,9 +9,9 @@ procedure Search(a: [int]int, n: int, key: int) returns (lo: int)
   lo := 0;
   hi := n;
   while (lo < hi)
-    invariant 0 <= lo && lo <= hi && hi <= n; // fails: invariant-preserved
+    invariant 0 <= lo && lo <= hi && hi <= n; // fails: invariant-preserved // cvc5 undecided: invariant-preserved
     invariant (forall k: int :: 0 <= k && k < lo ==> a[k] < key);
-    invariant (forall k: int :: hi <= k && k < n ==> a[k] >= key); // fails: invariant-preserved
+    invariant (forall k: int :: hi <= k && k < n ==> a[k] >= key); // fails: invariant-preserved // cvc5 undecided: invariant-preserved
   {
     mid := (lo + hi) div 2;
     if (a[mid] < key) {
