@@ -173,20 +173,6 @@ fn cvc5_gives_the_same_outcomes_but_the_marked_undecided_checks() {
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
 }
 
-/// Every check of a program, as (kind, line).
-fn program_checks(program: &Program) -> Checks {
-    program
-        .declarations
-        .iter()
-        .filter_map(|declaration| match declaration {
-            Declaration::Procedure(procedure) if procedure.body.is_some() => Some(procedure),
-            _ => None,
-        })
-        .flat_map(|procedure| vcgen::procedure(program, procedure).checks)
-        .map(|check| (check.kind, check.position.line))
-        .collect()
-}
-
 #[test]
 fn outcomes_do_not_depend_on_the_solver_seed() {
     for seed in 1..=10 {
