@@ -11,5 +11,9 @@
 //! precedence, no spelling of keywords) and knows no solver. It is pure data and pure functions.
 
 mod ir;
+pub mod lockstep;
+pub mod obligation;
+pub mod resources;
 
 pub use ir::*;
+pub use obligation::{Obligation, ObligationId};

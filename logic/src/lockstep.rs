@@ -1,0 +1,135 @@
+//! Lock-step safety (seed section 5.3, PO-13 and PO-14): which private variables have the same
+//! value in every thread of a group at every barrier, and which barriers all threads of a group
+//! reach together.
+//!
+//! An expression is lock-step safe when it reads neither `tid` nor `lid`, no memory (another
+//! thread may have written it), and no private variable that is not itself lock-step safe. A
+//! private variable is lock-step safe when every assignment to it (its initialisation included)
+//! assigns a safe value under conditions that are all safe; the set is the greatest fixed point,
+//! found by removing variables until nothing changes. A barrier is reached in lock step when every
+//! `if` and `while` condition around it is safe; otherwise the threads of a group may diverge.
+
+use crate::{Block, Expr, ExprKind, Kernel, Span, StmtKind, VarId, VarKind};
+use std::collections::HashSet;
+
+/// The result of the analysis: the private variables that are not lock-step safe.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LockStep {
+    unsafe_variables: HashSet<VarId>,
+}
+
+impl LockStep {
+    /// Analyses a kernel.
+    pub fn of(kernel: &Kernel) -> LockStep {
+        let mut analysis = LockStep::default();
+        loop {
+            let mut unsafe_now = Vec::new();
+            visit_assignments(&kernel.body, &mut Vec::new(), &mut |var, value, conditions| {
+                let all_safe = value.is_none_or(|value| analysis.is_safe(value))
+                    && conditions.iter().all(|condition| analysis.is_safe(condition));
+                if !all_safe {
+                    unsafe_now.push(var);
+                }
+            });
+            let before = analysis.unsafe_variables.len();
+            analysis.unsafe_variables.extend(unsafe_now);
+            if analysis.unsafe_variables.len() == before {
+                return analysis;
+            }
+        }
+    }
+
+    /// Whether a private variable has the same value in every thread of a group.
+    pub fn is_safe_variable(&self, kernel: &Kernel, var: VarId) -> bool {
+        kernel.var(var).kind == VarKind::Private && !self.unsafe_variables.contains(&var)
+    }
+
+    /// Whether every thread of a group computes the same value for the expression.
+    pub fn is_safe(&self, expr: &Expr) -> bool {
+        match &expr.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Result => true,
+            ExprKind::Builtin(builtin) => !builtin.is_thread_specific(),
+            // Kernel parameters are uniform; a bound variable is as safe as its range.
+            ExprKind::Var(var) => !self.unsafe_variables.contains(var),
+            ExprKind::Read { .. } => false,
+            ExprKind::Unary { operand, .. } | ExprKind::Old(operand) => self.is_safe(operand),
+            ExprKind::Binary { lhs, rhs, .. } => self.is_safe(lhs) && self.is_safe(rhs),
+            ExprKind::Cond { cond, then_value, else_value } => {
+                self.is_safe(cond) && self.is_safe(then_value) && self.is_safe(else_value)
+            }
+            ExprKind::Call { args, .. } => args.iter().all(|arg| self.is_safe(arg)),
+            ExprKind::Quantifier { range, body, .. } => self.is_safe(range) && self.is_safe(body),
+        }
+    }
+
+    /// Every barrier under a condition that is not lock-step safe, with the outermost such condition.
+    pub fn divergent_barriers(&self, kernel: &Kernel) -> Vec<Divergence> {
+        let mut found = Vec::new();
+        visit_barriers(&kernel.body, &mut Vec::new(), &mut |barrier, conditions| {
+            if let Some(condition) = conditions.iter().find(|condition| !self.is_safe(condition)) {
+                found.push(Divergence { barrier, condition: condition.span });
+            }
+        });
+        found
+    }
+}
+
+/// A barrier that threads of one group may reach divergently.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    /// The barrier.
+    pub barrier: Span,
+    /// The thread-dependent condition of an enclosing `if` or `while`.
+    pub condition: Span,
+}
+
+fn visit_assignments<'k>(
+    block: &'k Block,
+    conditions: &mut Vec<&'k Expr>,
+    visit: &mut impl FnMut(VarId, Option<&'k Expr>, &[&'k Expr]),
+) {
+    for stmt in &block.stmts {
+        match &stmt.kind {
+            StmtKind::Declare { var, init } => visit(*var, init.as_ref(), conditions),
+            StmtKind::Assign { var, value } => visit(*var, Some(value), conditions),
+            StmtKind::If { cond, then_branch, else_branch } => {
+                conditions.push(cond);
+                visit_assignments(then_branch, conditions, visit);
+                if let Some(else_branch) = else_branch {
+                    visit_assignments(else_branch, conditions, visit);
+                }
+                conditions.pop();
+            }
+            StmtKind::While { cond, body, .. } => {
+                conditions.push(cond);
+                visit_assignments(body, conditions, visit);
+                conditions.pop();
+            }
+            StmtKind::Block(inner) => visit_assignments(inner, conditions, visit),
+            StmtKind::Write { .. } | StmtKind::Barrier(_) | StmtKind::Assert(_) | StmtKind::Assume(_) => {}
+        }
+    }
+}
+
+fn visit_barriers<'k>(block: &'k Block, conditions: &mut Vec<&'k Expr>, visit: &mut impl FnMut(Span, &[&'k Expr])) {
+    for stmt in &block.stmts {
+        match &stmt.kind {
+            StmtKind::Barrier(_) => visit(stmt.span, conditions),
+            StmtKind::If { cond, then_branch, else_branch } => {
+                conditions.push(cond);
+                visit_barriers(then_branch, conditions, visit);
+                if let Some(else_branch) = else_branch {
+                    visit_barriers(else_branch, conditions, visit);
+                }
+                conditions.pop();
+            }
+            StmtKind::While { cond, body, .. } => {
+                conditions.push(cond);
+                visit_barriers(body, conditions, visit);
+                conditions.pop();
+            }
+            StmtKind::Block(inner) => visit_barriers(inner, conditions, visit),
+            _ => {}
+        }
+    }
+}
