@@ -26,6 +26,7 @@
 
 pub mod boogie;
 pub mod ivl;
+pub mod kernel;
 pub mod run;
 pub mod smt;
 pub mod vcgen;

@@ -1,0 +1,326 @@
+//! Kernel expressions to IVL expressions, with the conditions under which they are defined.
+//!
+//! Translating `e` yields its value and its well-definedness conditions: every array read in
+//! bounds and permitted, every divisor non-zero, every pure function's precondition met. Each
+//! condition is closed over the guards and bound variables around the subexpression it comes from
+//! (`c ? a[i] : 0` checks `a[i]` only where `c` holds, `&&` and `||` short-circuit, a quantifier's
+//! body is checked for every value of its range), so a check is required exactly where the value
+//! is (`proofs/kernel.md`, E1).
+
+use super::names;
+use crate::ivl::{BinaryOp, Binding, Expr, Quantifier, Type as IvlType};
+use lockstep_logic::{self as logic, ArrayId, Builtin, ExprKind, ObligationId, Span, VarId};
+use num_bigint::BigInt;
+use std::collections::HashMap;
+
+/// A well-definedness condition: which obligation, where, and the closed condition.
+#[derive(Clone, Debug)]
+pub struct Condition {
+    pub id: ObligationId,
+    pub span: Span,
+    pub expr: Expr,
+    pub message: String,
+}
+
+/// Where the values of names come from while translating.
+#[derive(Clone)]
+pub struct Context<'k> {
+    pub kernel: &'k logic::Kernel,
+    pub functions: &'k [logic::Function],
+    /// The thread's ids: `tid`, `gid`, `lid`.
+    pub thread: [Expr; 3],
+    /// Private variables (and bound variables) to the IVL expression of their value.
+    pub vars: HashMap<VarId, Expr>,
+    /// The name of each array's heap and mask.
+    pub heaps: Vec<String>,
+    pub masks: Vec<String>,
+    /// The heaps `\old(...)` reads.
+    pub old_heaps: Vec<String>,
+    /// The obligation a read without permission fails: `access.read` in code, `frame` in contracts.
+    pub read_id: ObligationId,
+    /// Reads are only checked for bounds and permission when true (not in global obligations, where
+    /// the heap is the state all threads see).
+    pub check_reads: bool,
+}
+
+impl Context<'_> {
+    pub fn builtin(&self, builtin: Builtin) -> Expr {
+        match builtin {
+            Builtin::Tid => self.thread[0].clone(),
+            Builtin::Gid => self.thread[1].clone(),
+            Builtin::Lid => self.thread[2].clone(),
+            Builtin::Tcount => Expr::var(names::TCOUNT),
+            Builtin::Gsize => Expr::var(names::GSIZE),
+        }
+    }
+
+    pub fn array_size(&self, array: ArrayId) -> Expr {
+        let mut quiet = self.clone();
+        quiet.check_reads = false;
+        quiet.translate(&self.kernel.array(array).size, &mut Vec::new(), &mut Scope::default())
+    }
+
+    /// The value of `expr`; its conditions are appended to `conditions`.
+    pub fn translate(&self, expr: &logic::Expr, conditions: &mut Vec<Condition>, scope: &mut Scope) -> Expr {
+        self.value(expr, conditions, scope, false)
+    }
+
+    fn value(&self, expr: &logic::Expr, out: &mut Vec<Condition>, scope: &mut Scope, old: bool) -> Expr {
+        let go = |inner: &logic::Expr, out: &mut Vec<Condition>, scope: &mut Scope| self.value(inner, out, scope, old);
+        match &expr.kind {
+            ExprKind::Int(value) => Expr::Int(value.clone()),
+            ExprKind::Bool(value) => Expr::Bool(*value),
+            ExprKind::Builtin(builtin) => self.builtin(*builtin),
+            ExprKind::Var(var) => self.vars.get(var).cloned().unwrap_or_else(|| Expr::var(names::param(self.kernel, *var))),
+            ExprKind::Result => Expr::var(names::RESULT),
+            ExprKind::Read { array, index } => {
+                let index = go(index, out, scope);
+                let heaps = if old { &self.old_heaps } else { &self.heaps };
+                if self.check_reads && !old {
+                    let name = &self.kernel.array(*array).name;
+                    let size = self.array_size(*array);
+                    out.push(scope.close(
+                        ObligationId::AccessBounds,
+                        expr.span,
+                        in_bounds(&index, size),
+                        format!("the index of this read of `{name}` might lie outside the array"),
+                    ));
+                    let mask = Expr::select(Expr::var(&self.masks[array.index()]), index.clone());
+                    out.push(scope.close(
+                        self.read_id,
+                        expr.span,
+                        Expr::binary(BinaryOp::Gt, mask, real_zero()),
+                        format!("this read of `{name}` might not hold permission"),
+                    ));
+                }
+                Expr::select(Expr::var(&heaps[array.index()]), index)
+            }
+            ExprKind::Unary { op, operand } => {
+                let operand = go(operand, out, scope);
+                match op {
+                    logic::UnaryOp::Not => Expr::negation(operand),
+                    logic::UnaryOp::Neg => Expr::binary(BinaryOp::Sub, Expr::int(0), operand),
+                }
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let left = go(lhs, out, scope);
+                // Short-circuit operators define their right operand only where it is evaluated.
+                let guard = match op {
+                    logic::BinaryOp::And | logic::BinaryOp::Implies => Some(left.clone()),
+                    logic::BinaryOp::Or => Some(Expr::negation(left.clone())),
+                    _ => None,
+                };
+                let right = match guard {
+                    Some(guard) => scope.guarded(guard, |scope| go(rhs, out, scope)),
+                    None => go(rhs, out, scope),
+                };
+                if matches!(op, logic::BinaryOp::Div | logic::BinaryOp::Rem | logic::BinaryOp::Mod) {
+                    out.push(scope.close(
+                        ObligationId::DivisionByZero,
+                        rhs.span,
+                        Expr::binary(BinaryOp::Ne, right.clone(), Expr::int(0)),
+                        "this divisor might be zero".into(),
+                    ));
+                }
+                arithmetic(*op, left, right)
+            }
+            ExprKind::Cond { cond, then_value, else_value } => {
+                let cond = go(cond, out, scope);
+                let then_value = scope.guarded(cond.clone(), |scope| go(then_value, out, scope));
+                let else_value = scope.guarded(Expr::negation(cond.clone()), |scope| go(else_value, out, scope));
+                Expr::IfThenElse(Box::new(cond), Box::new(then_value), Box::new(else_value))
+            }
+            ExprKind::Call { function, args } => {
+                let function = &self.functions[function.index()];
+                let args: Vec<Expr> = args.iter().map(|arg| go(arg, out, scope)).collect();
+                let bindings: HashMap<VarId, Expr> = function.params.iter().copied().zip(args.iter().cloned()).collect();
+                for requirement in &function.requires {
+                    let precondition =
+                        FunctionContext { functions: self.functions, function, bindings: &bindings, fuel: default_fuel() }
+                            .translate(requirement);
+                    out.push(scope.close(
+                        ObligationId::CallPre,
+                        expr.span,
+                        precondition,
+                        format!("the precondition of `{}` might not hold at this call", function.name),
+                    ));
+                }
+                call(function, args)
+            }
+            ExprKind::Quantifier { quantifier, var, range, body } => {
+                let name = names::bound(self.kernel, *var);
+                let mut inner = self.clone();
+                inner.vars.insert(*var, Expr::var(&name));
+                scope.binders.push(Binding::new(&name, IvlType::Int));
+                let range = inner.value(range, out, scope, old);
+                let body = scope.guarded(range.clone(), |scope| inner.value(body, out, scope, old));
+                scope.binders.pop();
+                let (quantifier, body) = match quantifier {
+                    logic::Quantifier::Forall => (Quantifier::Forall, Expr::binary(BinaryOp::Implies, range, body)),
+                    logic::Quantifier::Exists => (Quantifier::Exists, Expr::binary(BinaryOp::And, range, body)),
+                };
+                Expr::Quantified {
+                    quantifier,
+                    bound: vec![Binding::new(name, IvlType::Int)],
+                    triggers: Vec::new(),
+                    body: Box::new(body),
+                }
+            }
+            ExprKind::Old(inner) => self.value(inner, out, scope, true),
+        }
+    }
+}
+
+/// The guards and bound variables around the subexpression being translated.
+#[derive(Clone, Debug, Default)]
+pub struct Scope {
+    pub binders: Vec<Binding>,
+    pub guards: Vec<Expr>,
+}
+
+impl Scope {
+    pub fn guarded<T>(&mut self, guard: Expr, inside: impl FnOnce(&mut Scope) -> T) -> T {
+        self.guards.push(guard);
+        let result = inside(self);
+        self.guards.pop();
+        result
+    }
+
+    /// `forall binders :: guards ==> condition`.
+    pub fn close(&self, id: ObligationId, span: Span, condition: Expr, message: String) -> Condition {
+        Condition { id, span, expr: self.closed(condition), message }
+    }
+
+    pub fn closed(&self, condition: Expr) -> Expr {
+        let body = self
+            .guards
+            .iter()
+            .rev()
+            .fold(condition, |body, guard| Expr::binary(BinaryOp::Implies, guard.clone(), body));
+        if self.binders.is_empty() {
+            body
+        } else {
+            Expr::Quantified {
+                quantifier: Quantifier::Forall,
+                bound: self.binders.clone(),
+                triggers: Vec::new(),
+                body: Box::new(body),
+            }
+        }
+    }
+}
+
+/// A pure function's precondition, postcondition or body, over its parameters bound to given
+/// expressions, with calls inside it given `fuel`.
+pub struct FunctionContext<'f> {
+    pub functions: &'f [logic::Function],
+    pub function: &'f logic::Function,
+    pub bindings: &'f HashMap<VarId, Expr>,
+    pub fuel: Expr,
+}
+
+impl FunctionContext<'_> {
+    pub fn translate(&self, expr: &logic::Expr) -> Expr {
+        let go = |inner: &logic::Expr| self.translate(inner);
+        match &expr.kind {
+            ExprKind::Int(value) => Expr::Int(value.clone()),
+            ExprKind::Bool(value) => Expr::Bool(*value),
+            ExprKind::Var(var) => self
+                .bindings
+                .get(var)
+                .cloned()
+                .unwrap_or_else(|| Expr::var(names::function_var(self.function, *var))),
+            ExprKind::Result => Expr::var(names::RESULT),
+            ExprKind::Unary { op: logic::UnaryOp::Not, operand } => Expr::negation(go(operand)),
+            ExprKind::Unary { op: logic::UnaryOp::Neg, operand } => {
+                Expr::binary(BinaryOp::Sub, Expr::int(0), go(operand))
+            }
+            ExprKind::Binary { op, lhs, rhs } => arithmetic(*op, go(lhs), go(rhs)),
+            ExprKind::Cond { cond, then_value, else_value } => {
+                Expr::IfThenElse(Box::new(go(cond)), Box::new(go(then_value)), Box::new(go(else_value)))
+            }
+            ExprKind::Call { function, args } => {
+                let callee = &self.functions[function.index()];
+                let args = args.iter().map(go);
+                Expr::Call(names::function(callee), std::iter::once(self.fuel.clone()).chain(args).collect())
+            }
+            ExprKind::Quantifier { quantifier, var, range, body } => {
+                let (quantifier, body) = match quantifier {
+                    logic::Quantifier::Forall => (Quantifier::Forall, Expr::binary(BinaryOp::Implies, go(range), go(body))),
+                    logic::Quantifier::Exists => (Quantifier::Exists, Expr::binary(BinaryOp::And, go(range), go(body))),
+                };
+                Expr::Quantified {
+                    quantifier,
+                    bound: vec![Binding::new(names::function_var(self.function, *var), IvlType::Int)],
+                    triggers: Vec::new(),
+                    body: Box::new(body),
+                }
+            }
+            // The resolver keeps memory, thread ids and `\old` out of pure functions; should one
+            // arrive anyway, it stands for nothing known.
+            ExprKind::Read { .. } | ExprKind::Builtin(_) | ExprKind::Old(_) => Expr::var(names::UNKNOWN),
+        }
+    }
+}
+
+/// The default fuel of a call: two unfoldings (`proofs/kernel.md`, E5).
+pub fn default_fuel() -> Expr {
+    Expr::Call(names::SUCC.into(), vec![Expr::Call(names::SUCC.into(), vec![Expr::var(names::NO_FUEL)])])
+}
+
+/// `f(fuel, args)`: a call with the default fuel (`proofs/kernel.md`, E5).
+pub fn call(function: &logic::Function, args: Vec<Expr>) -> Expr {
+    Expr::Call(names::function(function), std::iter::once(default_fuel()).chain(args).collect())
+}
+
+/// The IVL for a kernel operator: C's truncating `/` and `%` from Boogie's Euclidean `div` and
+/// `mod`; `mod` itself is already the mathematical modulo.
+pub fn arithmetic(op: logic::BinaryOp, left: Expr, right: Expr) -> Expr {
+    use logic::BinaryOp as K;
+    let simple = |op: BinaryOp| Expr::binary(op, left.clone(), right.clone());
+    match op {
+        K::Add => simple(BinaryOp::Add),
+        K::Sub => simple(BinaryOp::Sub),
+        K::Mul => simple(BinaryOp::Mul),
+        K::Mod => simple(BinaryOp::Mod),
+        K::Div => truncating_division(left, right),
+        // a % b = a - b * (a / b), with C's truncating `/`.
+        K::Rem => Expr::binary(
+            BinaryOp::Sub,
+            left.clone(),
+            Expr::binary(BinaryOp::Mul, right.clone(), truncating_division(left, right)),
+        ),
+        K::Eq => simple(BinaryOp::Eq),
+        K::Ne => simple(BinaryOp::Ne),
+        K::Lt => simple(BinaryOp::Lt),
+        K::Le => simple(BinaryOp::Le),
+        K::Gt => simple(BinaryOp::Gt),
+        K::Ge => simple(BinaryOp::Ge),
+        K::And => simple(BinaryOp::And),
+        K::Or => simple(BinaryOp::Or),
+        K::Implies => simple(BinaryOp::Implies),
+    }
+}
+
+/// C's `a / b`: `a div b` for `a >= 0`, `-((-a) div b)` otherwise (Euclidean `div` rounds the
+/// quotient of a non-negative dividend towards zero whatever the divisor's sign).
+fn truncating_division(left: Expr, right: Expr) -> Expr {
+    let negated = Expr::binary(BinaryOp::Sub, Expr::int(0), left.clone());
+    Expr::IfThenElse(
+        Box::new(Expr::binary(BinaryOp::Ge, left.clone(), Expr::int(0))),
+        Box::new(Expr::binary(BinaryOp::Div, left, right.clone())),
+        Box::new(Expr::binary(BinaryOp::Sub, Expr::int(0), Expr::binary(BinaryOp::Div, negated, right))),
+    )
+}
+
+pub fn in_bounds(index: &Expr, size: Expr) -> Expr {
+    Expr::binary(
+        BinaryOp::And,
+        Expr::binary(BinaryOp::Le, Expr::int(0), index.clone()),
+        Expr::binary(BinaryOp::Lt, index.clone(), size),
+    )
+}
+
+pub fn real_zero() -> Expr {
+    Expr::Real(num_rational::BigRational::from_integer(BigInt::from(0)))
+}

@@ -1,0 +1,658 @@
+//! Kernels to IVL programs: the per-thread Hoare triple of chapter 5 of the seed, in the style of
+//! Viper's Carbon (a heap and a permission mask per array), with every check tagged by the
+//! obligation it discharges.
+//!
+//! One arbitrary thread (`tid`, `gid`, `lid` are procedure parameters constrained by the launch
+//! facts) runs the kernel body. Its state is, per array `a`, a heap `H_a: [int]int` and a mask
+//! `M_a: [int]real` of the permission it holds. Inhaling a contract adds permission and assumes
+//! facts; exhaling checks and removes them; a barrier exhales its precondition, gives up all
+//! permission, forgets every heap value, and inhales its postcondition. Soundness of each rule is
+//! argued in `proofs/kernel.md`, cited by section (E1, E2, ...) next to the code.
+
+mod expr;
+mod names;
+
+use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Spec, Stmt, StmtKind, Type};
+use expr::{Condition, Context, Scope};
+use lockstep_logic::resources::{normal_form, ConjunctKind};
+use lockstep_logic::{self as logic, Amount, Obligation, ObligationId, Span, VarId, VarKind};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use std::collections::{BTreeSet, HashMap};
+
+/// A kernel's IVL program, and the obligation behind each tag (`o12` is `obligations[12]`).
+pub struct Encoding {
+    pub program: ivl::Program,
+    pub obligations: Vec<Obligation>,
+}
+
+impl Encoding {
+    /// The obligation a check's tag names.
+    pub fn obligation(&self, tag: &str) -> Option<&Obligation> {
+        tag.strip_prefix('o').and_then(|index| index.parse::<usize>().ok()).and_then(|index| self.obligations.get(index))
+    }
+}
+
+/// Why a kernel cannot be encoded yet: a construct the encoder does not support, with its span.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported {
+    pub span: Span,
+    pub message: String,
+}
+
+/// Encodes one kernel of a program.
+pub fn encode(program: &logic::Program, kernel: &logic::Kernel) -> Result<Encoding, Unsupported> {
+    let mut encoder = Encoder { kernel, functions: &program.functions, obligations: Vec::new(), wildcards: 0 };
+    let mut declarations = encoder.preamble();
+    for function in &program.functions {
+        declarations.extend(encoder.function(function));
+    }
+    declarations.push(Declaration::Procedure(encoder.thread()?));
+    Ok(Encoding { program: ivl::Program::new(declarations), obligations: encoder.obligations })
+}
+
+struct Encoder<'k> {
+    kernel: &'k logic::Kernel,
+    functions: &'k [logic::Function],
+    obligations: Vec<Obligation>,
+    /// Wildcard amounts chosen so far (each a fresh local variable).
+    wildcards: usize,
+}
+
+/// The state of the thread procedure being built.
+struct Body {
+    stmts: Vec<Stmt>,
+    locals: Vec<Binding>,
+}
+
+impl Body {
+    fn push(&mut self, kind: StmtKind) {
+        self.stmts.push(Stmt::new(kind));
+    }
+}
+
+impl<'k> Encoder<'k> {
+    fn tag(&mut self, id: ObligationId, span: Span, message: String) -> String {
+        self.obligations.push(Obligation { id, span, related: None, message });
+        format!("o{}", self.obligations.len() - 1)
+    }
+
+    fn check(&mut self, body: &mut Body, condition: Condition) {
+        let tag = self.tag(condition.id, condition.span, condition.message);
+        body.push(StmtKind::Assert { expr: condition.expr, tag: Some(tag) });
+    }
+
+    fn arrays(&self) -> std::ops::Range<usize> {
+        0..self.kernel.arrays.len()
+    }
+
+    /// Sizes, parameters, the launch facts, and fuel.
+    fn preamble(&self) -> Vec<Declaration> {
+        let int = |name: &str| Declaration::Const(Binding::new(name, Type::Int));
+        let mut declarations = vec![int(names::GSIZE), int(names::TCOUNT), int(names::NO_FUEL), int(names::UNKNOWN)];
+        for &param in &self.kernel.params {
+            let ty = if self.kernel.var(param).ty == logic::Type::Bool { Type::Bool } else { Type::Int };
+            declarations.push(Declaration::Const(Binding::new(names::param(self.kernel, param), ty)));
+        }
+        // The launch: gsize >= 1, tcount a positive multiple of gsize.
+        let gsize = Expr::var(names::GSIZE);
+        let tcount = Expr::var(names::TCOUNT);
+        declarations.push(Declaration::Axiom(Expr::binary(BinaryOp::Ge, gsize.clone(), Expr::int(1))));
+        declarations.push(Declaration::Axiom(Expr::binary(BinaryOp::Ge, tcount.clone(), gsize.clone())));
+        declarations.push(Declaration::Axiom(Expr::binary(
+            BinaryOp::Eq,
+            Expr::binary(BinaryOp::Mod, tcount, gsize),
+            Expr::int(0),
+        )));
+        declarations.push(Declaration::Function(ivl::Function {
+            name: names::SUCC.into(),
+            params: vec![Binding::new("fuel", Type::Int)],
+            result: Type::Int,
+            body: None,
+        }));
+        declarations
+    }
+
+    /// A pure function with fuel (`proofs/kernel.md`, E5): `f(succ(F), x) == body` where the
+    /// calls in the body get fuel `F`, and `f(succ(F), x) == f(F, x)`, both triggered only on
+    /// `f(succ(F), x)`, so each unfolding uses up one unit and the solver cannot loop.
+    fn function(&mut self, function: &logic::Function) -> Vec<Declaration> {
+        let fuel = Binding::new("fuel", Type::Int);
+        let params: Vec<Binding> = function
+            .params
+            .iter()
+            .map(|&param| Binding::new(names::function_var(function, param), ivl_type(function.vars[param.index()].ty)))
+            .collect();
+        let succ = Expr::Call(names::SUCC.into(), vec![Expr::var("fuel")]);
+        let application = |fuel: Expr| {
+            Expr::Call(
+                names::function(function),
+                std::iter::once(fuel).chain(params.iter().map(|param| Expr::var(&param.name))).collect(),
+            )
+        };
+        let unfolded = application(succ.clone());
+        let bindings = HashMap::new();
+        let inner = expr::FunctionContext {
+            functions: self.functions,
+            function,
+            bindings: &bindings,
+            fuel: Expr::var("fuel"),
+        };
+        let precondition = conjunction(function.requires.iter().map(|requirement| inner.translate(requirement)));
+        let bound: Vec<Binding> = std::iter::once(fuel).chain(params.iter().cloned()).collect();
+        let forall = |body: Expr| Expr::Quantified {
+            quantifier: ivl::Quantifier::Forall,
+            bound: bound.clone(),
+            triggers: vec![vec![unfolded.clone()]],
+            body: Box::new(body),
+        };
+        let definition = Expr::binary(
+            BinaryOp::Implies,
+            precondition,
+            Expr::binary(BinaryOp::Eq, unfolded.clone(), inner.translate(&function.body)),
+        );
+        let declaration = Declaration::Function(ivl::Function {
+            name: names::function(function),
+            params: std::iter::once(Binding::new("fuel", Type::Int)).chain(params.iter().cloned()).collect(),
+            result: ivl_type(function.result),
+            body: None,
+        });
+        vec![
+            declaration,
+            Declaration::Axiom(forall(definition)),
+            Declaration::Axiom(forall(Expr::binary(BinaryOp::Eq, unfolded.clone(), application(Expr::var("fuel"))))),
+        ]
+    }
+
+    fn context(&self, thread: [Expr; 3], read_id: ObligationId) -> Context<'k> {
+        let kernel = self.kernel;
+        let arrays = self.arrays();
+        Context {
+            kernel,
+            functions: self.functions,
+            thread,
+            vars: HashMap::new(),
+            heaps: arrays.clone().map(|index| names::heap(kernel, index)).collect(),
+            masks: arrays.clone().map(|index| names::mask(kernel, index)).collect(),
+            old_heaps: arrays.map(|index| names::old_heap(kernel, index)).collect(),
+            read_id,
+            check_reads: true,
+        }
+    }
+
+    /// The per-thread triple `{T_res * T_pre} body {T_res' * T_post}` (seed Theorem 5.3.1, the
+    /// thread premise; `proofs/kernel.md`, E2).
+    fn thread(&mut self) -> Result<Procedure, Unsupported> {
+        let kernel = self.kernel;
+        let thread = [Expr::var(names::TID), Expr::var(names::GID), Expr::var(names::LID)];
+        let mut context = self.context(thread, ObligationId::Frame);
+        let mut body = Body { stmts: Vec::new(), locals: Vec::new() };
+        for (index, var) in kernel.vars.iter().enumerate() {
+            if var.kind == VarKind::Private {
+                let id = VarId(index as u32);
+                let name = names::private(kernel, id);
+                body.locals.push(Binding::new(&name, ivl_type(var.ty)));
+                context.vars.insert(id, Expr::var(name));
+            }
+        }
+        for index in self.arrays() {
+            body.locals.push(Binding::new(names::mask(kernel, index), mask_type()));
+            body.locals.push(Binding::new(names::heap(kernel, index), Type::map(Type::Int, Type::Int)));
+            body.locals.push(Binding::new(names::old_heap(kernel, index), Type::map(Type::Int, Type::Int)));
+        }
+        // Start: no permission, the heap as the launch left it, then inhale the precondition.
+        self.forget_permissions(&mut body);
+        for index in self.arrays() {
+            body.push(StmtKind::Assign {
+                target: names::old_heap(kernel, index),
+                indices: Vec::new(),
+                value: Expr::var(names::heap(kernel, index)),
+            });
+        }
+        for clause in &kernel.thread_contract.requires {
+            self.inhale(&context, &clause.assertion, &mut body)?;
+        }
+        context.read_id = ObligationId::AccessRead;
+        self.block(&context, &kernel.body, &mut body)?;
+        context.read_id = ObligationId::Frame;
+        for clause in &kernel.thread_contract.ensures {
+            self.exhale(&context, &clause.assertion, ObligationId::ThreadPost, clause.span, &mut body)?;
+        }
+        let int = |name: &str| Binding::new(name, Type::Int);
+        let (tid, gid, lid) = (Expr::var(names::TID), Expr::var(names::GID), Expr::var(names::LID));
+        let gsize = Expr::var(names::GSIZE);
+        let launch = vec![
+            expr::in_bounds(&lid, gsize.clone()),
+            expr::in_bounds(&gid, Expr::binary(BinaryOp::Div, Expr::var(names::TCOUNT), gsize.clone())),
+            Expr::binary(
+                BinaryOp::Eq,
+                tid,
+                Expr::binary(BinaryOp::Add, Expr::binary(BinaryOp::Mul, gid, gsize), lid),
+            ),
+        ];
+        Ok(Procedure {
+            name: format!("thread_{}", kernel.name),
+            params: vec![int(names::TID), int(names::GID), int(names::LID)],
+            returns: Vec::new(),
+            requires: launch
+                .into_iter()
+                .map(|expr| Spec { free: true, expr, tag: None, position: ivl::Position::NONE })
+                .collect(),
+            ensures: Vec::new(),
+            modifies: Vec::new(),
+            body: Some(ivl::Body { locals: body.locals, stmts: body.stmts }),
+            position: ivl::Position::NONE,
+        })
+    }
+
+    /// Every mask becomes the zero mask (E3).
+    fn forget_permissions(&mut self, body: &mut Body) {
+        for index in self.arrays() {
+            let mask = names::mask(self.kernel, index);
+            body.push(StmtKind::Havoc(vec![mask.clone()]));
+            body.push(StmtKind::Assume(Expr::Quantified {
+                quantifier: ivl::Quantifier::Forall,
+                bound: vec![Binding::new("i", Type::Int)],
+                triggers: vec![vec![Expr::select(Expr::var(&mask), Expr::var("i"))]],
+                body: Box::new(Expr::binary(
+                    BinaryOp::Eq,
+                    Expr::select(Expr::var(&mask), Expr::var("i")),
+                    expr::real_zero(),
+                )),
+            }));
+        }
+    }
+
+    /// Adds the assertion's permission to the masks and assumes its facts, left to right; each
+    /// read must be covered by permission held at that point (the `frame` obligation, E4).
+    fn inhale(&mut self, context: &Context, assertion: &logic::Assertion, body: &mut Body) -> Result<(), Unsupported> {
+        for conjunct in normal_form(assertion) {
+            if !conjunct.binders.is_empty() {
+                return Err(unsupported_forall(conjunct.span));
+            }
+            let mut conditions = Vec::new();
+            let mut scope = Scope::default();
+            let guards: Vec<Expr> =
+                conjunct.guards.iter().map(|guard| context.translate(guard, &mut conditions, &mut scope)).collect();
+            let guard = conjunction(guards);
+            scope.guards.push(guard.clone());
+            match &conjunct.kind {
+                ConjunctKind::Fact(fact) => {
+                    let fact = context.translate(fact, &mut conditions, &mut scope);
+                    conditions.into_iter().for_each(|condition| self.check(body, condition));
+                    body.push(StmtKind::Assume(Expr::binary(BinaryOp::Implies, guard, fact)));
+                }
+                ConjunctKind::Perm { array, index, amount } => {
+                    let index = context.translate(index, &mut conditions, &mut scope);
+                    conditions.push(self.atom_bounds(context, *array, &index, &scope, conjunct.span));
+                    conditions.into_iter().for_each(|condition| self.check(body, condition));
+                    let amount = self.amount(amount, body, None);
+                    let mask = names::mask(self.kernel, array.index());
+                    let current = Expr::select(Expr::var(&mask), index.clone());
+                    body.push(StmtKind::If {
+                        cond: Some(guard),
+                        then_branch: vec![Stmt::new(StmtKind::Assign {
+                            target: mask,
+                            indices: vec![index],
+                            value: Expr::binary(BinaryOp::Add, current, amount),
+                        })],
+                        else_branch: Vec::new(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks the assertion's facts and permission against the state and removes the permission
+    /// (E4). Reads are checked against the permission held before the exhale began.
+    fn exhale(
+        &mut self,
+        context: &Context,
+        assertion: &logic::Assertion,
+        id: ObligationId,
+        clause: Span,
+        body: &mut Body,
+    ) -> Result<(), Unsupported> {
+        let mut before = context.clone();
+        for index in self.arrays() {
+            let saved = format!("{}_before_{}", names::mask(self.kernel, index), self.obligations.len());
+            body.locals.push(Binding::new(&saved, mask_type()));
+            body.push(StmtKind::Assign {
+                target: saved.clone(),
+                indices: Vec::new(),
+                value: Expr::var(names::mask(self.kernel, index)),
+            });
+            before.masks[index] = saved;
+        }
+        for conjunct in normal_form(assertion) {
+            if !conjunct.binders.is_empty() {
+                return Err(unsupported_forall(conjunct.span));
+            }
+            let mut conditions = Vec::new();
+            let mut scope = Scope::default();
+            let guards: Vec<Expr> =
+                conjunct.guards.iter().map(|guard| before.translate(guard, &mut conditions, &mut scope)).collect();
+            let guard = conjunction(guards);
+            scope.guards.push(guard.clone());
+            let what = describe(id);
+            match &conjunct.kind {
+                ConjunctKind::Fact(fact) => {
+                    let fact = before.translate(fact, &mut conditions, &mut scope);
+                    conditions.into_iter().for_each(|condition| self.check(body, condition));
+                    let tag = self.tag(id, conjunct.span, format!("{what} might not hold"));
+                    body.push(StmtKind::Assert { expr: Expr::binary(BinaryOp::Implies, guard, fact), tag: Some(tag) });
+                }
+                ConjunctKind::Perm { array, index, amount } => {
+                    let index = before.translate(index, &mut conditions, &mut scope);
+                    conditions.push(self.atom_bounds(context, *array, &index, &scope, conjunct.span));
+                    conditions.into_iter().for_each(|condition| self.check(body, condition));
+                    let mask = names::mask(self.kernel, array.index());
+                    let current = Expr::select(Expr::var(&mask), index.clone());
+                    let name = &self.kernel.array(*array).name;
+                    let enough = match amount {
+                        Amount::Exact(value) => Expr::binary(BinaryOp::Ge, current.clone(), real(value)),
+                        Amount::Read => Expr::binary(BinaryOp::Gt, current.clone(), expr::real_zero()),
+                    };
+                    let tag = self.tag(id, conjunct.span, format!("{what}: the thread might not hold this permission on `{name}`"));
+                    body.push(StmtKind::Assert { expr: Expr::binary(BinaryOp::Implies, guard.clone(), enough), tag: Some(tag) });
+                    let amount = self.amount(amount, body, Some(current.clone()));
+                    body.push(StmtKind::If {
+                        cond: Some(guard),
+                        then_branch: vec![Stmt::new(StmtKind::Assign {
+                            target: mask,
+                            indices: vec![index],
+                            value: Expr::binary(BinaryOp::Sub, current, amount),
+                        })],
+                        else_branch: Vec::new(),
+                    });
+                }
+            }
+        }
+        let _ = clause;
+        Ok(())
+    }
+
+    /// An amount as a real: exact, or a fresh wildcard, positive and (when taken from `held`)
+    /// smaller than what is held, as Carbon chooses wildcards.
+    fn amount(&mut self, amount: &Amount, body: &mut Body, held: Option<Expr>) -> Expr {
+        match amount {
+            Amount::Exact(value) => real(value),
+            Amount::Read => {
+                let name = format!("wildcard_{}", self.wildcards);
+                self.wildcards += 1;
+                body.locals.push(Binding::new(&name, Type::Real));
+                let wildcard = Expr::var(&name);
+                body.push(StmtKind::Assume(Expr::binary(BinaryOp::Gt, wildcard.clone(), expr::real_zero())));
+                if let Some(held) = held {
+                    body.push(StmtKind::Assume(Expr::binary(
+                        BinaryOp::Implies,
+                        Expr::binary(BinaryOp::Gt, held.clone(), expr::real_zero()),
+                        Expr::binary(BinaryOp::Lt, wildcard.clone(), held),
+                    )));
+                }
+                wildcard
+            }
+        }
+    }
+
+    fn atom_bounds(&self, context: &Context, array: logic::ArrayId, index: &Expr, scope: &Scope, span: Span) -> Condition {
+        let name = &self.kernel.array(array).name;
+        scope.close(
+            ObligationId::AccessBounds,
+            span,
+            expr::in_bounds(index, context.array_size(array)),
+            format!("this permission names a location that might lie outside `{name}`"),
+        )
+    }
+
+    fn block(&mut self, context: &Context, block: &logic::Block, body: &mut Body) -> Result<(), Unsupported> {
+        for stmt in &block.stmts {
+            self.statement(context, stmt, body)?;
+        }
+        Ok(())
+    }
+
+    fn statement(&mut self, context: &Context, stmt: &logic::Stmt, body: &mut Body) -> Result<(), Unsupported> {
+        let kernel = self.kernel;
+        let value = |this: &mut Self, body: &mut Body, expr: &logic::Expr| {
+            let mut conditions = Vec::new();
+            let translated = context.translate(expr, &mut conditions, &mut Scope::default());
+            conditions.into_iter().for_each(|condition| this.check(body, condition));
+            translated
+        };
+        match &stmt.kind {
+            logic::StmtKind::Declare { var, init: None } => body.push(StmtKind::Havoc(vec![names::private(kernel, *var)])),
+            logic::StmtKind::Declare { var, init: Some(init) } | logic::StmtKind::Assign { var, value: init } => {
+                let init = value(self, body, init);
+                body.push(StmtKind::Assign { target: names::private(kernel, *var), indices: Vec::new(), value: init });
+            }
+            logic::StmtKind::Write { array, index, value: written } => {
+                let index = value(self, body, index);
+                let written = value(self, body, written);
+                let name = &kernel.array(*array).name;
+                let bounds = Condition {
+                    id: ObligationId::AccessBounds,
+                    span: stmt.span,
+                    expr: expr::in_bounds(&index, context.array_size(*array)),
+                    message: format!("the index of this write to `{name}` might lie outside the array"),
+                };
+                self.check(body, bounds);
+                let mask = Expr::select(Expr::var(names::mask(kernel, array.index())), index.clone());
+                let write = Condition {
+                    id: ObligationId::AccessWrite,
+                    span: stmt.span,
+                    expr: Expr::binary(BinaryOp::Ge, mask, real(&BigRational::from_integer(BigInt::from(1)))),
+                    message: format!("this write to `{name}` might not hold write permission"),
+                };
+                self.check(body, write);
+                body.push(StmtKind::Assign { target: names::heap(kernel, array.index()), indices: vec![index], value: written });
+            }
+            logic::StmtKind::If { cond, then_branch, else_branch } => {
+                let cond = value(self, body, cond);
+                let mut then_body = Body { stmts: Vec::new(), locals: Vec::new() };
+                self.block(context, then_branch, &mut then_body)?;
+                let mut else_body = Body { stmts: Vec::new(), locals: Vec::new() };
+                if let Some(else_branch) = else_branch {
+                    self.block(context, else_branch, &mut else_body)?;
+                }
+                body.locals.extend(then_body.locals.into_iter().chain(else_body.locals));
+                body.push(StmtKind::If { cond: Some(cond), then_branch: then_body.stmts, else_branch: else_body.stmts });
+            }
+            logic::StmtKind::While { invariants, cond, body: loop_body } => {
+                self.while_loop(context, invariants, cond, loop_body, stmt.span, body)?;
+            }
+            logic::StmtKind::Barrier(barrier) => self.barrier(context, kernel.barrier(*barrier), body)?,
+            logic::StmtKind::Assert(assertion) => self.assert(context, assertion, body)?,
+            logic::StmtKind::Assume(assumed) => {
+                let assumed = value(self, body, assumed);
+                body.push(StmtKind::Assume(assumed));
+            }
+            logic::StmtKind::Block(inner) => self.block(context, inner, body)?,
+        }
+        Ok(())
+    }
+
+    /// `assert R`: each fact holds and each permission is held, nothing is removed.
+    fn assert(&mut self, context: &Context, assertion: &logic::Assertion, body: &mut Body) -> Result<(), Unsupported> {
+        for conjunct in normal_form(assertion) {
+            if !conjunct.binders.is_empty() {
+                return Err(unsupported_forall(conjunct.span));
+            }
+            let mut conditions = Vec::new();
+            let mut scope = Scope::default();
+            let guards: Vec<Expr> =
+                conjunct.guards.iter().map(|guard| context.translate(guard, &mut conditions, &mut scope)).collect();
+            let guard = conjunction(guards);
+            scope.guards.push(guard.clone());
+            let holds = match &conjunct.kind {
+                ConjunctKind::Fact(fact) => context.translate(fact, &mut conditions, &mut scope),
+                ConjunctKind::Perm { array, index, amount } => {
+                    let index = context.translate(index, &mut conditions, &mut scope);
+                    let current = Expr::select(Expr::var(names::mask(self.kernel, array.index())), index);
+                    match amount {
+                        Amount::Exact(value) => Expr::binary(BinaryOp::Ge, current, real(value)),
+                        Amount::Read => Expr::binary(BinaryOp::Gt, current, expr::real_zero()),
+                    }
+                }
+            };
+            conditions.into_iter().for_each(|condition| self.check(body, condition));
+            let tag = self.tag(ObligationId::Assert, conjunct.span, "this assertion might not hold".into());
+            body.push(StmtKind::Assert { expr: Expr::binary(BinaryOp::Implies, guard, holds), tag: Some(tag) });
+        }
+        Ok(())
+    }
+
+    /// A barrier as a call (seed section 5.3; E3): exhale `B_pre`, give up all permission, forget
+    /// the heap, inhale `B_res * B_post`. Private variables survive.
+    fn barrier(&mut self, context: &Context, barrier: &logic::Barrier, body: &mut Body) -> Result<(), Unsupported> {
+        let mut at_barrier = context.clone();
+        at_barrier.read_id = ObligationId::Frame;
+        for clause in &barrier.contract.requires {
+            self.assert_as(&at_barrier, &clause.assertion, ObligationId::BarrierPre, body)?;
+        }
+        self.forget_permissions(body);
+        let heaps: Vec<String> = self.arrays().map(|index| names::heap(self.kernel, index)).collect();
+        if !heaps.is_empty() {
+            body.push(StmtKind::Havoc(heaps));
+        }
+        for clause in &barrier.contract.ensures {
+            self.inhale(&at_barrier, &clause.assertion, body)?;
+        }
+        Ok(())
+    }
+
+    /// Like `assert`, with another obligation id: the barrier's precondition.
+    fn assert_as(
+        &mut self,
+        context: &Context,
+        assertion: &logic::Assertion,
+        id: ObligationId,
+        body: &mut Body,
+    ) -> Result<(), Unsupported> {
+        let first = self.obligations.len();
+        self.assert(context, assertion, body)?;
+        for obligation in &mut self.obligations[first..] {
+            if obligation.id == ObligationId::Assert {
+                obligation.id = id;
+                obligation.message = format!("{} might not hold", describe(id));
+            }
+        }
+        Ok(())
+    }
+
+    /// A loop, cut as Viper cuts it (E6): exhale the invariant on entry; havoc the variables the
+    /// body assigns and the heap; then either run one iteration from the invariant alone and
+    /// exhale it again, or leave with the rest of the permission and the invariant.
+    fn while_loop(
+        &mut self,
+        context: &Context,
+        invariants: &[logic::Clause],
+        cond: &logic::Expr,
+        loop_body: &logic::Block,
+        span: Span,
+        body: &mut Body,
+    ) -> Result<(), Unsupported> {
+        let kernel = self.kernel;
+        let mut entry_context = context.clone();
+        entry_context.read_id = ObligationId::Frame;
+        for clause in invariants {
+            self.exhale(&entry_context, &clause.assertion, ObligationId::LoopInvariantEntry, clause.span, body)?;
+        }
+        let mut frame = Vec::new();
+        for index in self.arrays() {
+            let saved = format!("{}_frame_{}", names::mask(kernel, index), self.obligations.len());
+            body.locals.push(Binding::new(&saved, mask_type()));
+            body.push(StmtKind::Assign { target: saved.clone(), indices: Vec::new(), value: Expr::var(names::mask(kernel, index)) });
+            frame.push(saved);
+        }
+        let mut assigned = BTreeSet::new();
+        assigned_in(loop_body, &mut assigned);
+        let mut havocked: Vec<String> = assigned.iter().map(|&var| names::private(kernel, var)).collect();
+        havocked.extend(self.arrays().map(|index| names::heap(kernel, index)));
+        if !havocked.is_empty() {
+            body.push(StmtKind::Havoc(havocked));
+        }
+        // One iteration from the invariant alone.
+        let mut iteration = Body { stmts: Vec::new(), locals: Vec::new() };
+        self.forget_permissions(&mut iteration);
+        for clause in invariants {
+            self.inhale(&entry_context, &clause.assertion, &mut iteration)?;
+        }
+        let mut conditions = Vec::new();
+        let condition = context.translate(cond, &mut conditions, &mut Scope::default());
+        conditions.into_iter().for_each(|condition| self.check(&mut iteration, condition));
+        iteration.push(StmtKind::Assume(condition.clone()));
+        self.block(context, loop_body, &mut iteration)?;
+        for clause in invariants {
+            self.exhale(&entry_context, &clause.assertion, ObligationId::LoopInvariantPreserved, clause.span, &mut iteration)?;
+        }
+        iteration.push(StmtKind::Assume(Expr::Bool(false)));
+        // Leaving: the frame plus the invariant, and the condition false.
+        let mut exit = Body { stmts: Vec::new(), locals: Vec::new() };
+        for (index, saved) in frame.into_iter().enumerate() {
+            exit.push(StmtKind::Assign { target: names::mask(kernel, index), indices: Vec::new(), value: Expr::var(saved) });
+        }
+        for clause in invariants {
+            self.inhale(&entry_context, &clause.assertion, &mut exit)?;
+        }
+        exit.push(StmtKind::Assume(Expr::negation(condition)));
+        body.locals.extend(iteration.locals.into_iter().chain(exit.locals));
+        let _ = span;
+        body.push(StmtKind::If { cond: None, then_branch: iteration.stmts, else_branch: exit.stmts });
+        Ok(())
+    }
+}
+
+/// The private variables a block assigns (declarations included).
+fn assigned_in(block: &logic::Block, out: &mut BTreeSet<VarId>) {
+    for stmt in &block.stmts {
+        match &stmt.kind {
+            logic::StmtKind::Declare { var, .. } | logic::StmtKind::Assign { var, .. } => {
+                out.insert(*var);
+            }
+            logic::StmtKind::If { then_branch, else_branch, .. } => {
+                assigned_in(then_branch, out);
+                if let Some(else_branch) = else_branch {
+                    assigned_in(else_branch, out);
+                }
+            }
+            logic::StmtKind::While { body, .. } => assigned_in(body, out),
+            logic::StmtKind::Block(inner) => assigned_in(inner, out),
+            _ => {}
+        }
+    }
+}
+
+fn describe(id: ObligationId) -> &'static str {
+    match id {
+        ObligationId::ThreadPost => "this postcondition",
+        ObligationId::BarrierPre => "this barrier precondition",
+        ObligationId::LoopInvariantEntry => "this loop invariant, on entry,",
+        ObligationId::LoopInvariantPreserved => "this loop invariant, after an iteration,",
+        _ => "this clause",
+    }
+}
+
+fn unsupported_forall(span: Span) -> Unsupported {
+    Unsupported { span, message: "`\\forall*` in a thread-level contract is not supported yet".into() }
+}
+
+fn conjunction(parts: impl IntoIterator<Item = Expr>) -> Expr {
+    parts.into_iter().reduce(|left, right| Expr::binary(BinaryOp::And, left, right)).unwrap_or(Expr::Bool(true))
+}
+
+fn real(value: &BigRational) -> Expr {
+    Expr::Real(value.clone())
+}
+
+fn mask_type() -> Type {
+    Type::map(Type::Int, Type::Real)
+}
+
+fn ivl_type(ty: logic::Type) -> Type {
+    match ty {
+        logic::Type::Int => Type::Int,
+        logic::Type::Bool => Type::Bool,
+    }
+}

@@ -1,0 +1,48 @@
+//! The IVL names of a kernel's parts. Every name a kernel contributes carries a prefix (`p_`,
+//! `v_`, `H_`, ...) and the id of what it names, so two kernel names never collide with each other
+//! or with the encoding's own names, and every name is a valid Boogie identifier.
+
+use lockstep_logic::{Function, Kernel, VarId};
+
+pub const GSIZE: &str = "gsize";
+pub const TCOUNT: &str = "tcount";
+pub const RESULT: &str = "result";
+pub const SUCC: &str = "succ";
+pub const NO_FUEL: &str = "no_fuel";
+pub const UNKNOWN: &str = "unknown_value";
+pub const TID: &str = "tid";
+pub const GID: &str = "gid";
+pub const LID: &str = "lid";
+
+/// A kernel parameter: a global constant.
+pub fn param(kernel: &Kernel, var: VarId) -> String {
+    format!("p_{}_{}", kernel.var(var).name, var.0)
+}
+
+pub fn private(kernel: &Kernel, var: VarId) -> String {
+    format!("v_{}_{}", kernel.var(var).name, var.0)
+}
+
+pub fn bound(kernel: &Kernel, var: VarId) -> String {
+    format!("q_{}_{}", kernel.var(var).name, var.0)
+}
+
+pub fn function(function: &Function) -> String {
+    format!("f_{}", function.name)
+}
+
+pub fn function_var(function: &Function, var: VarId) -> String {
+    format!("x_{}_{}", function.vars[var.index()].name, var.0)
+}
+
+pub fn heap(kernel: &Kernel, index: usize) -> String {
+    format!("H_{}", kernel.arrays[index].name)
+}
+
+pub fn old_heap(kernel: &Kernel, index: usize) -> String {
+    format!("H0_{}", kernel.arrays[index].name)
+}
+
+pub fn mask(kernel: &Kernel, index: usize) -> String {
+    format!("M_{}", kernel.arrays[index].name)
+}
