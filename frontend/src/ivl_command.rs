@@ -41,6 +41,35 @@ fn bad_input(path: &str, position: Position, message: &str, json: bool) -> ExitC
     ExitCode::from(2)
 }
 
+/// Writes a program as Boogie, or as the SMT-LIB of each procedure's verification condition.
+pub fn write_program(program: &ivl::Program, emit: Emit) {
+    match emit {
+        Emit::Boogie => print!("{}", ivl::print::program(program)),
+        Emit::Smt2 => {
+            for declaration in &program.declarations {
+                if let Declaration::Procedure(procedure) = declaration {
+                    if procedure.body.is_some() {
+                        let vc = vcgen::procedure(program, procedure);
+                        println!("; procedure {}", procedure.name);
+                        // Which labels stand for which checks: `enabled@k` assumes check k,
+                        // `holds@k` is its condition.
+                        for (index, check) in vc.checks.iter().enumerate() {
+                            let tag = check.tag.as_ref().map(|tag| format!(" [{tag}]")).unwrap_or_default();
+                            let at = format!("{}:{}", check.position.line, check.position.column);
+                            println!("; check {index}: {:?} at {at}{tag}", check.kind);
+                        }
+                        print!("{}", vc.script);
+                    }
+                }
+            }
+        }
+    }
+}
+
+pub fn backend_of(name: BackendName) -> Backend {
+    backend(name)
+}
+
 pub fn run(path: &str, backend_name: BackendName, limits: &Limits, emit: Option<Emit>, json: bool) -> ExitCode {
     let text = match std::fs::read(path).map(String::from_utf8) {
         Ok(Ok(text)) => text,
@@ -59,31 +88,9 @@ pub fn run(path: &str, backend_name: BackendName, limits: &Limits, emit: Option<
         }
         return bad_input(path, errors[0].position, &errors[0].message, json);
     }
-    match emit {
-        Some(Emit::Boogie) => {
-            print!("{}", ivl::print::program(&program));
-            return ExitCode::SUCCESS;
-        }
-        Some(Emit::Smt2) => {
-            for declaration in &program.declarations {
-                if let Declaration::Procedure(procedure) = declaration {
-                    if procedure.body.is_some() {
-                        let vc = vcgen::procedure(&program, procedure);
-                        println!("; procedure {}", procedure.name);
-                        // Which labels stand for which checks: `enabled@k` assumes check k,
-                        // `holds@k` is its condition.
-                        for (index, check) in vc.checks.iter().enumerate() {
-                            let tag = check.tag.as_ref().map(|tag| format!(" [{tag}]")).unwrap_or_default();
-                            let at = format!("{}:{}", check.position.line, check.position.column);
-                            println!("; check {index}: {:?} at {at}{tag}", check.kind);
-                        }
-                        print!("{}", vc.script);
-                    }
-                }
-            }
-            return ExitCode::SUCCESS;
-        }
-        None => {}
+    if let Some(emit) = emit {
+        write_program(&program, emit);
+        return ExitCode::SUCCESS;
     }
     let results = match run::program(&program, backend(backend_name), limits) {
         Ok(results) => results,

@@ -24,6 +24,7 @@ pub mod lexer;
 pub mod parser;
 pub mod resolve;
 pub mod source;
+pub mod verify;
 
 #[allow(clippy::all, unused_qualifications)]
 mod grammar {

@@ -9,6 +9,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 mod ivl_command;
+mod verify_command;
 
 /// lockstep: a deductive verifier for GPU kernels annotated in permission-based separation logic.
 ///
@@ -35,6 +36,24 @@ enum Command {
         files: Vec<String>,
         /// How to report: `human` (diagnostics on stderr, a summary line per file on stdout) or
         /// `json` (one JSON document on stdout).
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+    },
+    /// Verify kernel files (.pvl): every obligation of every kernel, for any number of threads.
+    ///
+    /// Prints one line per kernel and, for each failed obligation, its id (such as
+    /// `access.write`), where it fails and why. Exit status: 0 all verified, 1 some obligation
+    /// failed, 2 the input was rejected, 3 undecided (a timeout or `unknown`) and nothing failed.
+    Verify {
+        /// The files to verify.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<String>,
+        #[command(flatten)]
+        solver: SolverOptions,
+        /// Write the encoding as Boogie or SMT-LIB instead of verifying.
+        #[arg(long, value_enum)]
+        emit: Option<ivl_command::Emit>,
+        /// How to report: `human` or `json`.
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
     },
@@ -103,6 +122,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check { files, format } => check(&files, format),
+        Command::Verify { files, solver, emit, format } => {
+            verify_command::run(&files, solver.backend, &solver.limits(), emit, format == Format::Json)
+        }
         Command::Ivl { file, solver, emit, format } => {
             ivl_command::run(&file, solver.backend, &solver.limits(), emit, format == Format::Json)
         }

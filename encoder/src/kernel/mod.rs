@@ -215,9 +215,7 @@ impl<'k> Encoder<'k> {
         context.read_id = ObligationId::AccessRead;
         self.block(&context, &kernel.body, &mut body)?;
         context.read_id = ObligationId::Frame;
-        for clause in &kernel.thread_contract.ensures {
-            self.exhale(&context, &clause.assertion, ObligationId::ThreadPost, clause.span, &mut body)?;
-        }
+        self.exhale(&context, &kernel.thread_contract.ensures, ObligationId::ThreadPost, &mut body)?;
         let int = |name: &str| Binding::new(name, Type::Int);
         let (tid, gid, lid) = (Expr::var(names::TID), Expr::var(names::GID), Expr::var(names::LID));
         let gsize = Expr::var(names::GSIZE);
@@ -306,12 +304,12 @@ impl<'k> Encoder<'k> {
 
     /// Checks the assertion's facts and permission against the state and removes the permission
     /// (E4). Reads are checked against the permission held before the exhale began.
+    /// The clauses form one conjunction: one snapshot of the masks serves them all.
     fn exhale(
         &mut self,
         context: &Context,
-        assertion: &logic::Assertion,
+        clauses: &[logic::Clause],
         id: ObligationId,
-        clause: Span,
         body: &mut Body,
     ) -> Result<(), Unsupported> {
         let mut before = context.clone();
@@ -325,7 +323,7 @@ impl<'k> Encoder<'k> {
             });
             before.masks[index] = saved;
         }
-        for conjunct in normal_form(assertion) {
+        for conjunct in clauses.iter().flat_map(|clause| normal_form(&clause.assertion)) {
             if !conjunct.binders.is_empty() {
                 return Err(unsupported_forall(conjunct.span));
             }
@@ -369,7 +367,6 @@ impl<'k> Encoder<'k> {
                 }
             }
         }
-        let _ = clause;
         Ok(())
     }
 
@@ -460,7 +457,7 @@ impl<'k> Encoder<'k> {
                 body.push(StmtKind::If { cond: Some(cond), then_branch: then_body.stmts, else_branch: else_body.stmts });
             }
             logic::StmtKind::While { invariants, cond, body: loop_body } => {
-                self.while_loop(context, invariants, cond, loop_body, stmt.span, body)?;
+                self.while_loop(context, invariants, cond, loop_body, body)?;
             }
             logic::StmtKind::Barrier(barrier) => self.barrier(context, kernel.barrier(*barrier), body)?,
             logic::StmtKind::Assert(assertion) => self.assert(context, assertion, body)?,
@@ -550,15 +547,12 @@ impl<'k> Encoder<'k> {
         invariants: &[logic::Clause],
         cond: &logic::Expr,
         loop_body: &logic::Block,
-        span: Span,
         body: &mut Body,
     ) -> Result<(), Unsupported> {
         let kernel = self.kernel;
         let mut entry_context = context.clone();
         entry_context.read_id = ObligationId::Frame;
-        for clause in invariants {
-            self.exhale(&entry_context, &clause.assertion, ObligationId::LoopInvariantEntry, clause.span, body)?;
-        }
+        self.exhale(&entry_context, invariants, ObligationId::LoopInvariantEntry, body)?;
         let mut frame = Vec::new();
         for index in self.arrays() {
             let saved = format!("{}_frame_{}", names::mask(kernel, index), self.obligations.len());
@@ -584,9 +578,7 @@ impl<'k> Encoder<'k> {
         conditions.into_iter().for_each(|condition| self.check(&mut iteration, condition));
         iteration.push(StmtKind::Assume(condition.clone()));
         self.block(context, loop_body, &mut iteration)?;
-        for clause in invariants {
-            self.exhale(&entry_context, &clause.assertion, ObligationId::LoopInvariantPreserved, clause.span, &mut iteration)?;
-        }
+        self.exhale(&entry_context, invariants, ObligationId::LoopInvariantPreserved, &mut iteration)?;
         iteration.push(StmtKind::Assume(Expr::Bool(false)));
         // Leaving: the frame plus the invariant, and the condition false.
         let mut exit = Body { stmts: Vec::new(), locals: Vec::new() };
@@ -598,7 +590,6 @@ impl<'k> Encoder<'k> {
         }
         exit.push(StmtKind::Assume(Expr::negation(condition)));
         body.locals.extend(iteration.locals.into_iter().chain(exit.locals));
-        let _ = span;
         body.push(StmtKind::If { cond: None, then_branch: iteration.stmts, else_branch: exit.stmts });
         Ok(())
     }

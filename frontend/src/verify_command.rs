@@ -1,0 +1,159 @@
+//! `lockstep verify`: check, encode and verify kernel files.
+
+use crate::ivl_command::{self, BackendName, Emit};
+use lockstep_encoder::kernel;
+use lockstep_encoder::smt::Limits;
+use lockstep_frontend::source::SourceFile;
+use lockstep_frontend::verify::{self, KernelResult, Verdict};
+use lockstep_frontend::{check_bytes, Checked};
+use std::process::ExitCode;
+
+pub fn run(paths: &[String], backend: BackendName, limits: &Limits, emit: Option<Emit>, json: bool) -> ExitCode {
+    let mut rejected = false;
+    let mut failed = false;
+    let mut undecided = false;
+    let mut files = Vec::new();
+    for path in paths {
+        let checked = match std::fs::read(path) {
+            Ok(bytes) => check_bytes(path, bytes),
+            Err(error) => {
+                eprintln!("error: cannot read `{path}`: {error}");
+                rejected = true;
+                continue;
+            }
+        };
+        let Some(program) = checked.program.as_ref().filter(|_| !checked.has_errors()) else {
+            for diagnostic in &checked.diagnostics {
+                eprint!("{}", diagnostic.render(&checked.file));
+            }
+            files.push(file_json(&checked, &[], "the file was rejected"));
+            rejected = true;
+            continue;
+        };
+        if let Some(emit) = emit {
+            for kernel_ir in &program.kernels {
+                match kernel::encode(program, kernel_ir) {
+                    Ok(encoding) => ivl_command::write_program(&encoding.program, emit),
+                    Err(unsupported) => {
+                        report_error(&checked.file, unsupported.span, &unsupported.message);
+                        rejected = true;
+                    }
+                }
+            }
+            continue;
+        }
+        match verify::program(program, ivl_command::backend_of(backend), limits) {
+            Ok(kernels) => {
+                for result in &kernels {
+                    match result.verdict() {
+                        Verdict::Failed => failed = true,
+                        Verdict::Undecided(_) => undecided = true,
+                        Verdict::Verified => {}
+                    }
+                    if !json {
+                        report_human(&checked.file, result);
+                    }
+                }
+                files.push(file_json(&checked, &kernels, ""));
+            }
+            Err(error) => {
+                report_error(&checked.file, error.span, &error.message);
+                files.push(file_json(&checked, &[], &error.message));
+                rejected = true;
+            }
+        }
+    }
+    if json && emit.is_none() {
+        println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "files": files })).expect("JSON values serialise"));
+    }
+    if rejected {
+        ExitCode::from(2)
+    } else if failed {
+        ExitCode::from(1)
+    } else if undecided {
+        ExitCode::from(3)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn report_error(file: &SourceFile, span: lockstep_logic::Span, message: &str) {
+    let position = file.position(span.start);
+    eprintln!("{}:{}:{}: error: {message}", file.path, position.line, position.column);
+}
+
+fn report_human(file: &SourceFile, result: &KernelResult) {
+    for outcome in &result.results {
+        let severity = match &outcome.verdict {
+            Verdict::Verified => continue,
+            Verdict::Failed => "error".to_string(),
+            Verdict::Undecided(reason) => format!("undecided ({reason})"),
+        };
+        let obligation = &outcome.obligation;
+        let position = file.position(obligation.span.start);
+        eprintln!(
+            "{}:{}:{}: {severity}[{}]: {}",
+            file.path,
+            position.line,
+            position.column,
+            obligation.id.as_str(),
+            obligation.message
+        );
+        if let Some((span, note)) = &obligation.related {
+            let position = file.position(span.start);
+            eprintln!("{}:{}:{}: note: {note}", file.path, position.line, position.column);
+        }
+    }
+    let failed = result.results.iter().filter(|outcome| outcome.verdict == Verdict::Failed).count();
+    let verdict = match result.verdict() {
+        Verdict::Verified => "verified".to_string(),
+        Verdict::Failed => format!("failed ({failed} of {} obligations failed)", result.results.len()),
+        Verdict::Undecided(reason) => format!("undecided ({reason})"),
+    };
+    println!("{}: kernel {}: {verdict}", file.path, result.name);
+}
+
+fn verdict_name(verdict: &Verdict) -> &'static str {
+    match verdict {
+        Verdict::Verified => "verified",
+        Verdict::Failed => "failed",
+        Verdict::Undecided(_) => "undecided",
+    }
+}
+
+fn file_json(checked: &Checked, kernels: &[KernelResult], error: &str) -> serde_json::Value {
+    let file = &checked.file;
+    let mut errors: Vec<serde_json::Value> = checked
+        .diagnostics
+        .iter()
+        .filter(|diagnostic| diagnostic.is_error())
+        .map(|diagnostic| {
+            let position = file.position(diagnostic.primary.span.start);
+            serde_json::json!({ "code": diagnostic.code.as_str(), "line": position.line, "column": position.column, "message": diagnostic.message })
+        })
+        .collect();
+    if !error.is_empty() && errors.is_empty() {
+        errors.push(serde_json::json!({ "code": "verify::unsupported", "line": 1, "column": 1, "message": error }));
+    }
+    let kernels: Vec<serde_json::Value> = kernels
+        .iter()
+        .map(|kernel| {
+            let obligations: Vec<serde_json::Value> = kernel
+                .results
+                .iter()
+                .map(|outcome| {
+                    let position = file.position(outcome.obligation.span.start);
+                    serde_json::json!({
+                        "id": outcome.obligation.id.as_str(),
+                        "status": verdict_name(&outcome.verdict),
+                        "line": position.line,
+                        "column": position.column,
+                        "message": outcome.obligation.message,
+                    })
+                })
+                .collect();
+            serde_json::json!({ "name": kernel.name, "verdict": verdict_name(&kernel.verdict()), "obligations": obligations })
+        })
+        .collect();
+    serde_json::json!({ "path": file.path, "kernels": kernels, "errors": errors })
+}
