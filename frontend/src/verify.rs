@@ -36,7 +36,8 @@ impl KernelResult {
     pub fn verdict(&self) -> Verdict {
         if self.results.iter().any(|result| result.verdict == Verdict::Failed) {
             Verdict::Failed
-        } else if let Some(result) = self.results.iter().find(|result| matches!(result.verdict, Verdict::Undecided(_))) {
+        } else if let Some(result) = self.results.iter().find(|result| matches!(result.verdict, Verdict::Undecided(_)))
+        {
             result.verdict.clone()
         } else {
             Verdict::Verified
@@ -63,19 +64,27 @@ fn kernel(program: &Program, kernel: &Kernel, backend: Backend, limits: &Limits)
             obligation: Obligation {
                 id: ObligationId::BarrierDivergence,
                 span: divergence.barrier,
-                related: Some((divergence.condition, "this condition may differ between the threads of a group".into())),
+                related: Some((
+                    divergence.condition,
+                    "this condition may differ between the threads of a group".into(),
+                )),
                 message: "the threads of a group might reach this barrier divergently".into(),
             },
             verdict: Verdict::Failed,
         });
     }
-    let Encoding { program: ivl_program, obligations } =
-        kernel::encode(program, kernel).map_err(|unsupported| VerifyError { span: unsupported.span, message: unsupported.message })?;
+    let Encoding { program: ivl_program, obligations } = kernel::encode(program, kernel)
+        .map_err(|unsupported| VerifyError { span: unsupported.span, message: unsupported.message })?;
     let outcomes = run::program(&ivl_program, backend, limits)
         .map_err(|error| VerifyError { span: kernel.span, message: format!("the solver failed: {}", error.0) })?;
     let mut verdicts: Vec<Option<Verdict>> = vec![None; obligations.len()];
     for outcome in outcomes.iter().flat_map(|procedure| &procedure.outcomes) {
-        let Some(index) = outcome.check.tag.as_deref().and_then(|tag| tag.strip_prefix('o')).and_then(|index| index.parse::<usize>().ok())
+        let Some(index) = outcome
+            .check
+            .tag
+            .as_deref()
+            .and_then(|tag| tag.strip_prefix('o'))
+            .and_then(|index| index.parse::<usize>().ok())
         else {
             continue;
         };

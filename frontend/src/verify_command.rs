@@ -64,7 +64,10 @@ pub fn run(paths: &[String], backend: BackendName, limits: &Limits, emit: Option
         }
     }
     if json && emit.is_none() {
-        println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "files": files })).expect("JSON values serialise"));
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({ "files": files })).expect("JSON values serialise")
+        );
     }
     if rejected {
         ExitCode::from(2)

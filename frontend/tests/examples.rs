@@ -63,3 +63,60 @@ fn lockstep_check_accepts_all_examples_at_once() {
     assert_eq!(stdout.lines().count(), all_examples().len());
     assert!(stdout.lines().all(|line| line.contains(": well formed (")), "{stdout}");
 }
+
+/// The obligations an example's markers expect to fail: `//:: fails ID[, ID]` at the end of a line.
+fn expected_failures(text: &str) -> std::collections::BTreeSet<(String, u64)> {
+    let mut expected = std::collections::BTreeSet::new();
+    for (index, line) in text.lines().enumerate() {
+        if let Some(ids) = line.split("//:: fails ").nth(1) {
+            for id in ids.split(',') {
+                expected.insert((id.trim().to_string(), index as u64 + 1));
+            }
+        }
+    }
+    expected
+}
+
+/// Every example gets the verdict its `//:: verdict` header names, and exactly the obligations its
+/// `//:: fails` markers name are not verified, on the marked lines.
+///
+/// FIXME(issue 4): a marked obligation may still come back undecided instead of failed: the
+/// encoding's zero mask is a quantified assumption, so z3 proves the correct kernels but cannot
+/// build the counterexample of a wrong one. Undecided is never verified, so no wrong kernel passes;
+/// the remaining work is to make these failures definite.
+#[test]
+fn every_example_gets_its_verdict_and_fails_where_marked() {
+    let mut mismatches = Vec::new();
+    for path in all_examples() {
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let output = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+            .args(["verify", "--format", "json"])
+            .arg(&path)
+            .output()
+            .expect("the lockstep binary runs");
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON output");
+        let kernels = report["files"][0]["kernels"].as_array().cloned().unwrap_or_default();
+        let not_verified: std::collections::BTreeSet<(String, u64)> = kernels
+            .iter()
+            .flat_map(|kernel| kernel["obligations"].as_array().cloned().unwrap_or_default())
+            .filter(|obligation| obligation["status"] != "verified")
+            .map(|obligation| {
+                (obligation["id"].as_str().unwrap_or("").to_string(), obligation["line"].as_u64().unwrap_or(0))
+            })
+            .collect();
+        let expected = expected_failures(&text);
+        let verdict = text.lines().find_map(|line| line.strip_prefix("//:: verdict ")).unwrap_or("verified").trim();
+        let verified = output.status.code() == Some(0);
+        if not_verified != expected
+            || (verdict == "verified") != verified
+            || (verdict != "verified" && output.status.code() == Some(0))
+        {
+            mismatches.push(format!(
+                "{}: expected verdict {verdict} and failures {expected:?}, got exit {:?} and {not_verified:?}",
+                path.display(),
+                output.status.code()
+            ));
+        }
+    }
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}

@@ -71,7 +71,9 @@ impl Context<'_> {
             ExprKind::Int(value) => Expr::Int(value.clone()),
             ExprKind::Bool(value) => Expr::Bool(*value),
             ExprKind::Builtin(builtin) => self.builtin(*builtin),
-            ExprKind::Var(var) => self.vars.get(var).cloned().unwrap_or_else(|| Expr::var(names::param(self.kernel, *var))),
+            ExprKind::Var(var) => {
+                self.vars.get(var).cloned().unwrap_or_else(|| Expr::var(names::param(self.kernel, *var)))
+            }
             ExprKind::Result => Expr::var(names::RESULT),
             ExprKind::Read { array, index } => {
                 let index = go(index, out, scope);
@@ -133,11 +135,16 @@ impl Context<'_> {
             ExprKind::Call { function, args } => {
                 let function = &self.functions[function.index()];
                 let args: Vec<Expr> = args.iter().map(|arg| go(arg, out, scope)).collect();
-                let bindings: HashMap<VarId, Expr> = function.params.iter().copied().zip(args.iter().cloned()).collect();
+                let bindings: HashMap<VarId, Expr> =
+                    function.params.iter().copied().zip(args.iter().cloned()).collect();
                 for requirement in &function.requires {
-                    let precondition =
-                        FunctionContext { functions: self.functions, function, bindings: &bindings, fuel: default_fuel() }
-                            .translate(requirement);
+                    let precondition = FunctionContext {
+                        functions: self.functions,
+                        function,
+                        bindings: &bindings,
+                        fuel: default_fuel(),
+                    }
+                    .translate(requirement);
                     out.push(scope.close(
                         ObligationId::CallPre,
                         expr.span,
@@ -225,11 +232,9 @@ impl FunctionContext<'_> {
         match &expr.kind {
             ExprKind::Int(value) => Expr::Int(value.clone()),
             ExprKind::Bool(value) => Expr::Bool(*value),
-            ExprKind::Var(var) => self
-                .bindings
-                .get(var)
-                .cloned()
-                .unwrap_or_else(|| Expr::var(names::function_var(self.function, *var))),
+            ExprKind::Var(var) => {
+                self.bindings.get(var).cloned().unwrap_or_else(|| Expr::var(names::function_var(self.function, *var)))
+            }
             ExprKind::Result => Expr::var(names::RESULT),
             ExprKind::Unary { op: logic::UnaryOp::Not, operand } => Expr::negation(go(operand)),
             ExprKind::Unary { op: logic::UnaryOp::Neg, operand } => {
@@ -246,7 +251,9 @@ impl FunctionContext<'_> {
             }
             ExprKind::Quantifier { quantifier, var, range, body } => {
                 let (quantifier, body) = match quantifier {
-                    logic::Quantifier::Forall => (Quantifier::Forall, Expr::binary(BinaryOp::Implies, go(range), go(body))),
+                    logic::Quantifier::Forall => {
+                        (Quantifier::Forall, Expr::binary(BinaryOp::Implies, go(range), go(body)))
+                    }
                     logic::Quantifier::Exists => (Quantifier::Exists, Expr::binary(BinaryOp::And, go(range), go(body))),
                 };
                 Expr::Quantified {

@@ -29,7 +29,9 @@ pub struct Encoding {
 impl Encoding {
     /// The obligation a check's tag names.
     pub fn obligation(&self, tag: &str) -> Option<&Obligation> {
-        tag.strip_prefix('o').and_then(|index| index.parse::<usize>().ok()).and_then(|index| self.obligations.get(index))
+        tag.strip_prefix('o')
+            .and_then(|index| index.parse::<usize>().ok())
+            .and_then(|index| self.obligations.get(index))
     }
 }
 
@@ -132,12 +134,8 @@ impl<'k> Encoder<'k> {
         };
         let unfolded = application(succ.clone());
         let bindings = HashMap::new();
-        let inner = expr::FunctionContext {
-            functions: self.functions,
-            function,
-            bindings: &bindings,
-            fuel: Expr::var("fuel"),
-        };
+        let inner =
+            expr::FunctionContext { functions: self.functions, function, bindings: &bindings, fuel: Expr::var("fuel") };
         let precondition = conjunction(function.requires.iter().map(|requirement| inner.translate(requirement)));
         let bound: Vec<Binding> = std::iter::once(fuel).chain(params.iter().cloned()).collect();
         let forall = |body: Expr| Expr::Quantified {
@@ -222,11 +220,7 @@ impl<'k> Encoder<'k> {
         let launch = vec![
             expr::in_bounds(&lid, gsize.clone()),
             expr::in_bounds(&gid, Expr::binary(BinaryOp::Div, Expr::var(names::TCOUNT), gsize.clone())),
-            Expr::binary(
-                BinaryOp::Eq,
-                tid,
-                Expr::binary(BinaryOp::Add, Expr::binary(BinaryOp::Mul, gid, gsize), lid),
-            ),
+            Expr::binary(BinaryOp::Eq, tid, Expr::binary(BinaryOp::Add, Expr::binary(BinaryOp::Mul, gid, gsize), lid)),
         ];
         Ok(Procedure {
             name: format!("thread_{}", kernel.name),
@@ -352,8 +346,15 @@ impl<'k> Encoder<'k> {
                         Amount::Exact(value) => Expr::binary(BinaryOp::Ge, current.clone(), real(value)),
                         Amount::Read => Expr::binary(BinaryOp::Gt, current.clone(), expr::real_zero()),
                     };
-                    let tag = self.tag(id, conjunct.span, format!("{what}: the thread might not hold this permission on `{name}`"));
-                    body.push(StmtKind::Assert { expr: Expr::binary(BinaryOp::Implies, guard.clone(), enough), tag: Some(tag) });
+                    let tag = self.tag(
+                        id,
+                        conjunct.span,
+                        format!("{what}: the thread might not hold this permission on `{name}`"),
+                    );
+                    body.push(StmtKind::Assert {
+                        expr: Expr::binary(BinaryOp::Implies, guard.clone(), enough),
+                        tag: Some(tag),
+                    });
                     let amount = self.amount(amount, body, Some(current.clone()));
                     body.push(StmtKind::If {
                         cond: Some(guard),
@@ -393,7 +394,14 @@ impl<'k> Encoder<'k> {
         }
     }
 
-    fn atom_bounds(&self, context: &Context, array: logic::ArrayId, index: &Expr, scope: &Scope, span: Span) -> Condition {
+    fn atom_bounds(
+        &self,
+        context: &Context,
+        array: logic::ArrayId,
+        index: &Expr,
+        scope: &Scope,
+        span: Span,
+    ) -> Condition {
         let name = &self.kernel.array(array).name;
         scope.close(
             ObligationId::AccessBounds,
@@ -419,7 +427,9 @@ impl<'k> Encoder<'k> {
             translated
         };
         match &stmt.kind {
-            logic::StmtKind::Declare { var, init: None } => body.push(StmtKind::Havoc(vec![names::private(kernel, *var)])),
+            logic::StmtKind::Declare { var, init: None } => {
+                body.push(StmtKind::Havoc(vec![names::private(kernel, *var)]))
+            }
             logic::StmtKind::Declare { var, init: Some(init) } | logic::StmtKind::Assign { var, value: init } => {
                 let init = value(self, body, init);
                 body.push(StmtKind::Assign { target: names::private(kernel, *var), indices: Vec::new(), value: init });
@@ -443,7 +453,11 @@ impl<'k> Encoder<'k> {
                     message: format!("this write to `{name}` might not hold write permission"),
                 };
                 self.check(body, write);
-                body.push(StmtKind::Assign { target: names::heap(kernel, array.index()), indices: vec![index], value: written });
+                body.push(StmtKind::Assign {
+                    target: names::heap(kernel, array.index()),
+                    indices: vec![index],
+                    value: written,
+                });
             }
             logic::StmtKind::If { cond, then_branch, else_branch } => {
                 let cond = value(self, body, cond);
@@ -454,7 +468,11 @@ impl<'k> Encoder<'k> {
                     self.block(context, else_branch, &mut else_body)?;
                 }
                 body.locals.extend(then_body.locals.into_iter().chain(else_body.locals));
-                body.push(StmtKind::If { cond: Some(cond), then_branch: then_body.stmts, else_branch: else_body.stmts });
+                body.push(StmtKind::If {
+                    cond: Some(cond),
+                    then_branch: then_body.stmts,
+                    else_branch: else_body.stmts,
+                });
             }
             logic::StmtKind::While { invariants, cond, body: loop_body } => {
                 self.while_loop(context, invariants, cond, loop_body, body)?;
@@ -557,7 +575,11 @@ impl<'k> Encoder<'k> {
         for index in self.arrays() {
             let saved = format!("{}_frame_{}", names::mask(kernel, index), self.obligations.len());
             body.locals.push(Binding::new(&saved, mask_type()));
-            body.push(StmtKind::Assign { target: saved.clone(), indices: Vec::new(), value: Expr::var(names::mask(kernel, index)) });
+            body.push(StmtKind::Assign {
+                target: saved.clone(),
+                indices: Vec::new(),
+                value: Expr::var(names::mask(kernel, index)),
+            });
             frame.push(saved);
         }
         let mut assigned = BTreeSet::new();
@@ -583,7 +605,11 @@ impl<'k> Encoder<'k> {
         // Leaving: the frame plus the invariant, and the condition false.
         let mut exit = Body { stmts: Vec::new(), locals: Vec::new() };
         for (index, saved) in frame.into_iter().enumerate() {
-            exit.push(StmtKind::Assign { target: names::mask(kernel, index), indices: Vec::new(), value: Expr::var(saved) });
+            exit.push(StmtKind::Assign {
+                target: names::mask(kernel, index),
+                indices: Vec::new(),
+                value: Expr::var(saved),
+            });
         }
         for clause in invariants {
             self.inhale(&entry_context, &clause.assertion, &mut exit)?;
