@@ -522,7 +522,7 @@ impl<'e, 'p> Lowering<'e, 'p> {
         }
         for spec in callee.requires.iter().filter(|spec| !spec.free) {
             let check = self.check(CheckKind::Precondition, &spec.tag, position, Some(spec.position));
-            self.emit(Lowered::Assert(check, rename(&spec.expr, &renaming), OldState::Entry));
+            self.emit(Lowered::Assert(check, crate::ivl::substitute(&spec.expr, &renaming), OldState::Entry));
         }
         let snapshot = self.snapshot_count;
         self.snapshot_count += 1;
@@ -539,7 +539,7 @@ impl<'e, 'p> Lowering<'e, 'p> {
             results.push(temporary);
         }
         for spec in &callee.ensures {
-            self.emit(Lowered::Assume(rename(&spec.expr, &renaming), OldState::Snapshot(snapshot)));
+            self.emit(Lowered::Assume(crate::ivl::substitute(&spec.expr, &renaming), OldState::Snapshot(snapshot)));
         }
         for (target, result) in targets.iter().zip(results) {
             self.emit(Lowered::Assign(target.clone(), Expr::var(result)));
@@ -554,39 +554,6 @@ fn stored(base: Expr, indices: &[Expr], value: Expr) -> Expr {
         Some((index, rest)) => {
             let inner = stored(Expr::select(base.clone(), index.clone()), rest, value);
             Expr::Store(Box::new(base), Box::new(index.clone()), Box::new(inner))
-        }
-    }
-}
-
-/// Replaces free variables by expressions (bound variables shadow).
-fn rename(expr: &Expr, renaming: &HashMap<String, Expr>) -> Expr {
-    let go = |inner: &Expr| rename(inner, renaming);
-    match expr {
-        Expr::Var(name) => renaming.get(name).cloned().unwrap_or_else(|| expr.clone()),
-        Expr::Int(_) | Expr::Real(_) | Expr::Bool(_) => expr.clone(),
-        Expr::Unary(op, operand) => Expr::Unary(*op, Box::new(go(operand))),
-        Expr::Binary(op, lhs, rhs) => Expr::Binary(*op, Box::new(go(lhs)), Box::new(go(rhs))),
-        Expr::Select(map, index) => Expr::Select(Box::new(go(map)), Box::new(go(index))),
-        Expr::Store(map, index, value) => Expr::Store(Box::new(go(map)), Box::new(go(index)), Box::new(go(value))),
-        Expr::Call(name, args) => Expr::Call(name.clone(), args.iter().map(go).collect()),
-        Expr::IfThenElse(cond, then_value, else_value) => {
-            Expr::IfThenElse(Box::new(go(cond)), Box::new(go(then_value)), Box::new(go(else_value)))
-        }
-        Expr::Old(value) => Expr::Old(Box::new(go(value))),
-        Expr::Quantified { quantifier, bound, triggers, body } => {
-            let mut inner = renaming.clone();
-            for binding in bound {
-                inner.remove(&binding.name);
-            }
-            Expr::Quantified {
-                quantifier: *quantifier,
-                bound: bound.clone(),
-                triggers: triggers
-                    .iter()
-                    .map(|terms| terms.iter().map(|term| rename(term, &inner)).collect())
-                    .collect(),
-                body: Box::new(rename(body, &inner)),
-            }
         }
     }
 }
@@ -948,6 +915,16 @@ fn translate(expr: &Expr, scope: &Scope, bound: &mut Vec<String>) -> Result<Term
         Expr::Old(value) => {
             let old_scope = Scope { in_old: true, ..*scope };
             translate(value, &old_scope, bound)?
+        }
+        Expr::ConstMap { domain, value } => {
+            let range = match **value {
+                Expr::Int(_) => Sort::Int,
+                Expr::Real(_) => Sort::Real,
+                Expr::Bool(_) => Sort::Bool,
+                _ => return Err(Unresolved),
+            };
+            let array = Sort::Array(Box::new(sort(domain)), Box::new(range));
+            Term::app(Op::ConstArray(array), vec![go(value, bound)?])
         }
         Expr::Quantified { quantifier, bound: bindings, triggers, body } => {
             let depth = bound.len();

@@ -77,13 +77,9 @@ fn expected_failures(text: &str) -> std::collections::BTreeSet<(String, u64)> {
     expected
 }
 
-/// Every example gets the verdict its `//:: verdict` header names, and exactly the obligations its
-/// `//:: fails` markers name are not verified, on the marked lines.
-///
-/// FIXME(issue 4): a marked obligation may still come back undecided instead of failed: the
-/// encoding's zero mask is a quantified assumption, so z3 proves the correct kernels but cannot
-/// build the counterexample of a wrong one. Undecided is never verified, so no wrong kernel passes;
-/// the remaining work is to make these failures definite.
+/// Every example gets the verdict its `//:: verdict` header names (exit status 0 for `verified`, 1
+/// for `failed`), and exactly the obligations its `//:: fails` markers name fail, on the marked
+/// lines: none is undecided.
 #[test]
 fn every_example_gets_its_verdict_and_fails_where_marked() {
     let mut mismatches = Vec::new();
@@ -96,10 +92,11 @@ fn every_example_gets_its_verdict_and_fails_where_marked() {
             .expect("the lockstep binary runs");
         let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON output");
         let kernels = report["files"][0]["kernels"].as_array().cloned().unwrap_or_default();
-        let not_verified: std::collections::BTreeSet<(String, u64)> = kernels
+        let failed: std::collections::BTreeSet<(String, u64)> = kernels
             .iter()
             .flat_map(|kernel| kernel["obligations"].as_array().cloned().unwrap_or_default())
             .filter(|obligation| obligation["status"] != "verified")
+            .inspect(|obligation| assert_eq!(obligation["status"], "failed", "{}: {obligation}", path.display()))
             .map(|obligation| {
                 (obligation["id"].as_str().unwrap_or("").to_string(), obligation["line"].as_u64().unwrap_or(0))
             })
@@ -112,7 +109,7 @@ fn every_example_gets_its_verdict_and_fails_where_marked() {
             || (verdict != "verified" && output.status.code() == Some(0))
         {
             mismatches.push(format!(
-                "{}: expected verdict {verdict} and failures {expected:?}, got exit {:?} and {not_verified:?}",
+                "{}: expected verdict {verdict} and failures {expected:?}, got exit {:?} and {failed:?}",
                 path.display(),
                 output.status.code()
             ));

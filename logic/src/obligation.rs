@@ -30,6 +30,10 @@ pub enum ObligationId {
     Assert,
     /// A pure function's precondition at a call.
     CallPre,
+    /// A pure function's postcondition follows from its body.
+    FunctionPost,
+    /// A recursive pure function's calls decrease its measure, so it terminates.
+    FunctionTermination,
     DivisionByZero,
     /// A contract reads only memory its own resources (given earlier) hold (PO-12).
     Frame,
@@ -39,7 +43,7 @@ pub enum ObligationId {
 }
 
 impl ObligationId {
-    pub const ALL: [ObligationId; 20] = [
+    pub const ALL: [ObligationId; 22] = [
         ObligationId::KernelResources,
         ObligationId::GroupResources,
         ObligationId::BarrierResources,
@@ -57,6 +61,8 @@ impl ObligationId {
         ObligationId::LoopInvariantPreserved,
         ObligationId::Assert,
         ObligationId::CallPre,
+        ObligationId::FunctionPost,
+        ObligationId::FunctionTermination,
         ObligationId::DivisionByZero,
         ObligationId::Frame,
         ObligationId::BarrierDivergence,
@@ -82,6 +88,8 @@ impl ObligationId {
             ObligationId::LoopInvariantPreserved => "loop.invariant.preserved",
             ObligationId::Assert => "assert",
             ObligationId::CallPre => "call.pre",
+            ObligationId::FunctionPost => "function.post",
+            ObligationId::FunctionTermination => "function.termination",
             ObligationId::DivisionByZero => "division.by.zero",
             ObligationId::Frame => "frame",
             ObligationId::BarrierDivergence => "barrier.divergence",

@@ -354,6 +354,17 @@ impl<'p> Checker<'p> {
                 }
                 self.infer(scope, place, value)
             }
+            Expr::ConstMap { domain, value } => {
+                // Printed as `(lambda constant_map_index: T :: c)`: Boogie would refuse it where
+                // that name is a variable of the procedure.
+                if scope.lookup(crate::ivl::print::CONST_MAP_INDEX).is_some() {
+                    self.error(
+                        position,
+                        format!("`{}` is reserved for constant maps", crate::ivl::print::CONST_MAP_INDEX),
+                    );
+                }
+                Some(Type::map(domain.clone(), self.infer(scope, place, value)?))
+            }
             Expr::Quantified { bound, triggers, body, .. } => {
                 // Boogie refuses a bound variable that shadows a local, a parameter or a result, so
                 // a program that passes here also passes real Boogie.

@@ -67,6 +67,8 @@ pub enum Token {
     Forall,
     #[token("exists")]
     Exists,
+    #[token("lambda")]
+    Lambda,
     #[token("div")]
     Div,
     #[token("mod")]

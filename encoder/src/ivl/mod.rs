@@ -122,6 +122,13 @@ pub enum Expr {
     IfThenElse(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `old(e)`: `e` in the state where the procedure (or the called procedure) started.
     Old(Box<Expr>),
+    /// The map from `domain` that gives `value` (a literal) everywhere, written
+    /// `(lambda i: domain :: value)` in Boogie. Only these constant lambdas are in the subset: they
+    /// are SMT-LIB's constant arrays, which keep an empty permission mask free of quantifiers.
+    ConstMap {
+        domain: Type,
+        value: Box<Expr>,
+    },
     Quantified {
         quantifier: Quantifier,
         bound: Vec<Binding>,
@@ -289,7 +296,7 @@ impl Expr {
         visit(self);
         match self {
             Expr::Int(_) | Expr::Real(_) | Expr::Bool(_) | Expr::Var(_) => {}
-            Expr::Unary(_, operand) | Expr::Old(operand) => operand.walk(visit),
+            Expr::Unary(_, operand) | Expr::Old(operand) | Expr::ConstMap { value: operand, .. } => operand.walk(visit),
             Expr::Binary(_, lhs, rhs) | Expr::Select(lhs, rhs) => {
                 lhs.walk(visit);
                 rhs.walk(visit);
@@ -344,6 +351,41 @@ fn walk_statements<'p>(stmts: &'p [Stmt], visit: &mut impl FnMut(&'p Expr)) {
                 walk_statements(body, visit);
             }
             StmtKind::Call { args, .. } => args.iter().for_each(|arg| arg.walk(visit)),
+        }
+    }
+}
+
+/// Replaces free variables by expressions. Bound variables shadow; the replacements must not
+/// mention a variable bound where they land (the callers' replacements are fresh names).
+pub fn substitute(expr: &Expr, renaming: &std::collections::HashMap<String, Expr>) -> Expr {
+    let go = |inner: &Expr| substitute(inner, renaming);
+    match expr {
+        Expr::Var(name) => renaming.get(name).cloned().unwrap_or_else(|| expr.clone()),
+        Expr::Int(_) | Expr::Real(_) | Expr::Bool(_) => expr.clone(),
+        Expr::Unary(op, operand) => Expr::Unary(*op, Box::new(go(operand))),
+        Expr::Binary(op, lhs, rhs) => Expr::Binary(*op, Box::new(go(lhs)), Box::new(go(rhs))),
+        Expr::Select(map, index) => Expr::Select(Box::new(go(map)), Box::new(go(index))),
+        Expr::Store(map, index, value) => Expr::Store(Box::new(go(map)), Box::new(go(index)), Box::new(go(value))),
+        Expr::Call(name, args) => Expr::Call(name.clone(), args.iter().map(go).collect()),
+        Expr::IfThenElse(cond, then_value, else_value) => {
+            Expr::IfThenElse(Box::new(go(cond)), Box::new(go(then_value)), Box::new(go(else_value)))
+        }
+        Expr::Old(value) => Expr::Old(Box::new(go(value))),
+        Expr::ConstMap { domain, value } => Expr::ConstMap { domain: domain.clone(), value: Box::new(go(value)) },
+        Expr::Quantified { quantifier, bound, triggers, body } => {
+            let mut inner = renaming.clone();
+            for binding in bound {
+                inner.remove(&binding.name);
+            }
+            Expr::Quantified {
+                quantifier: *quantifier,
+                bound: bound.clone(),
+                triggers: triggers
+                    .iter()
+                    .map(|terms| terms.iter().map(|term| substitute(term, &inner)).collect())
+                    .collect(),
+                body: Box::new(substitute(body, &inner)),
+            }
         }
     }
 }

@@ -22,9 +22,13 @@ pub const MAX_DEPTH: Depth = 400;
 
 pub type Depth = u32;
 
-/// An expression or statement nested deeper than [`MAX_DEPTH`], at this byte offset.
+/// An error the grammar's actions find, at a byte offset: nesting deeper than [`MAX_DEPTH`], or a
+/// construct outside the subset.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TooDeep(pub usize);
+pub enum Refused {
+    TooDeep(usize),
+    Unsupported(usize, &'static str),
+}
 
 /// A parse error: where, and what.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,7 +82,7 @@ pub fn program(text: &str) -> Result<Program, SyntaxError> {
     grammar::ProgramParser::new().parse(&lines, tokens).map_err(|error| syntax_error(text, &lines, error))
 }
 
-fn syntax_error(text: &str, lines: &Lines, error: ParseError<usize, Token, TooDeep>) -> SyntaxError {
+fn syntax_error(text: &str, lines: &Lines, error: ParseError<usize, Token, Refused>) -> SyntaxError {
     let expected_text = |expected: &[String]| {
         let names: Vec<&str> = expected.iter().map(|name| name.trim_matches('"')).collect();
         names.join(", ")
@@ -92,20 +96,23 @@ fn syntax_error(text: &str, lines: &Lines, error: ParseError<usize, Token, TooDe
             (start, format!("unexpected `{}`, expected one of {}", &text[start..end], expected_text(&expected)))
         }
         ParseError::ExtraToken { token: (start, _, end) } => (start, format!("unexpected `{}`", &text[start..end])),
-        ParseError::User { error: TooDeep(offset) } => (offset, format!("nested more than {MAX_DEPTH} levels deep")),
+        ParseError::User { error: Refused::TooDeep(offset) } => {
+            (offset, format!("nested more than {MAX_DEPTH} levels deep"))
+        }
+        ParseError::User { error: Refused::Unsupported(offset, what) } => (offset, what.to_string()),
     };
     SyntaxError { position: lines.position(offset), message }
 }
 
 /// One more level of nesting above `depth`, if allowed.
-pub fn deeper(depth: Depth, _lines: &Lines, offset: usize) -> Result<Depth, ParseError<usize, Token, TooDeep>> {
+pub fn deeper(depth: Depth, _lines: &Lines, offset: usize) -> Result<Depth, ParseError<usize, Token, Refused>> {
     if depth >= MAX_DEPTH {
-        return Err(ParseError::User { error: TooDeep(offset) });
+        return Err(ParseError::User { error: Refused::TooDeep(offset) });
     }
     Ok(depth + 1)
 }
 
-type Built = Result<(Expr, Depth), ParseError<usize, Token, TooDeep>>;
+type Built = Result<(Expr, Depth), ParseError<usize, Token, Refused>>;
 
 pub fn binary(lines: &Lines, offset: usize, op: BinaryOp, lhs: (Expr, Depth), rhs: (Expr, Depth)) -> Built {
     let depth = deeper(lhs.1.max(rhs.1), lines, offset)?;

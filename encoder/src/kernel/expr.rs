@@ -41,6 +41,10 @@ pub struct Context<'k> {
     /// Reads are only checked for bounds and permission when true (not in global obligations, where
     /// the heap is the state all threads see).
     pub check_reads: bool,
+    /// Inside a pure function: its variables are named from its own table.
+    pub function: Option<&'k logic::Function>,
+    /// Inside a recursive function: the function and the parameter its calls must decrease.
+    pub termination: Option<(logic::FunctionId, VarId)>,
 }
 
 impl Context<'_> {
@@ -132,9 +136,26 @@ impl Context<'_> {
                 let else_value = scope.guarded(Expr::negation(cond.clone()), |scope| go(else_value, out, scope));
                 Expr::IfThenElse(Box::new(cond), Box::new(then_value), Box::new(else_value))
             }
-            ExprKind::Call { function, args } => {
-                let function = &self.functions[function.index()];
+            ExprKind::Call { function: callee, args } => {
+                let function = &self.functions[callee.index()];
                 let args: Vec<Expr> = args.iter().map(|arg| go(arg, out, scope)).collect();
+                if let Some((recursive, measure)) = self.termination.filter(|(recursive, _)| recursive == callee) {
+                    let position = function.params.iter().position(|&param| param == measure).unwrap_or(0);
+                    let current = self.vars.get(&measure).cloned().unwrap_or_else(|| Expr::var(names::UNKNOWN));
+                    let _ = recursive;
+                    let passed = args[position].clone();
+                    let name = &function.vars[measure.index()].name;
+                    out.push(scope.close(
+                        ObligationId::FunctionTermination,
+                        expr.span,
+                        Expr::binary(
+                            BinaryOp::And,
+                            Expr::binary(BinaryOp::Le, Expr::int(0), passed.clone()),
+                            Expr::binary(BinaryOp::Lt, passed, current),
+                        ),
+                        format!("this recursive call might not pass a smaller non-negative `{name}`, so `{}` might not terminate", function.name),
+                    ));
+                }
                 let bindings: HashMap<VarId, Expr> =
                     function.params.iter().copied().zip(args.iter().cloned()).collect();
                 for requirement in &function.requires {
@@ -155,7 +176,10 @@ impl Context<'_> {
                 call(function, args)
             }
             ExprKind::Quantifier { quantifier, var, range, body } => {
-                let name = names::bound(self.kernel, *var);
+                let name = match self.function {
+                    Some(function) => names::function_var(function, *var),
+                    None => names::bound(self.kernel, *var),
+                };
                 let mut inner = self.clone();
                 inner.vars.insert(*var, Expr::var(&name));
                 scope.binders.push(Binding::new(&name, IvlType::Int));
@@ -330,4 +354,17 @@ pub fn in_bounds(index: &Expr, size: Expr) -> Expr {
 
 pub fn real_zero() -> Expr {
     Expr::Real(num_rational::BigRational::from_integer(BigInt::from(0)))
+}
+
+/// Pushes the direct subexpressions of `expr`.
+pub fn children<'e>(expr: &'e logic::Expr, out: &mut Vec<&'e logic::Expr>) {
+    match &expr.kind {
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Builtin(_) | ExprKind::Var(_) | ExprKind::Result => {}
+        ExprKind::Read { index, .. } => out.push(index),
+        ExprKind::Unary { operand, .. } | ExprKind::Old(operand) => out.push(operand),
+        ExprKind::Binary { lhs, rhs, .. } => out.extend([&**lhs, &**rhs]),
+        ExprKind::Cond { cond, then_value, else_value } => out.extend([&**cond, &**then_value, &**else_value]),
+        ExprKind::Call { args, .. } => out.extend(args),
+        ExprKind::Quantifier { range, body, .. } => out.extend([&**range, &**body]),
+    }
 }

@@ -43,11 +43,11 @@ pub struct Unsupported {
 }
 
 /// Encodes one kernel of a program.
-pub fn encode(program: &logic::Program, kernel: &logic::Kernel) -> Result<Encoding, Unsupported> {
+pub fn encode<'k>(program: &'k logic::Program, kernel: &'k logic::Kernel) -> Result<Encoding, Unsupported> {
     let mut encoder = Encoder { kernel, functions: &program.functions, obligations: Vec::new(), wildcards: 0 };
     let mut declarations = encoder.preamble();
     for function in &program.functions {
-        declarations.extend(encoder.function(function));
+        declarations.extend(encoder.function(function)?);
     }
     declarations.push(Declaration::Procedure(encoder.thread()?));
     Ok(Encoding { program: ivl::Program::new(declarations), obligations: encoder.obligations })
@@ -115,51 +115,154 @@ impl<'k> Encoder<'k> {
         declarations
     }
 
-    /// A pure function with fuel (`proofs/kernel.md`, E5): `f(succ(F), x) == body` where the
-    /// calls in the body get fuel `F`, and `f(succ(F), x) == f(F, x)`, both triggered only on
-    /// `f(succ(F), x)`, so each unfolding uses up one unit and the solver cannot loop.
-    fn function(&mut self, function: &logic::Function) -> Vec<Declaration> {
-        let fuel = Binding::new("fuel", Type::Int);
+    /// A pure function (`proofs/kernel.md`, E5). Every IVL version takes a fuel argument first,
+    /// so that calls look alike. A function that does not recurse (directly or through others) is
+    /// an IVL function with a body, which the VC generator expands at its calls: no quantifier.
+    /// A recursive one is unfolded with fuel: `f(succ(F), x) == body` where the calls in the body
+    /// get fuel `F`, and `f(succ(F), x) == f(F, x)`, both triggered only on `f(succ(F), x)`, so
+    /// each unfolding uses up one unit and the solver cannot loop. Its `ensures` are checked by a
+    /// procedure of their own and assumed at every call.
+    fn function(&mut self, function: &'k logic::Function) -> Result<Vec<Declaration>, Unsupported> {
         let params: Vec<Binding> = function
             .params
             .iter()
             .map(|&param| Binding::new(names::function_var(function, param), ivl_type(function.vars[param.index()].ty)))
             .collect();
-        let succ = Expr::Call(names::SUCC.into(), vec![Expr::var("fuel")]);
+        let with_fuel: Vec<Binding> =
+            std::iter::once(Binding::new("fuel", Type::Int)).chain(params.iter().cloned()).collect();
         let application = |fuel: Expr| {
             Expr::Call(
                 names::function(function),
                 std::iter::once(fuel).chain(params.iter().map(|param| Expr::var(&param.name))).collect(),
             )
         };
-        let unfolded = application(succ.clone());
         let bindings = HashMap::new();
         let inner =
             expr::FunctionContext { functions: self.functions, function, bindings: &bindings, fuel: Expr::var("fuel") };
         let precondition = conjunction(function.requires.iter().map(|requirement| inner.translate(requirement)));
-        let bound: Vec<Binding> = std::iter::once(fuel).chain(params.iter().cloned()).collect();
-        let forall = |body: Expr| Expr::Quantified {
+        let forall = |trigger: Expr, body: Expr| Expr::Quantified {
             quantifier: ivl::Quantifier::Forall,
-            bound: bound.clone(),
-            triggers: vec![vec![unfolded.clone()]],
+            bound: with_fuel.clone(),
+            triggers: vec![vec![trigger]],
             body: Box::new(body),
         };
-        let definition = Expr::binary(
-            BinaryOp::Implies,
-            precondition,
-            Expr::binary(BinaryOp::Eq, unfolded.clone(), inner.translate(&function.body)),
+        let mut declarations = Vec::new();
+        if recursive(self.functions, function) {
+            let unfolded = application(Expr::Call(names::SUCC.into(), vec![Expr::var("fuel")]));
+            declarations.push(Declaration::Function(ivl::Function {
+                name: names::function(function),
+                params: with_fuel.clone(),
+                result: ivl_type(function.result),
+                body: None,
+            }));
+            // The axioms hold only where `defined_f` is assumed: in the kernel's procedures, never in
+            // the functions' own, which check the termination that makes them consistent (E5).
+            let defined = Expr::var(names::defined(function));
+            declarations.push(Declaration::Const(Binding::new(names::defined(function), Type::Bool)));
+            let definition = Expr::binary(BinaryOp::Eq, unfolded.clone(), inner.translate(&function.body));
+            declarations.push(Declaration::Axiom(Expr::binary(
+                BinaryOp::Implies,
+                defined.clone(),
+                forall(unfolded.clone(), Expr::binary(BinaryOp::Implies, precondition.clone(), definition)),
+            )));
+            let irrelevance = Expr::binary(BinaryOp::Eq, unfolded.clone(), application(Expr::var("fuel")));
+            declarations.push(Declaration::Axiom(Expr::binary(
+                BinaryOp::Implies,
+                defined,
+                forall(unfolded, irrelevance),
+            )));
+        } else {
+            declarations.push(Declaration::Function(ivl::Function {
+                name: names::function(function),
+                params: with_fuel.clone(),
+                result: ivl_type(function.result),
+                body: Some(inner.translate(&function.body)),
+            }));
+        }
+        declarations.push(Declaration::Procedure(self.function_procedure(function, &params)?));
+        Ok(declarations)
+    }
+
+    /// The well-formedness of a pure function (E5), as its own procedure: from its precondition,
+    /// its body is defined (callees' preconditions, divisors), a recursive call makes the measure
+    /// (an int parameter) smaller and stays at or above zero, so the recursion terminates and its
+    /// unfolding axioms are consistent, and its postconditions follow from its body. A
+    /// postcondition is proved here and never assumed: callers see the body itself (expanded), so
+    /// a wrong `ensures` cannot make anything else verify.
+    fn function_procedure(
+        &mut self,
+        function: &'k logic::Function,
+        params: &[Binding],
+    ) -> Result<Procedure, Unsupported> {
+        let mut context = self.context(
+            [Expr::var(names::UNKNOWN), Expr::var(names::UNKNOWN), Expr::var(names::UNKNOWN)],
+            ObligationId::AccessRead,
         );
-        let declaration = Declaration::Function(ivl::Function {
-            name: names::function(function),
-            params: std::iter::once(Binding::new("fuel", Type::Int)).chain(params.iter().cloned()).collect(),
-            result: ivl_type(function.result),
-            body: None,
-        });
-        vec![
-            declaration,
-            Declaration::Axiom(forall(definition)),
-            Declaration::Axiom(forall(Expr::binary(BinaryOp::Eq, unfolded.clone(), application(Expr::var("fuel"))))),
-        ]
+        context.function = Some(function);
+        for &param in &function.params {
+            context.vars.insert(param, Expr::var(names::function_var(function, param)));
+        }
+        let self_index = self.functions.iter().position(|candidate| std::ptr::eq(candidate, function));
+        if let Some(index) = self_index.filter(|_| recursive(self.functions, function)) {
+            if !function.ensures.is_empty() {
+                return Err(Unsupported {
+                    span: function.ensures[0].span,
+                    message: format!(
+                        "postconditions of a recursive function (`{}`) are not supported yet",
+                        function.name
+                    ),
+                });
+            }
+            let measure = measure(function, index).ok_or_else(|| Unsupported {
+                span: function.span,
+                message: format!(
+                    "`{}` calls itself through other functions, or has no int parameter to decrease: only direct recursion on an int parameter is supported",
+                    function.name
+                ),
+            })?;
+            context.termination = Some((lockstep_logic::FunctionId(index as u32), measure));
+        }
+        let mut stmts = Vec::new();
+        for requirement in &function.requires {
+            let mut conditions = Vec::new();
+            let value = context.translate(requirement, &mut conditions, &mut Scope::default());
+            for condition in conditions {
+                let tag = self.tag(condition.id, condition.span, condition.message);
+                stmts.push(Stmt::new(StmtKind::Assert { expr: condition.expr, tag: Some(tag) }));
+            }
+            stmts.push(Stmt::new(StmtKind::Assume(value)));
+        }
+        let mut conditions = Vec::new();
+        let value = context.translate(&function.body, &mut conditions, &mut Scope::default());
+        for condition in conditions {
+            let tag = self.tag(condition.id, condition.span, condition.message);
+            stmts.push(Stmt::new(StmtKind::Assert { expr: condition.expr, tag: Some(tag) }));
+        }
+        stmts.push(Stmt::new(StmtKind::Assign { target: names::RESULT.into(), indices: Vec::new(), value }));
+        for ensures in &function.ensures {
+            let mut conditions = Vec::new();
+            let value = context.translate(ensures, &mut conditions, &mut Scope::default());
+            for condition in conditions {
+                let tag = self.tag(condition.id, condition.span, condition.message);
+                stmts.push(Stmt::new(StmtKind::Assert { expr: condition.expr, tag: Some(tag) }));
+            }
+            let tag = self.tag(
+                ObligationId::FunctionPost,
+                ensures.span,
+                format!("this postcondition of `{}` might not follow from its body", function.name),
+            );
+            stmts.push(Stmt::new(StmtKind::Assert { expr: value, tag: Some(tag) }));
+        }
+        Ok(Procedure {
+            name: format!("function_{}", function.name),
+            params: params.to_vec(),
+            returns: Vec::new(),
+            requires: Vec::new(),
+            ensures: Vec::new(),
+            modifies: Vec::new(),
+            body: Some(ivl::Body { locals: vec![Binding::new(names::RESULT, ivl_type(function.result))], stmts }),
+            position: ivl::Position::NONE,
+        })
     }
 
     fn context(&self, thread: [Expr; 3], read_id: ObligationId) -> Context<'k> {
@@ -175,6 +278,8 @@ impl<'k> Encoder<'k> {
             old_heaps: arrays.map(|index| names::old_heap(kernel, index)).collect(),
             read_id,
             check_reads: true,
+            function: None,
+            termination: None,
         }
     }
 
@@ -228,6 +333,7 @@ impl<'k> Encoder<'k> {
             returns: Vec::new(),
             requires: launch
                 .into_iter()
+                .chain(self.definitions())
                 .map(|expr| Spec { free: true, expr, tag: None, position: ivl::Position::NONE })
                 .collect(),
             ensures: Vec::new(),
@@ -237,21 +343,25 @@ impl<'k> Encoder<'k> {
         })
     }
 
-    /// Every mask becomes the zero mask (E3).
+    /// The recursive functions' definitions, which the kernel's procedures may use: their
+    /// termination is checked in the functions' own procedures, which do not assume them (E5).
+    fn definitions(&self) -> Vec<Expr> {
+        self.functions
+            .iter()
+            .filter(|function| recursive(self.functions, function))
+            .map(|function| Expr::var(names::defined(function)))
+            .collect()
+    }
+
+    /// Every mask becomes the empty mask, a constant map, so no quantifier stands between the
+    /// solver and a counterexample (E3).
     fn forget_permissions(&mut self, body: &mut Body) {
         for index in self.arrays() {
-            let mask = names::mask(self.kernel, index);
-            body.push(StmtKind::Havoc(vec![mask.clone()]));
-            body.push(StmtKind::Assume(Expr::Quantified {
-                quantifier: ivl::Quantifier::Forall,
-                bound: vec![Binding::new("i", Type::Int)],
-                triggers: vec![vec![Expr::select(Expr::var(&mask), Expr::var("i"))]],
-                body: Box::new(Expr::binary(
-                    BinaryOp::Eq,
-                    Expr::select(Expr::var(&mask), Expr::var("i")),
-                    expr::real_zero(),
-                )),
-            }));
+            body.push(StmtKind::Assign {
+                target: names::mask(self.kernel, index),
+                indices: Vec::new(),
+                value: Expr::ConstMap { domain: Type::Int, value: Box::new(expr::real_zero()) },
+            });
         }
     }
 
@@ -619,6 +729,67 @@ impl<'k> Encoder<'k> {
         body.push(StmtKind::If { cond: None, then_branch: iteration.stmts, else_branch: exit.stmts });
         Ok(())
     }
+}
+
+/// Whether a function can call itself, directly or through others.
+fn recursive(functions: &[logic::Function], function: &logic::Function) -> bool {
+    let callees = |body: &logic::Function| {
+        let mut called = Vec::new();
+        let mut exprs: Vec<&logic::Expr> = vec![&body.body];
+        exprs.extend(&body.requires);
+        while let Some(expr) = exprs.pop() {
+            expr::children(expr, &mut exprs);
+            if let logic::ExprKind::Call { function, .. } = &expr.kind {
+                called.push(function.index());
+            }
+        }
+        called
+    };
+    let start = functions.iter().position(|candidate| std::ptr::eq(candidate, function));
+    let mut seen = vec![false; functions.len()];
+    let mut work = callees(function);
+    while let Some(next) = work.pop() {
+        if Some(next) == start {
+            return true;
+        }
+        if !std::mem::replace(&mut seen[next], true) {
+            work.extend(callees(&functions[next]));
+        }
+    }
+    false
+}
+
+/// The parameter a directly recursive function decreases: the first int parameter that every
+/// call of the function in its body passes as `p - c` for a positive literal `c`, else the first
+/// int parameter (whose decrease the termination check then fails to show, and says so).
+fn measure(function: &logic::Function, index: usize) -> Option<VarId> {
+    let mut calls = Vec::new();
+    let mut exprs: Vec<&logic::Expr> = vec![&function.body];
+    while let Some(expr) = exprs.pop() {
+        expr::children(expr, &mut exprs);
+        if let logic::ExprKind::Call { function: callee, args } = &expr.kind {
+            if callee.index() == index {
+                calls.push(args);
+            }
+        }
+    }
+    let ints: Vec<(usize, VarId)> = function
+        .params
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|(_, param)| function.vars[param.index()].ty == logic::Type::Int)
+        .collect();
+    let decreases = |position: usize, param: VarId| {
+        calls.iter().all(|args| match args.get(position).map(|arg| &arg.kind) {
+            Some(logic::ExprKind::Binary { op: logic::BinaryOp::Sub, lhs, rhs }) => {
+                matches!(lhs.kind, logic::ExprKind::Var(var) if var == param)
+                    && matches!(&rhs.kind, logic::ExprKind::Int(value) if *value > BigInt::from(0))
+            }
+            _ => false,
+        })
+    };
+    ints.iter().find(|(position, param)| decreases(*position, *param)).or(ints.first()).map(|(_, param)| *param)
 }
 
 /// The private variables a block assigns (declarations included).

@@ -31,6 +31,11 @@ pub fn function(function: &Function) -> String {
     format!("f_{}", function.name)
 }
 
+/// Whether a recursive function's unfolding axioms may be used (E5).
+pub fn defined(function: &Function) -> String {
+    format!("defined_{}", function.name)
+}
+
 pub fn function_var(function: &Function, var: VarId) -> String {
     format!("x_{}_{}", function.vars[var.index()].name, var.0)
 }

@@ -49,6 +49,8 @@ pub enum Op {
     ToReal,
     /// An uninterpreted (or axiomatised) function.
     Apply(String),
+    /// The array of this (array) sort that holds its one operand everywhere.
+    ConstArray(Sort),
 }
 
 impl Op {
@@ -74,6 +76,7 @@ impl Op {
             Op::Store => "store",
             Op::ToReal => "to_real",
             Op::Apply(name) => name,
+            Op::ConstArray(_) => "const",
         }
     }
 }
@@ -188,6 +191,7 @@ impl fmt::Display for Term {
             Term::App(op, args) => {
                 let name = match op {
                     Op::Apply(name) => symbol_text(name),
+                    Op::ConstArray(sort) => format!("(as const {sort})"),
                     other => other.smtlib().to_string(),
                 };
                 write!(f, "({name}")?;

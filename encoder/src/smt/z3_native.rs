@@ -170,6 +170,10 @@ impl Builder<'_> {
                 let int = arg(0)?.as_int().ok_or_else(|| error("to_real of a non-Int term"))?;
                 Dynamic::from_ast(&int.to_real())
             }
+            Op::ConstArray(sort) => {
+                let Sort::Array(domain, _) = sort else { return Err(error(format!("constant array of sort {sort}"))) };
+                Dynamic::from_ast(&z3::ast::Array::const_array(&z3_sort(domain), arg(0)?))
+            }
             Op::Apply(name) => {
                 let function = self.functions.get(name).ok_or_else(|| error(format!("undeclared function {name}")))?;
                 let refs: Vec<&dyn Ast> = args.iter().map(|arg| arg as &dyn Ast).collect();
