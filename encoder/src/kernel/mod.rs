@@ -9,6 +9,7 @@
 //! permission, forgets every heap value, and inhales its postcondition. Soundness of each rule is
 //! argued in `proofs/kernel.md`, cited by section (E1, E2, ...) next to the code.
 
+mod barrier;
 mod expr;
 mod names;
 
@@ -49,7 +50,12 @@ pub fn encode<'k>(program: &'k logic::Program, kernel: &'k logic::Kernel) -> Res
     for function in &program.functions {
         declarations.extend(encoder.function(function)?);
     }
+    declarations.extend(encoder.other_thread_functions());
     declarations.push(Declaration::Procedure(encoder.thread()?));
+    let lockstep = lockstep_logic::lockstep::LockStep::of(kernel);
+    for index in 0..kernel.barriers.len() {
+        declarations.extend(encoder.barrier_functional(index, &lockstep).map(Declaration::Procedure));
+    }
     Ok(Encoding { program: ivl::Program::new(declarations), obligations: encoder.obligations })
 }
 
@@ -76,6 +82,12 @@ impl Body {
 impl<'k> Encoder<'k> {
     fn tag(&mut self, id: ObligationId, span: Span, message: String) -> String {
         self.obligations.push(Obligation { id, span, related: None, message });
+        format!("o{}", self.obligations.len() - 1)
+    }
+
+    /// A tag for an obligation that involves a second place.
+    fn tag_related(&mut self, id: ObligationId, span: Span, message: String, related: Span, note: String) -> String {
+        self.obligations.push(Obligation { id, span, related: Some((related, note)), message });
         format!("o{}", self.obligations.len() - 1)
     }
 
@@ -341,6 +353,17 @@ impl<'k> Encoder<'k> {
             body: Some(ivl::Body { locals: body.locals, stmts: body.stmts }),
             position: ivl::Position::NONE,
         })
+    }
+
+    /// What the launch says of the thread `tid`, `gid`, `lid`.
+    fn launch(&self) -> Vec<Expr> {
+        let (tid, gid, lid) = (Expr::var(names::TID), Expr::var(names::GID), Expr::var(names::LID));
+        let gsize = Expr::var(names::GSIZE);
+        vec![
+            expr::in_bounds(&lid, gsize.clone()),
+            expr::in_bounds(&gid, Expr::binary(BinaryOp::Div, Expr::var(names::TCOUNT), gsize.clone())),
+            Expr::binary(BinaryOp::Eq, tid, Expr::binary(BinaryOp::Add, Expr::binary(BinaryOp::Mul, gid, gsize), lid)),
+        ]
     }
 
     /// The recursive functions' definitions, which the kernel's procedures may use: their

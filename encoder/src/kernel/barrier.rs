@@ -1,0 +1,185 @@
+//! `barrier.functional` (PO-8, the premise the seed's Theorem 5.3.1 leaves out): for an arbitrary
+//! thread `t` of a group, its own barrier precondition, and the conjuncts of every other thread's
+//! precondition that read only memory the barrier fences, imply its barrier postcondition
+//! (`proofs/kernel.md`, E7).
+//!
+//! All threads see one heap at the barrier. Another thread's lock-step-safe private variables have
+//! `t`'s values; any other private variable of another thread is an unknown value, a function of
+//! that thread's id.
+
+use super::expr::{Context, Scope};
+use super::{conjunction, ivl_type, names, Encoder};
+use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Spec, Stmt, StmtKind, Type};
+use lockstep_logic::lockstep::LockStep;
+use lockstep_logic::resources::{normal_form, Conjunct, ConjunctKind};
+use lockstep_logic::{self as logic, ExprKind, ObligationId, VarId, VarKind};
+
+const OTHER: &str = "other_tid";
+
+impl Encoder<'_> {
+    /// The functions naming other threads' private variables, declared once per kernel.
+    pub(super) fn other_thread_functions(&self) -> Vec<Declaration> {
+        let kernel = self.kernel;
+        (0..kernel.vars.len() as u32)
+            .map(VarId)
+            .filter(|&var| kernel.var(var).kind == VarKind::Private)
+            .map(|var| {
+                Declaration::Function(ivl::Function {
+                    name: other_name(kernel, var),
+                    params: vec![Binding::new("thread", Type::Int)],
+                    result: ivl_type(kernel.var(var).ty),
+                    body: None,
+                })
+            })
+            .collect()
+    }
+
+    /// The `barrier.functional` procedure of a barrier with functional postconditions.
+    pub(super) fn barrier_functional(&mut self, index: usize, lockstep: &LockStep) -> Option<Procedure> {
+        let kernel = self.kernel;
+        let barrier = &kernel.barriers[index];
+        let posts: Vec<Conjunct> = barrier
+            .contract
+            .ensures
+            .iter()
+            .flat_map(|clause| normal_form(&clause.assertion))
+            .filter(|conjunct| matches!(conjunct.kind, ConjunctKind::Fact(_)))
+            .collect();
+        if posts.is_empty() {
+            return None;
+        }
+        let (tid, gid, lid) = (Expr::var(names::TID), Expr::var(names::GID), Expr::var(names::LID));
+        let mut own = self.context([tid, gid.clone(), lid], ObligationId::BarrierFunctional);
+        own.check_reads = false;
+        let mut locals = Vec::new();
+        for (position, var) in kernel.vars.iter().enumerate() {
+            if var.kind == VarKind::Private {
+                let id = VarId(position as u32);
+                locals.push(Binding::new(names::private(kernel, id), ivl_type(var.ty)));
+                own.vars.insert(id, Expr::var(names::private(kernel, id)));
+            }
+        }
+        for array in self.arrays() {
+            locals.push(Binding::new(names::heap(kernel, array), Type::map(Type::Int, Type::Int)));
+        }
+        let gsize = Expr::var(names::GSIZE);
+        let other_thread = Expr::var(OTHER);
+        let other_lid =
+            Expr::binary(BinaryOp::Sub, other_thread.clone(), Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone()));
+        let mut other = self.context([other_thread.clone(), gid, other_lid.clone()], ObligationId::BarrierFunctional);
+        other.check_reads = false;
+        for (position, var) in kernel.vars.iter().enumerate() {
+            let id = VarId(position as u32);
+            if var.kind == VarKind::Private {
+                let value = if lockstep.is_safe_variable(kernel, id) {
+                    Expr::var(names::private(kernel, id))
+                } else {
+                    Expr::Call(other_name(kernel, id), vec![other_thread.clone()])
+                };
+                other.vars.insert(id, value);
+            }
+        }
+        let mut stmts = Vec::new();
+        // What the thread knows of the launch: its precondition's facts that read no memory.
+        for conjunct in kernel.thread_contract.requires.iter().flat_map(|clause| normal_form(&clause.assertion)) {
+            if let Some(fact) = fact(&own, &conjunct, |_| false) {
+                stmts.push(Stmt::new(StmtKind::Assume(fact)));
+            }
+        }
+        let pres: Vec<Conjunct> =
+            barrier.contract.requires.iter().flat_map(|clause| normal_form(&clause.assertion)).collect();
+        for conjunct in &pres {
+            if let Some(fact) = fact(&own, conjunct, |_| true) {
+                stmts.push(Stmt::new(StmtKind::Assume(fact)));
+            }
+        }
+        let fenced = |array: logic::ArrayId| barrier.fences.fences(kernel.array(array).memory);
+        let others: Vec<Expr> = pres.iter().filter_map(|conjunct| fact(&other, conjunct, fenced)).collect();
+        if !others.is_empty() {
+            let in_group = super::expr::in_bounds(&other_lid, gsize);
+            stmts.push(Stmt::new(StmtKind::Assume(Expr::Quantified {
+                quantifier: ivl::Quantifier::Forall,
+                bound: vec![Binding::new(OTHER, Type::Int)],
+                triggers: Vec::new(),
+                body: Box::new(Expr::binary(BinaryOp::Implies, in_group, conjunction(others))),
+            })));
+        }
+        for conjunct in &posts {
+            let Some(post) = fact(&own, conjunct, |_| true) else { continue };
+            let tag = self.tag_related(
+                ObligationId::BarrierFunctional,
+                conjunct.span,
+                "this barrier postcondition might not follow from the barrier's preconditions".into(),
+                barrier.span,
+                if barrier.fences.local || barrier.fences.global {
+                    "the preconditions of other threads count only where they read memory this barrier fences".into()
+                } else {
+                    "this barrier fences no memory: only the thread's own precondition counts".into()
+                },
+            );
+            stmts.push(Stmt::new(StmtKind::Assert { expr: post, tag: Some(tag) }));
+        }
+        let int = |name: &str| Binding::new(name, Type::Int);
+        Some(Procedure {
+            name: format!("barrier_functional_{index}"),
+            params: vec![int(names::TID), int(names::GID), int(names::LID)],
+            returns: Vec::new(),
+            requires: self
+                .launch()
+                .into_iter()
+                .chain(self.definitions())
+                .map(|expr| Spec { free: true, expr, tag: None, position: ivl::Position::NONE })
+                .collect(),
+            ensures: Vec::new(),
+            modifies: Vec::new(),
+            body: Some(ivl::Body { locals, stmts }),
+            position: ivl::Position::NONE,
+        })
+    }
+}
+
+fn other_name(kernel: &logic::Kernel, var: VarId) -> String {
+    format!("other_{}", names::private(kernel, var))
+}
+
+/// A fact conjunct under its guards, if every array it (or a guard) reads is `allowed`; `None`
+/// for a permission, a `\forall*` or a fact that reads other memory.
+fn fact(context: &Context, conjunct: &Conjunct, allowed: impl Fn(logic::ArrayId) -> bool) -> Option<Expr> {
+    let ConjunctKind::Fact(fact) = &conjunct.kind else { return None };
+    if !conjunct.binders.is_empty() {
+        return None;
+    }
+    let reads_only_allowed = |expr: &logic::Expr| reads(expr).into_iter().all(|array| allowed(array)) && !has_old(expr);
+    if !conjunct.guards.iter().all(reads_only_allowed) || !reads_only_allowed(fact) {
+        return None;
+    }
+    let mut ignored = Vec::new();
+    let mut scope = Scope::default();
+    let guards: Vec<Expr> =
+        conjunct.guards.iter().map(|guard| context.translate(guard, &mut ignored, &mut scope)).collect();
+    let fact = context.translate(fact, &mut ignored, &mut scope);
+    Some(Expr::binary(BinaryOp::Implies, conjunction(guards), fact))
+}
+
+fn reads(expr: &logic::Expr) -> Vec<logic::ArrayId> {
+    let mut found = Vec::new();
+    let mut work = vec![expr];
+    while let Some(next) = work.pop() {
+        super::expr::children(next, &mut work);
+        if let ExprKind::Read { array, .. } = &next.kind {
+            found.push(*array);
+        }
+    }
+    found
+}
+
+fn has_old(expr: &logic::Expr) -> bool {
+    let mut work = vec![expr];
+    while let Some(next) = work.pop() {
+        if matches!(next.kind, ExprKind::Old(_)) {
+            return true;
+        }
+        super::expr::children(next, &mut work);
+    }
+    false
+}
