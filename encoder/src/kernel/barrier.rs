@@ -149,7 +149,7 @@ fn fact(context: &Context, conjunct: &Conjunct, allowed: impl Fn(logic::ArrayId)
     if !conjunct.binders.is_empty() {
         return None;
     }
-    let reads_only_allowed = |expr: &logic::Expr| reads(expr).into_iter().all(|array| allowed(array)) && !has_old(expr);
+    let reads_only_allowed = |expr: &logic::Expr| reads(expr).into_iter().all(&allowed) && !has_old(expr);
     if !conjunct.guards.iter().all(reads_only_allowed) || !reads_only_allowed(fact) {
         return None;
     }
