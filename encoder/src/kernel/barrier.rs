@@ -5,7 +5,7 @@
 //!
 //! All threads see one heap at the barrier. Another thread's lock-step-safe private variables have
 //! `t`'s values; any other private variable of another thread is an unknown value, a function of
-//! that thread's id.
+//! that thread's `lid`.
 
 use super::expr::{Context, Scope};
 use super::{conjunction, ivl_type, names, Encoder};
@@ -14,7 +14,7 @@ use lockstep_logic::lockstep::LockStep;
 use lockstep_logic::resources::{normal_form, Conjunct, ConjunctKind};
 use lockstep_logic::{self as logic, ExprKind, ObligationId, VarId, VarKind};
 
-const OTHER: &str = "other_tid";
+const OTHER: &str = "other_lid";
 
 impl Encoder<'_> {
     /// The functions naming other threads' private variables, declared once per kernel.
@@ -48,8 +48,8 @@ impl Encoder<'_> {
         if posts.is_empty() {
             return None;
         }
-        let (tid, gid, lid) = (Expr::var(names::TID), Expr::var(names::GID), Expr::var(names::LID));
-        let mut own = self.context([tid, gid.clone(), lid], ObligationId::BarrierFunctional);
+        let (gid, lid) = (Expr::var(names::GID), Expr::var(names::LID));
+        let mut own = self.context([super::thread_id(&gid, &lid), gid.clone(), lid], ObligationId::BarrierFunctional);
         own.check_reads = false;
         let mut locals = Vec::new();
         for (position, var) in kernel.vars.iter().enumerate() {
@@ -63,10 +63,9 @@ impl Encoder<'_> {
             locals.push(Binding::new(names::heap(kernel, array), Type::map(Type::Int, Type::Int)));
         }
         let gsize = Expr::var(names::GSIZE);
-        let other_thread = Expr::var(OTHER);
-        let other_lid =
-            Expr::binary(BinaryOp::Sub, other_thread.clone(), Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone()));
-        let mut other = self.context([other_thread.clone(), gid, other_lid.clone()], ObligationId::BarrierFunctional);
+        let other_lid = Expr::var(OTHER);
+        let other_thread = super::thread_id(&gid, &other_lid);
+        let mut other = self.context([other_thread, gid, other_lid.clone()], ObligationId::BarrierFunctional);
         other.check_reads = false;
         for (position, var) in kernel.vars.iter().enumerate() {
             let id = VarId(position as u32);
@@ -74,7 +73,7 @@ impl Encoder<'_> {
                 let value = if lockstep.is_safe_variable(kernel, id) {
                     Expr::var(names::private(kernel, id))
                 } else {
-                    Expr::Call(other_name(kernel, id), vec![other_thread.clone()])
+                    Expr::Call(other_name(kernel, id), vec![other_lid.clone()])
                 };
                 other.vars.insert(id, value);
             }
@@ -144,7 +143,7 @@ fn other_name(kernel: &logic::Kernel, var: VarId) -> String {
 
 /// A fact conjunct under its guards, if every array it (or a guard) reads is `allowed`; `None`
 /// for a permission, a `\forall*` or a fact that reads other memory.
-fn fact(context: &Context, conjunct: &Conjunct, allowed: impl Fn(logic::ArrayId) -> bool) -> Option<Expr> {
+pub(super) fn fact(context: &Context, conjunct: &Conjunct, allowed: impl Fn(logic::ArrayId) -> bool) -> Option<Expr> {
     let ConjunctKind::Fact(fact) = &conjunct.kind else { return None };
     if !conjunct.binders.is_empty() {
         return None;

@@ -313,7 +313,7 @@ pub fn arithmetic(op: logic::BinaryOp, left: Expr, right: Expr) -> Expr {
         K::Add => simple(BinaryOp::Add),
         K::Sub => simple(BinaryOp::Sub),
         K::Mul => simple(BinaryOp::Mul),
-        K::Mod => simple(BinaryOp::Mod),
+        K::Mod => modulo(left, right),
         K::Div => truncating_division(left, right),
         // a % b = a - b * (a / b), with C's truncating `/`.
         K::Rem => Expr::binary(
@@ -339,9 +339,100 @@ fn truncating_division(left: Expr, right: Expr) -> Expr {
     let negated = Expr::binary(BinaryOp::Sub, Expr::int(0), left.clone());
     Expr::IfThenElse(
         Box::new(Expr::binary(BinaryOp::Ge, left.clone(), Expr::int(0))),
-        Box::new(Expr::binary(BinaryOp::Div, left, right.clone())),
-        Box::new(Expr::binary(BinaryOp::Sub, Expr::int(0), Expr::binary(BinaryOp::Div, negated, right))),
+        Box::new(euclidean_division(left, right.clone())),
+        Box::new(Expr::binary(BinaryOp::Sub, Expr::int(0), euclidean_division(negated, right))),
     )
+}
+
+/// `x mod m`, spelled so that the solver need not reason about a symbolic modulus (E9). Every
+/// rewrite keeps the value for every `m` (for `m <= 0` every range below is empty and the last
+/// case is taken):
+/// - a summand `k * m` of `x` is dropped, since `(y + k*m) mod m == y mod m`; thread ids are
+///   `gid * gsize + lid`, so `(tid + 1) mod gsize` becomes `(lid + 1) mod gsize`;
+/// - `x` in `[0, m)` is its own remainder, `x` in `[m, 2m)` gives `x - m`, `x` in `[-m, 0)` gives
+///   `x + m`: linear cases, which decide the usual neighbour indices.
+pub fn modulo(x: Expr, m: Expr) -> Expr {
+    let x = without_multiples(x, &m);
+    let plain = Expr::binary(BinaryOp::Mod, x.clone(), m.clone());
+    cases(
+        &x,
+        &m,
+        [
+            x.clone(),
+            Expr::binary(BinaryOp::Sub, x.clone(), m.clone()),
+            Expr::binary(BinaryOp::Add, x.clone(), m.clone()),
+        ],
+        plain,
+    )
+}
+
+/// `x div m`, with the same linear cases as [`modulo`] (quotients 0, 1 and -1). Multiples of
+/// `m` are taken out (`(y + k*m) div m == y div m + k`) only for `gsize`, which is positive.
+fn euclidean_division(x: Expr, m: Expr) -> Expr {
+    let (x, quotient) = if m == Expr::var(names::GSIZE) { split_multiples(x, &m) } else { (x, Vec::new()) };
+    let plain = Expr::binary(BinaryOp::Div, x.clone(), m.clone());
+    let divided = cases(&x, &m, [Expr::int(0), Expr::int(1), Expr::int(-1)], plain);
+    quotient
+        .into_iter()
+        .fold(divided, |sum, (sign, k)| Expr::binary(if sign { BinaryOp::Add } else { BinaryOp::Sub }, sum, k))
+}
+
+/// `if 0 <= x < m then first else if m <= x < 2m then second else if -m <= x < 0 then third else plain`.
+fn cases(x: &Expr, m: &Expr, [first, second, third]: [Expr; 3], plain: Expr) -> Expr {
+    let within = |low: Expr, high: Expr| {
+        Expr::binary(
+            BinaryOp::And,
+            Expr::binary(BinaryOp::Le, low, x.clone()),
+            Expr::binary(BinaryOp::Lt, x.clone(), high),
+        )
+    };
+    let twice = Expr::binary(BinaryOp::Add, m.clone(), m.clone());
+    let negative = Expr::binary(BinaryOp::Sub, Expr::int(0), m.clone());
+    let ite = |cond: Expr, then_value: Expr, else_value: Expr| {
+        Expr::IfThenElse(Box::new(cond), Box::new(then_value), Box::new(else_value))
+    };
+    ite(
+        within(Expr::int(0), m.clone()),
+        first,
+        ite(within(m.clone(), twice), second, ite(within(negative, Expr::int(0)), third, plain)),
+    )
+}
+
+fn without_multiples(x: Expr, m: &Expr) -> Expr {
+    split_multiples(x, m).0
+}
+
+/// `x` as `y + sum of ±k*m`: `y`, and the `k`s with their signs (true for plus).
+fn split_multiples(x: Expr, m: &Expr) -> (Expr, Vec<(bool, Expr)>) {
+    let mut multiples = Vec::new();
+    let rest = strip(x, m, true, &mut multiples);
+    (rest.unwrap_or_else(|| Expr::int(0)), multiples)
+}
+
+/// The summands of `x` that are not multiples of `m`, or `None` when there are none.
+fn strip(x: Expr, m: &Expr, positive: bool, multiples: &mut Vec<(bool, Expr)>) -> Option<Expr> {
+    match x {
+        Expr::Binary(BinaryOp::Mul, ref left, ref right) if **right == *m => {
+            multiples.push((positive, (**left).clone()));
+            None
+        }
+        Expr::Binary(BinaryOp::Mul, ref left, ref right) if **left == *m => {
+            multiples.push((positive, (**right).clone()));
+            None
+        }
+        Expr::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), left, right) => {
+            let left = strip(*left, m, positive, multiples);
+            let right = strip(*right, m, if op == BinaryOp::Add { positive } else { !positive }, multiples);
+            match (left, right) {
+                (Some(left), Some(right)) => Some(Expr::binary(op, left, right)),
+                (Some(left), None) => Some(left),
+                (None, Some(right)) if op == BinaryOp::Add => Some(right),
+                (None, Some(right)) => Some(Expr::binary(BinaryOp::Sub, Expr::int(0), right)),
+                (None, None) => None,
+            }
+        }
+        other => Some(other),
+    }
 }
 
 pub fn in_bounds(index: &Expr, size: Expr) -> Expr {

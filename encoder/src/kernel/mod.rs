@@ -12,6 +12,7 @@
 mod barrier;
 mod expr;
 mod names;
+mod resources;
 
 use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Spec, Stmt, StmtKind, Type};
 use expr::{Condition, Context, Scope};
@@ -45,7 +46,13 @@ pub struct Unsupported {
 
 /// Encodes one kernel of a program.
 pub fn encode<'k>(program: &'k logic::Program, kernel: &'k logic::Kernel) -> Result<Encoding, Unsupported> {
-    let mut encoder = Encoder { kernel, functions: &program.functions, obligations: Vec::new(), wildcards: 0 };
+    let mut encoder = Encoder {
+        kernel,
+        functions: &program.functions,
+        obligations: Vec::new(),
+        wildcards: 0,
+        extra_declarations: Vec::new(),
+    };
     let mut declarations = encoder.preamble();
     for function in &program.functions {
         declarations.extend(encoder.function(function)?);
@@ -56,6 +63,9 @@ pub fn encode<'k>(program: &'k logic::Program, kernel: &'k logic::Kernel) -> Res
     for index in 0..kernel.barriers.len() {
         declarations.extend(encoder.barrier_functional(index, &lockstep).map(Declaration::Procedure));
     }
+    let resources = encoder.resource_procedures(&lockstep);
+    declarations.append(&mut encoder.extra_declarations);
+    declarations.extend(resources);
     Ok(Encoding { program: ivl::Program::new(declarations), obligations: encoder.obligations })
 }
 
@@ -65,6 +75,8 @@ struct Encoder<'k> {
     obligations: Vec<Obligation>,
     /// Wildcard amounts chosen so far (each a fresh local variable).
     wildcards: usize,
+    /// Functions the procedures introduce on the way (the inverses of permission indices).
+    extra_declarations: Vec<Declaration>,
 }
 
 /// The state of the thread procedure being built.
@@ -299,7 +311,10 @@ impl<'k> Encoder<'k> {
     /// thread premise; `proofs/kernel.md`, E2).
     fn thread(&mut self) -> Result<Procedure, Unsupported> {
         let kernel = self.kernel;
-        let thread = [Expr::var(names::TID), Expr::var(names::GID), Expr::var(names::LID)];
+        // `tid` is spelled `gid * gsize + lid` everywhere, so arithmetic modulo `gsize` sees the
+        // thread's place in its group (E9).
+        let thread =
+            [thread_id(&Expr::var(names::GID), &Expr::var(names::LID)), Expr::var(names::GID), Expr::var(names::LID)];
         let mut context = self.context(thread, ObligationId::Frame);
         let mut body = Body { stmts: Vec::new(), locals: Vec::new() };
         for (index, var) in kernel.vars.iter().enumerate() {
@@ -752,6 +767,11 @@ impl<'k> Encoder<'k> {
         body.push(StmtKind::If { cond: None, then_branch: iteration.stmts, else_branch: exit.stmts });
         Ok(())
     }
+}
+
+/// `gid * gsize + lid`.
+fn thread_id(gid: &Expr, lid: &Expr) -> Expr {
+    Expr::binary(BinaryOp::Add, Expr::binary(BinaryOp::Mul, gid.clone(), Expr::var(names::GSIZE)), lid.clone())
 }
 
 /// Whether a function can call itself, directly or through others.

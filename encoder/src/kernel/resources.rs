@@ -1,0 +1,491 @@
+//! The resource obligations (PO-1 to PO-3), for generated group and kernel contracts: the
+//! permissions the threads hold fit in what exists, at the start and at every barrier. These are
+//! what rule out data races (`proofs/kernel.md`, E8).
+//!
+//! Each is a procedure over one fresh location `j` of one array. Every permission atom that may
+//! name `j` gets its own *instance*: a fresh thread of the group (or of the kernel), with the
+//! launch facts and its precondition's facts about it. The check is that the exact amounts of the
+//! instances that name `j` add up to at most what is owned, and that a `read` (any positive
+//! amount) finds something left. The solver chooses the instances, so one query covers every
+//! combination of threads; no quantifier is on the path to a counterexample. An exact atom must
+//! also be injective across threads (two threads never name one location through it), which its
+//! own assertion checks, since the sum counts each atom once.
+
+use super::expr::{self, Context, Scope};
+use super::{conjunction, ivl_type, names, Encoder};
+use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Spec, Stmt, StmtKind, Type};
+use lockstep_logic::lockstep::LockStep;
+use lockstep_logic::resources::{normal_form, Conjunct, ConjunctKind};
+use lockstep_logic::{self as logic, Amount, ArrayId, Builtin, ExprKind, ObligationId, VarId, VarKind};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+
+/// Which threads an instance ranges over.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Threads {
+    /// The threads of the group `gid` (a procedure parameter).
+    Group,
+    /// All threads of the kernel.
+    Kernel,
+}
+
+/// A permission atom of a contract, in normal form.
+struct Atom {
+    conjunct: Conjunct,
+}
+
+impl Atom {
+    fn parts(&self) -> (ArrayId, &logic::Expr, &Amount) {
+        match &self.conjunct.kind {
+            ConjunctKind::Perm { array, index, amount } => (*array, index, amount),
+            ConjunctKind::Fact(_) => unreachable!("atoms are built from permission conjuncts only"),
+        }
+    }
+
+    fn array(&self) -> ArrayId {
+        self.parts().0
+    }
+
+    fn index(&self) -> &logic::Expr {
+        self.parts().1
+    }
+
+    fn amount(&self) -> &Amount {
+        self.parts().2
+    }
+}
+
+/// The procedure being built.
+struct Builder {
+    locals: Vec<Binding>,
+    stmts: Vec<Stmt>,
+    instances: usize,
+}
+
+impl Builder {
+    fn assume(&mut self, expr: Expr) {
+        self.stmts.push(Stmt::new(StmtKind::Assume(expr)));
+    }
+
+    fn fresh(&mut self, name: &str, ty: Type) -> Expr {
+        let name = format!("{name}_{}", self.locals.len());
+        self.locals.push(Binding::new(&name, ty));
+        Expr::var(name)
+    }
+}
+
+/// One thread chosen by the solver: its ids and the context its expressions are read in.
+struct Instance<'k> {
+    context: Context<'k>,
+    lid: Expr,
+    gid: Expr,
+}
+
+impl<'k> Encoder<'k> {
+    /// `group.resources`, `kernel.resources` and `barrier.resources` for every array.
+    pub(super) fn resource_procedures(&mut self, lockstep: &LockStep) -> Vec<Declaration> {
+        let kernel = self.kernel;
+        let thread_atoms = atoms(&kernel.thread_contract.requires);
+        let mut procedures = Vec::new();
+        for array in 0..kernel.arrays.len() {
+            let array = ArrayId(array as u32);
+            let on_array: Vec<&Atom> = thread_atoms.iter().filter(|atom| atom.array() == array).collect();
+            if !on_array.is_empty() {
+                procedures.push(self.fit(array, &on_array, Threads::Group, None, lockstep));
+                if kernel.array(array).memory == logic::Memory::Global {
+                    procedures.push(self.fit(array, &on_array, Threads::Kernel, None, lockstep));
+                }
+            }
+            for (index, barrier) in kernel.barriers.iter().enumerate() {
+                let barrier_atoms = atoms(&barrier.contract.ensures);
+                let on_array: Vec<&Atom> = barrier_atoms.iter().filter(|atom| atom.array() == array).collect();
+                if !on_array.is_empty() {
+                    procedures.push(self.fit(array, &on_array, Threads::Group, Some(index), lockstep));
+                }
+            }
+        }
+        procedures.into_iter().map(Declaration::Procedure).collect()
+    }
+
+    /// The procedure that checks that `atoms` (of the thread contract, or of barrier `barrier`'s
+    /// ensures) fit in what the group or the kernel owns of `array`.
+    fn fit(
+        &mut self,
+        array: ArrayId,
+        atoms: &[&Atom],
+        threads: Threads,
+        barrier: Option<usize>,
+        lockstep: &LockStep,
+    ) -> Procedure {
+        let kernel = self.kernel;
+        let name = &kernel.array(array).name;
+        let id = match (barrier, threads) {
+            (Some(_), _) => ObligationId::BarrierResources,
+            (None, Threads::Group) => ObligationId::GroupResources,
+            (None, Threads::Kernel) => ObligationId::KernelResources,
+        };
+        let mut builder = Builder { locals: Vec::new(), stmts: Vec::new(), instances: 0 };
+        for index in self.arrays() {
+            builder.locals.push(Binding::new(names::heap(kernel, index), Type::map(Type::Int, Type::Int)));
+            builder.locals.push(Binding::new(names::old_heap(kernel, index), Type::map(Type::Int, Type::Int)));
+        }
+        // Lock-step-safe private variables have one value in all threads of a group at a barrier.
+        for (position, var) in kernel.vars.iter().enumerate() {
+            let id = VarId(position as u32);
+            if var.kind == VarKind::Private && lockstep.is_safe_variable(kernel, id) {
+                builder.locals.push(Binding::new(names::private(kernel, id), ivl_type(var.ty)));
+            }
+        }
+        let location = builder.fresh("j", Type::Int);
+        let mut instances = Vec::new();
+        for atom in atoms {
+            let instance = self.instance(threads, barrier, lockstep, &mut builder);
+            instances.push((atom, instance));
+        }
+        // Injectivity of every exact atom across two different threads.
+        for (atom, first) in &instances {
+            if !matches!(atom.amount(), Amount::Exact(_)) {
+                continue;
+            }
+            let second = self.instance(threads, barrier, lockstep, &mut builder);
+            let distinct = match threads {
+                Threads::Group => Expr::binary(BinaryOp::Ne, first.lid.clone(), second.lid.clone()),
+                Threads::Kernel => Expr::binary(BinaryOp::Ne, first.gid.clone(), second.gid.clone()),
+            };
+            let (first_guard, first_index) = atom_at(&first.context, atom);
+            let (second_guard, second_index) = atom_at(&second.context, atom);
+            let clash = conjunction([distinct, first_guard, second_guard]);
+            let tag = self.tag(
+                id,
+                atom.conjunct.span,
+                format!("{} might name the same location of `{name}` in two threads", describe(threads, barrier)),
+            );
+            builder.stmts.push(Stmt::new(StmtKind::Assert {
+                expr: Expr::binary(BinaryOp::Implies, clash, Expr::binary(BinaryOp::Ne, first_index, second_index)),
+                tag: Some(tag),
+            }));
+        }
+        // What the instances hold at `j`.
+        let mut exact_sum = real_literal(0);
+        let mut some_read = Expr::Bool(false);
+        for (atom, instance) in &instances {
+            let (guard, index) = atom_at(&instance.context, atom);
+            let names_j = Expr::binary(BinaryOp::And, guard, Expr::binary(BinaryOp::Eq, index, location.clone()));
+            match atom.amount() {
+                Amount::Exact(value) => {
+                    let amount = Expr::IfThenElse(
+                        Box::new(names_j),
+                        Box::new(Expr::Real(value.clone())),
+                        Box::new(real_literal(0)),
+                    );
+                    exact_sum = Expr::binary(BinaryOp::Add, exact_sum, amount);
+                }
+                Amount::Read => some_read = Expr::binary(BinaryOp::Or, some_read, names_j),
+            }
+        }
+        // What is owned of `j`: all of it, except a global array at a barrier, where the group owns
+        // what its threads' contracts gave it at the start.
+        let (owned, owned_read) = match barrier {
+            Some(_) if kernel.array(array).memory == logic::Memory::Global => {
+                self.owned(array, &location, &mut builder)
+            }
+            _ => (real_literal(1), Expr::Bool(false)),
+        };
+        let fits = Expr::binary(
+            BinaryOp::And,
+            Expr::binary(BinaryOp::Le, exact_sum.clone(), owned.clone()),
+            Expr::binary(
+                BinaryOp::Implies,
+                some_read,
+                Expr::binary(BinaryOp::Or, Expr::binary(BinaryOp::Lt, exact_sum, owned), owned_read),
+            ),
+        );
+        // Across the kernel, conflicts inside one group are `group.resources`: here the instances
+        // are not all of one group.
+        let fits = if threads == Threads::Kernel {
+            let differ = instances
+                .iter()
+                .flat_map(|(_, first)| {
+                    instances
+                        .iter()
+                        .map(move |(_, second)| Expr::binary(BinaryOp::Ne, first.gid.clone(), second.gid.clone()))
+                })
+                .reduce(|left, right| Expr::binary(BinaryOp::Or, left, right))
+                .unwrap_or(Expr::Bool(false));
+            Expr::binary(BinaryOp::Implies, differ, fits)
+        } else {
+            fits
+        };
+        let span = atoms[0].conjunct.span;
+        let message = match (barrier, threads) {
+            (Some(_), _) => format!("the barrier might hand out more of `{name}` than the group owns"),
+            (None, Threads::Group) => {
+                format!("the threads of a group might together hold more than all of a location of `{name}`")
+            }
+            (None, Threads::Kernel) => {
+                format!("threads of different groups might together hold more than all of a location of `{name}`")
+            }
+        };
+        let tag = match barrier {
+            Some(index) => self.tag_related(id, span, message, kernel.barriers[index].span, "at this barrier".into()),
+            None => self.tag(id, span, message),
+        };
+        builder.stmts.push(Stmt::new(StmtKind::Assert { expr: fits, tag: Some(tag) }));
+        let int = |name: &str| Binding::new(name, Type::Int);
+        let gid = Expr::var(names::GID);
+        let mut requires =
+            vec![expr::in_bounds(&gid, Expr::binary(BinaryOp::Div, Expr::var(names::TCOUNT), Expr::var(names::GSIZE)))];
+        requires.extend(self.definitions());
+        let suffix = match barrier {
+            Some(index) => format!("barrier_{index}"),
+            None if threads == Threads::Kernel => "kernel".to_string(),
+            None => "group".to_string(),
+        };
+        Procedure {
+            name: format!("resources_{suffix}_{}", kernel.array(array).name),
+            params: vec![int(names::GID)],
+            returns: Vec::new(),
+            requires: requires
+                .into_iter()
+                .map(|expr| Spec { free: true, expr, tag: None, position: ivl::Position::NONE })
+                .collect(),
+            ensures: Vec::new(),
+            modifies: Vec::new(),
+            body: Some(ivl::Body { locals: builder.locals, stmts: builder.stmts }),
+            position: ivl::Position::NONE,
+        }
+    }
+
+    /// A fresh thread: its ids, the launch facts, its precondition's facts that read no memory,
+    /// and at a barrier its barrier precondition's facts (which hold when it arrives).
+    fn instance(
+        &mut self,
+        threads: Threads,
+        barrier: Option<usize>,
+        lockstep: &LockStep,
+        builder: &mut Builder,
+    ) -> Instance<'k> {
+        let kernel = self.kernel;
+        builder.instances += 1;
+        let lid = builder.fresh("lid", Type::Int);
+        let gid = match threads {
+            Threads::Group => Expr::var(names::GID),
+            Threads::Kernel => builder.fresh("gid", Type::Int),
+        };
+        let gsize = Expr::var(names::GSIZE);
+        let tid = super::thread_id(&gid, &lid);
+        builder.assume(expr::in_bounds(&lid, gsize.clone()));
+        builder.assume(expr::in_bounds(&gid, Expr::binary(BinaryOp::Div, Expr::var(names::TCOUNT), gsize)));
+        let mut context = self.context([tid, gid.clone(), lid.clone()], ObligationId::Frame);
+        context.check_reads = false;
+        // The thread contract reads the heap of the launch; a barrier's clauses the heap at the barrier.
+        if barrier.is_none() {
+            context.heaps = context.old_heaps.clone();
+        }
+        for (position, var) in kernel.vars.iter().enumerate() {
+            let id = VarId(position as u32);
+            if var.kind == VarKind::Private {
+                let value = if lockstep.is_safe_variable(kernel, id) {
+                    Expr::var(names::private(kernel, id))
+                } else {
+                    builder.fresh(&names::private(kernel, id), ivl_type(var.ty))
+                };
+                context.vars.insert(id, value);
+            }
+        }
+        let mut launch_context = context.clone();
+        launch_context.heaps = context.old_heaps.clone();
+        for conjunct in kernel.thread_contract.requires.iter().flat_map(|clause| normal_form(&clause.assertion)) {
+            if let Some(fact) = super::barrier::fact(&launch_context, &conjunct, |_| true) {
+                builder.assume(fact);
+            }
+        }
+        if let Some(index) = barrier {
+            for conjunct in
+                kernel.barriers[index].contract.requires.iter().flat_map(|clause| normal_form(&clause.assertion))
+            {
+                if let Some(fact) = super::barrier::fact(&context, &conjunct, |_| true) {
+                    builder.assume(fact);
+                }
+            }
+        }
+        Instance { context, lid, gid }
+    }
+
+    /// What the group `gid` owns of `array` at `location` under generated contracts: the exact
+    /// amounts of its threads' contract atoms that name it, and whether a `read` atom does (E8).
+    /// The thread that names `location` through an atom is found by inverting the atom's index:
+    /// symbolically for `tid + c` and `lid + c`, else through a function assumed to be a left
+    /// inverse, which exists since `group.resources` proves the atom injective.
+    fn owned(&mut self, array: ArrayId, location: &Expr, builder: &mut Builder) -> (Expr, Expr) {
+        let kernel = self.kernel;
+        let atoms = atoms(&kernel.thread_contract.requires);
+        let mut exact = real_literal(0);
+        let mut read = Expr::Bool(false);
+        for (number, atom) in atoms.iter().filter(|atom| atom.array() == array).enumerate() {
+            let gid = Expr::var(names::GID);
+            let gsize = Expr::var(names::GSIZE);
+            let inverse = match symbolic_inverse(atom.index(), location) {
+                Some(Inverse::OfTid(tid)) => {
+                    Expr::binary(BinaryOp::Sub, tid, Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone()))
+                }
+                Some(Inverse::OfLid(lid)) => lid,
+                None => {
+                    if matches!(atom.amount(), Amount::Read) {
+                        // A non-injective read has no inverse; owning less is the safe side.
+                        continue;
+                    }
+                    self.left_inverse(atom, number, location, builder)
+                }
+            };
+            let mut context = self.context(
+                [
+                    Expr::binary(
+                        BinaryOp::Add,
+                        Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone()),
+                        inverse.clone(),
+                    ),
+                    gid,
+                    inverse.clone(),
+                ],
+                ObligationId::Frame,
+            );
+            context.check_reads = false;
+            context.heaps = context.old_heaps.clone();
+            let (guard, index) = atom_at(&context, atom);
+            let names_location = conjunction([
+                expr::in_bounds(&inverse, gsize),
+                guard,
+                Expr::binary(BinaryOp::Eq, index, location.clone()),
+            ]);
+            match atom.amount() {
+                Amount::Exact(value) => {
+                    let amount = Expr::IfThenElse(
+                        Box::new(names_location),
+                        Box::new(Expr::Real(value.clone())),
+                        Box::new(real_literal(0)),
+                    );
+                    exact = Expr::binary(BinaryOp::Add, exact, amount);
+                }
+                Amount::Read => read = Expr::binary(BinaryOp::Or, read, names_location),
+            }
+        }
+        (exact, read)
+    }
+
+    /// `inverse(j)`, a fresh function assumed to map each location an atom names in the group back
+    /// to the thread's `lid`.
+    fn left_inverse(&mut self, atom: &Atom, number: usize, location: &Expr, builder: &mut Builder) -> Expr {
+        let name = format!("inverse_{}_{number}_{}", self.kernel.array(atom.array()).name, builder.instances);
+        self.extra_declarations.push(Declaration::Function(ivl::Function {
+            name: name.clone(),
+            params: vec![Binding::new("g", Type::Int), Binding::new("location", Type::Int)],
+            result: Type::Int,
+            body: None,
+        }));
+        let gid = Expr::var(names::GID);
+        let lid = Expr::var("inverted_lid");
+        let gsize = Expr::var(names::GSIZE);
+        let mut context = self.context(
+            [
+                Expr::binary(BinaryOp::Add, Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone()), lid.clone()),
+                gid.clone(),
+                lid.clone(),
+            ],
+            ObligationId::Frame,
+        );
+        context.check_reads = false;
+        context.heaps = context.old_heaps.clone();
+        let (guard, index) = atom_at(&context, atom);
+        builder.assume(Expr::Quantified {
+            quantifier: ivl::Quantifier::Forall,
+            bound: vec![Binding::new("inverted_lid", Type::Int)],
+            triggers: Vec::new(),
+            body: Box::new(Expr::binary(
+                BinaryOp::Implies,
+                Expr::binary(BinaryOp::And, expr::in_bounds(&lid, gsize), guard),
+                Expr::binary(BinaryOp::Eq, Expr::Call(name.clone(), vec![gid.clone(), index]), lid.clone()),
+            )),
+        });
+        Expr::Call(name, vec![gid, location.clone()])
+    }
+}
+
+enum Inverse {
+    /// The inverting thread's `tid`, as an expression of the location.
+    OfTid(Expr),
+    OfLid(Expr),
+}
+
+/// The inverse of an index `tid`, `lid`, `tid ± c`, `c + tid` (likewise `lid`), where `c` is the
+/// same in all threads: the thread id that names `location`.
+fn symbolic_inverse(index: &logic::Expr, location: &Expr) -> Option<Inverse> {
+    let thread_id = |expr: &logic::Expr| match expr.kind {
+        ExprKind::Builtin(Builtin::Tid) => Some(true),
+        ExprKind::Builtin(Builtin::Lid) => Some(false),
+        _ => None,
+    };
+    let wrap = |is_tid: bool, value: Expr| if is_tid { Inverse::OfTid(value) } else { Inverse::OfLid(value) };
+    if let Some(is_tid) = thread_id(index) {
+        return Some(wrap(is_tid, location.clone()));
+    }
+    let ExprKind::Binary { op, lhs, rhs } = &index.kind else { return None };
+    let offset = |expr: &logic::Expr| constant(expr);
+    match op {
+        logic::BinaryOp::Add => {
+            if let (Some(is_tid), Some(c)) = (thread_id(lhs), offset(rhs)) {
+                return Some(wrap(is_tid, Expr::binary(BinaryOp::Sub, location.clone(), c)));
+            }
+            if let (Some(c), Some(is_tid)) = (offset(lhs), thread_id(rhs)) {
+                return Some(wrap(is_tid, Expr::binary(BinaryOp::Sub, location.clone(), c)));
+            }
+            None
+        }
+        logic::BinaryOp::Sub => {
+            let (is_tid, c) = (thread_id(lhs)?, offset(rhs)?);
+            Some(wrap(is_tid, Expr::binary(BinaryOp::Add, location.clone(), c)))
+        }
+        _ => None,
+    }
+}
+
+/// An integer literal, or `gsize`/`tcount`, as an IVL expression.
+fn constant(expr: &logic::Expr) -> Option<Expr> {
+    match &expr.kind {
+        ExprKind::Int(value) => Some(Expr::Int(value.clone())),
+        ExprKind::Builtin(Builtin::Gsize) => Some(Expr::var(names::GSIZE)),
+        ExprKind::Builtin(Builtin::Tcount) => Some(Expr::var(names::TCOUNT)),
+        _ => None,
+    }
+}
+
+fn describe(threads: Threads, barrier: Option<usize>) -> &'static str {
+    match (threads, barrier) {
+        (_, Some(_)) => "this barrier permission",
+        (Threads::Group, None) => "this permission",
+        (Threads::Kernel, None) => "this permission (in threads of different groups)",
+    }
+}
+
+/// The permission atoms of a contract's clauses.
+fn atoms(clauses: &[logic::Clause]) -> Vec<Atom> {
+    clauses
+        .iter()
+        .flat_map(|clause| normal_form(&clause.assertion))
+        .filter(|conjunct| matches!(conjunct.kind, ConjunctKind::Perm { .. }))
+        .map(|conjunct| Atom { conjunct })
+        .collect()
+}
+
+/// An atom's guard and index in a thread's context.
+fn atom_at(context: &Context, atom: &Atom) -> (Expr, Expr) {
+    let mut ignored = Vec::new();
+    let mut scope = Scope::default();
+    let guards: Vec<Expr> =
+        atom.conjunct.guards.iter().map(|guard| context.translate(guard, &mut ignored, &mut scope)).collect();
+    (conjunction(guards), context.translate(atom.index(), &mut ignored, &mut scope))
+}
+
+fn real_literal(value: i64) -> Expr {
+    Expr::Real(BigRational::from_integer(BigInt::from(value)))
+}
