@@ -46,6 +46,18 @@ pub struct Unsupported {
 
 /// Encodes one kernel of a program.
 pub fn encode<'k>(program: &'k logic::Program, kernel: &'k logic::Kernel) -> Result<Encoding, Unsupported> {
+    for (contract, level) in [(&kernel.kernel_contract, "kernel"), (&kernel.group_contract, "group")] {
+        if let Some(clause) =
+            contract.as_ref().and_then(|contract| contract.requires.first().or(contract.ensures.first()))
+        {
+            return Err(Unsupported {
+                span: clause.span,
+                message: format!(
+                    "written {level} contracts are not verified yet; leave them out and lockstep generates them from the thread contract"
+                ),
+            });
+        }
+    }
     let mut encoder = Encoder {
         kernel,
         functions: &program.functions,
