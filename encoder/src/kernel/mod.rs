@@ -762,14 +762,20 @@ impl<'k> Encoder<'k> {
         self.block(context, loop_body, &mut iteration)?;
         self.exhale(&entry_context, invariants, ObligationId::LoopInvariantPreserved, &mut iteration)?;
         iteration.push(StmtKind::Assume(Expr::Bool(false)));
-        // Leaving: the frame plus the invariant, and the condition false.
+        // Leaving: the frame plus the invariant, and the condition false. A barrier in the body
+        // takes the frame away (the thread gave up everything there), so after such a loop only
+        // the invariant's permission remains, whether or not an iteration ran (E6).
         let mut exit = Body { stmts: Vec::new(), locals: Vec::new() };
-        for (index, saved) in frame.into_iter().enumerate() {
-            exit.push(StmtKind::Assign {
-                target: names::mask(kernel, index),
-                indices: Vec::new(),
-                value: Expr::var(saved),
-            });
+        if contains_barrier(loop_body) {
+            self.forget_permissions(&mut exit);
+        } else {
+            for (index, saved) in frame.into_iter().enumerate() {
+                exit.push(StmtKind::Assign {
+                    target: names::mask(kernel, index),
+                    indices: Vec::new(),
+                    value: Expr::var(saved),
+                });
+            }
         }
         for clause in invariants {
             self.inhale(&entry_context, &clause.assertion, &mut exit)?;
@@ -845,6 +851,19 @@ fn measure(function: &logic::Function, index: usize) -> Option<VarId> {
         })
     };
     ints.iter().find(|(position, param)| decreases(*position, *param)).or(ints.first()).map(|(_, param)| *param)
+}
+
+/// Whether a block has a barrier somewhere inside.
+fn contains_barrier(block: &logic::Block) -> bool {
+    block.stmts.iter().any(|stmt| match &stmt.kind {
+        logic::StmtKind::Barrier(_) => true,
+        logic::StmtKind::If { then_branch, else_branch, .. } => {
+            contains_barrier(then_branch) || else_branch.as_ref().is_some_and(contains_barrier)
+        }
+        logic::StmtKind::While { body, .. } => contains_barrier(body),
+        logic::StmtKind::Block(inner) => contains_barrier(inner),
+        _ => false,
+    })
 }
 
 /// The private variables a block assigns (declarations included).
