@@ -63,21 +63,28 @@ impl Encoder<'_> {
             locals.push(Binding::new(names::heap(kernel, array), Type::map(Type::Int, Type::Int)));
         }
         let gsize = Expr::var(names::GSIZE);
-        let other_lid = Expr::var(OTHER);
-        let other_thread = super::thread_id(&gid, &other_lid);
-        let mut other = self.context([other_thread, gid, other_lid.clone()], ObligationId::BarrierFunctional);
-        other.check_reads = false;
-        for (position, var) in kernel.vars.iter().enumerate() {
-            let id = VarId(position as u32);
-            if var.kind == VarKind::Private {
-                let value = if lockstep.is_safe_variable(kernel, id) {
-                    Expr::var(names::private(kernel, id))
-                } else {
-                    Expr::Call(other_name(kernel, id), vec![other_lid.clone()])
-                };
-                other.vars.insert(id, value);
+        // Another thread of the group, by its `lid`.
+        let other_context = |other_lid: &Expr| {
+            let mut other = self.context(
+                [super::thread_id(&gid, other_lid), gid.clone(), other_lid.clone()],
+                ObligationId::BarrierFunctional,
+            );
+            other.check_reads = false;
+            for (position, var) in kernel.vars.iter().enumerate() {
+                let id = VarId(position as u32);
+                if var.kind == VarKind::Private {
+                    let value = if lockstep.is_safe_variable(kernel, id) {
+                        Expr::var(names::private(kernel, id))
+                    } else {
+                        Expr::Call(other_name(kernel, id), vec![other_lid.clone()])
+                    };
+                    other.vars.insert(id, value);
+                }
             }
-        }
+            other
+        };
+        let other_lid = Expr::var(OTHER);
+        let other = other_context(&other_lid);
         let mut stmts = Vec::new();
         // What the thread knows of the launch: its precondition's facts that read no memory.
         for conjunct in kernel.thread_contract.requires.iter().flat_map(|clause| normal_form(&clause.assertion)) {
@@ -94,6 +101,35 @@ impl Encoder<'_> {
         }
         let fenced = |array: logic::ArrayId| barrier.fences.fences(kernel.array(array).memory);
         let others: Vec<Expr> = pres.iter().filter_map(|conjunct| fact(&other, conjunct, fenced)).collect();
+        // The threads whose preconditions the postcondition needs, found by inverting the indices
+        // the preconditions read at the locations the postcondition reads, are instantiated
+        // outright: no quantifier instantiation is needed for the usual neighbour exchanges.
+        let wanted: Vec<(logic::ArrayId, Expr)> = posts
+            .iter()
+            .flat_map(|conjunct| conjunct_reads(conjunct))
+            .map(|(array, index)| {
+                let mut ignored = Vec::new();
+                (array, own.translate(index, &mut ignored, &mut Scope::default()))
+            })
+            .collect();
+        for conjunct in pres.iter().filter(|conjunct| conjunct_reads(conjunct).iter().all(|(array, _)| fenced(*array)))
+        {
+            for (array, index) in conjunct_reads(conjunct) {
+                for (_, location) in wanted.iter().filter(|(wanted_array, _)| *wanted_array == array) {
+                    let instance_lid = match super::resources::symbolic_inverse(index, location) {
+                        Some(super::resources::Inverse::OfTid(tid)) => {
+                            Expr::binary(BinaryOp::Sub, tid, Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone()))
+                        }
+                        Some(super::resources::Inverse::OfLid(lid)) => lid,
+                        None => continue,
+                    };
+                    if let Some(instance) = fact(&other_context(&instance_lid), conjunct, fenced) {
+                        let in_group = super::expr::in_bounds(&instance_lid, gsize.clone());
+                        stmts.push(Stmt::new(StmtKind::Assume(Expr::binary(BinaryOp::Implies, in_group, instance))));
+                    }
+                }
+            }
+        }
         if !others.is_empty() {
             let in_group = super::expr::in_bounds(&other_lid, gsize);
             stmts.push(Stmt::new(StmtKind::Assume(Expr::Quantified {
@@ -158,6 +194,24 @@ pub(super) fn fact(context: &Context, conjunct: &Conjunct, allowed: impl Fn(logi
         conjunct.guards.iter().map(|guard| context.translate(guard, &mut ignored, &mut scope)).collect();
     let fact = context.translate(fact, &mut ignored, &mut scope);
     Some(Expr::binary(BinaryOp::Implies, conjunction(guards), fact))
+}
+
+/// The reads of a conjunct (guards included) outside quantifiers, with their indices.
+fn conjunct_reads(conjunct: &Conjunct) -> Vec<(logic::ArrayId, &logic::Expr)> {
+    let mut found = Vec::new();
+    let mut work: Vec<&logic::Expr> = conjunct.guards.iter().collect();
+    if let ConjunctKind::Fact(fact) = &conjunct.kind {
+        work.push(fact);
+    }
+    while let Some(next) = work.pop() {
+        match &next.kind {
+            ExprKind::Quantifier { .. } => continue,
+            ExprKind::Read { array, index } => found.push((*array, &**index)),
+            _ => {}
+        }
+        super::expr::children(next, &mut work);
+    }
+    found
 }
 
 fn reads(expr: &logic::Expr) -> Vec<logic::ArrayId> {

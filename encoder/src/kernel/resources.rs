@@ -411,7 +411,7 @@ impl<'k> Encoder<'k> {
     }
 }
 
-enum Inverse {
+pub(super) enum Inverse {
     /// The inverting thread's `tid`, as an expression of the location.
     OfTid(Expr),
     OfLid(Expr),
@@ -419,7 +419,7 @@ enum Inverse {
 
 /// The inverse of an index `tid`, `lid`, `tid ± c`, `c + tid` (likewise `lid`), where `c` is the
 /// same in all threads: the thread id that names `location`.
-fn symbolic_inverse(index: &logic::Expr, location: &Expr) -> Option<Inverse> {
+pub(super) fn symbolic_inverse(index: &logic::Expr, location: &Expr) -> Option<Inverse> {
     let thread_id = |expr: &logic::Expr| match expr.kind {
         ExprKind::Builtin(Builtin::Tid) => Some(true),
         ExprKind::Builtin(Builtin::Lid) => Some(false),
