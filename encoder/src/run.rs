@@ -31,9 +31,20 @@ pub struct ProcedureOutcome {
 /// Verifies every procedure with a body. For a failure, the model gives the values of the
 /// procedure's scalar parameters, results, locals and globals, in the failing state.
 pub fn program(program: &Program, backend: Backend, limits: &Limits) -> Result<Vec<ProcedureOutcome>, SolverError> {
+    program_requesting(program, backend, limits, &|_| Vec::new())
+}
+
+/// Like [`program`], with `extra` expressions of each procedure whose values a failure reports
+/// too (such as the array cells the failing assertion reads). Real Boogie gives no values.
+pub fn program_requesting(
+    program: &Program,
+    backend: Backend,
+    limits: &Limits,
+    extra: &dyn Fn(&ivl::Procedure) -> Vec<Expr>,
+) -> Result<Vec<ProcedureOutcome>, SolverError> {
     match backend {
-        Backend::Z3 => with_solver(program, &mut Z3Solver::new(limits.clone())),
-        Backend::Process(flavour) => with_solver(program, &mut ProcessSolver::new(flavour, limits.clone())),
+        Backend::Z3 => with_solver(program, &mut Z3Solver::new(limits.clone()), extra),
+        Backend::Process(flavour) => with_solver(program, &mut ProcessSolver::new(flavour, limits.clone()), extra),
         Backend::Boogie => with_boogie(program, limits),
     }
 }
@@ -64,11 +75,17 @@ fn visible_variables(program: &Program, procedure: &ivl::Procedure) -> Vec<Expr>
         .collect()
 }
 
-fn with_solver(program: &Program, solver: &mut dyn Solver) -> Result<Vec<ProcedureOutcome>, SolverError> {
+fn with_solver(
+    program: &Program,
+    solver: &mut dyn Solver,
+    extra: &dyn Fn(&ivl::Procedure) -> Vec<Expr>,
+) -> Result<Vec<ProcedureOutcome>, SolverError> {
     procedures(program)
         .map(|procedure| {
             let vc = vcgen::procedure(program, procedure);
-            let outcomes = verify::procedure(&vc, solver, &visible_variables(program, procedure))?;
+            let mut requested = visible_variables(program, procedure);
+            requested.extend(extra(procedure));
+            let outcomes = verify::procedure(&vc, solver, &requested)?;
             Ok(ProcedureOutcome { procedure: procedure.name.clone(), outcomes })
         })
         .collect()

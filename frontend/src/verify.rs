@@ -2,12 +2,18 @@
 //! `barrier.divergence` without asking a solver), then the encoding of each kernel, run on a
 //! backend, with every failed check mapped back to its obligation.
 
-use lockstep_encoder::kernel::{self, Encoding};
+use lockstep_encoder::ivl::Declaration;
+use lockstep_encoder::kernel::{self, Cell, Encoding};
 use lockstep_encoder::run::{self, Backend};
 use lockstep_encoder::smt::Limits;
+use lockstep_encoder::smt::Value;
 use lockstep_encoder::verify::Status;
 use lockstep_logic::lockstep::LockStep;
 use lockstep_logic::{Kernel, Obligation, ObligationId, Program, Span};
+use std::collections::HashMap;
+
+/// Values that show a failure, as (name, value) in the kernel's terms.
+pub type Counterexample = Vec<(String, String)>;
 
 /// The verdict on one obligation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,6 +28,9 @@ pub enum Verdict {
 pub struct ObligationResult {
     pub obligation: Obligation,
     pub verdict: Verdict,
+    /// For a failure: the values that show it, as (name, value) in the kernel's terms: thread ids,
+    /// sizes, parameters, private variables, then the array cells the failing check reads.
+    pub counterexample: Counterexample,
 }
 
 #[derive(Clone, Debug)]
@@ -69,35 +78,81 @@ fn kernel(program: &Program, kernel: &Kernel, backend: Backend, limits: &Limits)
                     "this condition may differ between the threads of a group".into(),
                 )),
                 message: "the threads of a group might reach this barrier divergently".into(),
+                help: Some("a barrier's enclosing conditions must have the same value in all threads of a group: they may not depend on `tid`, `lid`, memory, or variables assigned differently per thread".into()),
             },
             verdict: Verdict::Failed,
+            counterexample: Vec::new(),
         });
     }
-    let Encoding { program: ivl_program, obligations } = kernel::encode(program, kernel)
+    let encoding = kernel::encode(program, kernel)
         .map_err(|unsupported| VerifyError { span: unsupported.span, message: unsupported.message })?;
-    let outcomes = run::program(&ivl_program, backend, limits)
+    // The cells each assertion reads, requested from the model of every failure in its procedure.
+    let cells: HashMap<String, Vec<Cell>> = encoding
+        .program
+        .declarations
+        .iter()
+        .filter_map(|declaration| match declaration {
+            Declaration::Procedure(procedure) => Some(encoding.cells(procedure)),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    let extra = |procedure: &lockstep_encoder::ivl::Procedure| {
+        encoding.cells(procedure).into_values().flatten().flat_map(|cell| [cell.index, cell.value]).collect::<Vec<_>>()
+    };
+    let outcomes = run::program_requesting(&encoding.program, backend, limits, &extra)
         .map_err(|error| VerifyError { span: kernel.span, message: format!("the solver failed: {}", error.0) })?;
-    let mut verdicts: Vec<Option<Verdict>> = vec![None; obligations.len()];
+    let mut verdicts: Vec<Option<(Verdict, Counterexample)>> = vec![None; encoding.obligations.len()];
     for outcome in outcomes.iter().flat_map(|procedure| &procedure.outcomes) {
-        let Some(index) = outcome
-            .check
-            .tag
-            .as_deref()
-            .and_then(|tag| tag.strip_prefix('o'))
-            .and_then(|index| index.parse::<usize>().ok())
-        else {
-            continue;
-        };
+        let Some(tag) = outcome.check.tag.as_deref() else { continue };
+        let Some(index) = tag.strip_prefix('o').and_then(|index| index.parse::<usize>().ok()) else { continue };
         verdicts[index] = Some(match &outcome.status {
-            Status::Verified => Verdict::Verified,
-            Status::Failed { .. } => Verdict::Failed,
-            Status::Undecided(reason) => Verdict::Undecided(reason.clone()),
+            Status::Verified => (Verdict::Verified, Vec::new()),
+            Status::Failed { model } => {
+                (Verdict::Failed, counterexample(&encoding, model, cells.get(tag).map(Vec::as_slice).unwrap_or(&[])))
+            }
+            Status::Undecided(reason) => (Verdict::Undecided(reason.clone()), Vec::new()),
         });
     }
-    for (obligation, verdict) in obligations.into_iter().zip(verdicts) {
+    for (obligation, verdict) in encoding.obligations.iter().cloned().zip(verdicts) {
         // Every tag is asserted somewhere; one without an outcome was never checked, so it is not verified.
-        let verdict = verdict.unwrap_or_else(|| Verdict::Undecided("not checked".into()));
-        results.push(ObligationResult { obligation, verdict });
+        let (verdict, counterexample) =
+            verdict.unwrap_or_else(|| (Verdict::Undecided("not checked".into()), Vec::new()));
+        results.push(ObligationResult { obligation, verdict, counterexample });
     }
     Ok(KernelResult { name: kernel.name.clone(), span: kernel.span, results })
+}
+
+/// The model's values in the kernel's terms: the named variables in the order the encoding lists
+/// them (thread ids and sizes first), then `a[i] = v` for each cell the failing check reads.
+fn counterexample(encoding: &Encoding, model: &[(String, Value)], cells: &[Cell]) -> Counterexample {
+    let value = |expr: &lockstep_encoder::ivl::Expr| {
+        let text = expr.to_string();
+        model.iter().find(|(name, _)| *name == text).map(|(_, value)| value.to_string())
+    };
+    let mut shown: Vec<(String, String)> = Vec::new();
+    for name in ["tid", "gid", "lid", "gsize", "tcount"] {
+        if let Some((_, found)) = model.iter().find(|(variable, _)| variable == name) {
+            shown.push((name.to_string(), found.to_string()));
+        }
+    }
+    for (variable, found) in model {
+        if ["tid", "gid", "lid", "gsize", "tcount"].contains(&variable.as_str()) {
+            continue;
+        }
+        if let Some(label) = encoding.label(variable) {
+            shown.push((label.to_string(), found.to_string()));
+        }
+    }
+    for cell in cells {
+        if let (Some(index), Some(content)) = (value(&cell.index), value(&cell.value)) {
+            let name = if cell.permission {
+                format!("permission on {}[{index}]", cell.array)
+            } else {
+                format!("{}[{index}]", cell.array)
+            };
+            shown.push((name, content));
+        }
+    }
+    shown
 }

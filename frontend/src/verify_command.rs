@@ -4,8 +4,9 @@ use crate::ivl_command::{self, BackendName, Emit};
 use lockstep_encoder::kernel;
 use lockstep_encoder::smt::Limits;
 use lockstep_frontend::source::SourceFile;
-use lockstep_frontend::verify::{self, KernelResult, Verdict};
+use lockstep_frontend::verify::{self, KernelResult, ObligationResult, Verdict};
 use lockstep_frontend::{check_bytes, Checked};
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 pub fn run(paths: &[String], backend: BackendName, limits: &Limits, emit: Option<Emit>, json: bool) -> ExitCode {
@@ -86,26 +87,12 @@ fn report_error(file: &SourceFile, span: lockstep_logic::Span, message: &str) {
 }
 
 fn report_human(file: &SourceFile, result: &KernelResult) {
+    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     for outcome in &result.results {
-        let severity = match &outcome.verdict {
-            Verdict::Verified => continue,
-            Verdict::Failed => "error".to_string(),
-            Verdict::Undecided(reason) => format!("undecided ({reason})"),
-        };
-        let obligation = &outcome.obligation;
-        let position = file.position(obligation.span.start);
-        eprintln!(
-            "{}:{}:{}: {severity}[{}]: {}",
-            file.path,
-            position.line,
-            position.column,
-            obligation.id.as_str(),
-            obligation.message
-        );
-        if let Some((span, note)) = &obligation.related {
-            let position = file.position(span.start);
-            eprintln!("{}:{}:{}: note: {note}", file.path, position.line, position.column);
+        if outcome.verdict == Verdict::Verified {
+            continue;
         }
+        eprint!("{}", render(file, outcome, color));
     }
     let failed = result.results.iter().filter(|outcome| outcome.verdict == Verdict::Failed).count();
     let verdict = match result.verdict() {
@@ -114,6 +101,50 @@ fn report_human(file: &SourceFile, result: &KernelResult) {
         Verdict::Undecided(reason) => format!("undecided ({reason})"),
     };
     println!("{}: kernel {}: {verdict}", file.path, result.name);
+}
+
+/// A failed or undecided obligation as miette draws it: the obligation id as the code, the
+/// clause or statement as the primary label, the other place involved as a secondary label, and
+/// the help and the counterexample below.
+pub fn render(file: &SourceFile, outcome: &ObligationResult, color: bool) -> String {
+    let obligation = &outcome.obligation;
+    let (severity, label) = match &outcome.verdict {
+        Verdict::Failed => (miette::Severity::Error, "fails here".to_string()),
+        Verdict::Undecided(reason) => (miette::Severity::Warning, format!("undecided: {reason}")),
+        Verdict::Verified => (miette::Severity::Advice, "verified".to_string()),
+    };
+    let mut labels = vec![miette::LabeledSpan::new_primary_with_span(Some(label), span(obligation.span))];
+    if let Some((related, note)) = &obligation.related {
+        labels.push(miette::LabeledSpan::new_with_span(Some(note.clone()), span(*related)));
+    }
+    let mut help: Vec<String> = Vec::new();
+    if let Some(text) = obligation.help.as_ref().filter(|_| outcome.verdict == Verdict::Failed) {
+        help.push(text.clone());
+    }
+    if !outcome.counterexample.is_empty() {
+        let values: Vec<String> =
+            outcome.counterexample.iter().map(|(name, value)| format!("{name} = {value}")).collect();
+        help.push(format!("counterexample: {}", values.join(", ")));
+    }
+    let mut report = miette::MietteDiagnostic::new(obligation.message.clone())
+        .with_code(obligation.id.as_str())
+        .with_severity(severity)
+        .with_labels(labels);
+    if !help.is_empty() {
+        report = report.with_help(help.join("\n"));
+    }
+    let report = miette::Report::new(report).with_source_code(file.clone());
+    let theme = if color { miette::GraphicalTheme::unicode() } else { miette::GraphicalTheme::unicode_nocolor() };
+    let mut out = String::new();
+    miette::GraphicalReportHandler::new_themed(theme)
+        .with_width(100)
+        .render_report(&mut out, report.as_ref())
+        .expect("rendering into a String cannot fail");
+    out
+}
+
+fn span(span: lockstep_logic::Span) -> miette::SourceSpan {
+    miette::SourceSpan::from(span.start..span.end)
 }
 
 fn verdict_name(verdict: &Verdict) -> &'static str {
@@ -146,12 +177,19 @@ fn file_json(checked: &Checked, kernels: &[KernelResult], error: &str) -> serde_
                 .iter()
                 .map(|outcome| {
                     let position = file.position(outcome.obligation.span.start);
+                    let counterexample: Vec<serde_json::Value> = outcome
+                        .counterexample
+                        .iter()
+                        .map(|(name, value)| serde_json::json!({ "name": name, "value": value }))
+                        .collect();
                     serde_json::json!({
                         "id": outcome.obligation.id.as_str(),
                         "status": verdict_name(&outcome.verdict),
                         "line": position.line,
                         "column": position.column,
                         "message": outcome.obligation.message,
+                        "help": outcome.obligation.help,
+                        "counterexample": counterexample,
                     })
                 })
                 .collect();

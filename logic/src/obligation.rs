@@ -110,6 +110,8 @@ pub struct Obligation {
     /// A second place involved, such as the barrier whose precondition an ensures does not follow from.
     pub related: Option<(Span, String)>,
     pub message: String,
+    /// How the user might fix a failure, where a likely fix is known.
+    pub help: Option<String>,
 }
 
 #[cfg(test)]

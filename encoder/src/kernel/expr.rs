@@ -366,6 +366,11 @@ pub fn modulo(x: Expr, m: Expr) -> Expr {
     )
 }
 
+/// The number of groups, `tcount div gsize`, spelled as [`euclidean_division`] spells it.
+pub fn groups() -> Expr {
+    euclidean_division(Expr::var(names::TCOUNT), Expr::var(names::GSIZE))
+}
+
 /// `x div m`, with the same linear cases as [`modulo`] (quotients 0, 1 and -1). Multiples of
 /// `m` are taken out (`(y + k*m) div m == y div m + k`) only for `gsize`, which is positive.
 fn euclidean_division(x: Expr, m: Expr) -> Expr {

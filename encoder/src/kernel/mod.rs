@@ -26,9 +26,46 @@ use std::collections::{BTreeSet, HashMap};
 pub struct Encoding {
     pub program: ivl::Program,
     pub obligations: Vec<Obligation>,
+    /// The kernel's names for the IVL variables a counterexample shows.
+    pub display: std::collections::BTreeMap<String, String>,
+}
+
+/// An array cell an assertion reads, for counterexamples: the array's name, the index and the
+/// cell's value (or the permission held on it) as IVL expressions in the procedure's state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cell {
+    pub array: String,
+    pub index: Expr,
+    pub value: Expr,
+    /// The value is the permission the thread holds on the cell, not its content.
+    pub permission: bool,
 }
 
 impl Encoding {
+    /// The cells each tagged assertion of a procedure reads outside quantifiers, by tag.
+    pub fn cells(&self, procedure: &Procedure) -> HashMap<String, Vec<Cell>> {
+        let mut found = HashMap::new();
+        if let Some(body) = &procedure.body {
+            collect_cells(&body.stmts, &self.display, &mut found);
+        }
+        found
+    }
+
+    /// The label a counterexample gives an IVL variable, if it shows it at all: the kernel's
+    /// names, and the threads (`lid_5` is the lid of a thread a resource check chose) and the
+    /// location the resource checks choose.
+    pub fn label(&self, name: &str) -> Option<String> {
+        if let Some(label) = self.display.get(name) {
+            return Some(label.clone());
+        }
+        if name == resources::LOCATION {
+            return Some(name.into());
+        }
+        let (stem, number) = name.rsplit_once('_')?;
+        number.parse::<u32>().ok()?;
+        matches!(stem, "lid" | "gid").then(|| format!("{stem} of thread {number}"))
+    }
+
     /// The obligation a check's tag names.
     pub fn obligation(&self, tag: &str) -> Option<&Obligation> {
         tag.strip_prefix('o')
@@ -78,7 +115,11 @@ pub fn encode<'k>(program: &'k logic::Program, kernel: &'k logic::Kernel) -> Res
     let resources = encoder.resource_procedures(&lockstep);
     declarations.append(&mut encoder.extra_declarations);
     declarations.extend(resources);
-    Ok(Encoding { program: ivl::Program::new(declarations), obligations: encoder.obligations })
+    Ok(Encoding {
+        program: ivl::Program::new(declarations),
+        obligations: encoder.obligations,
+        display: display(kernel),
+    })
 }
 
 struct Encoder<'k> {
@@ -105,13 +146,15 @@ impl Body {
 
 impl<'k> Encoder<'k> {
     fn tag(&mut self, id: ObligationId, span: Span, message: String) -> String {
-        self.obligations.push(Obligation { id, span, related: None, message });
+        let help = help(id, &message);
+        self.obligations.push(Obligation { id, span, related: None, message, help });
         format!("o{}", self.obligations.len() - 1)
     }
 
     /// A tag for an obligation that involves a second place.
     fn tag_related(&mut self, id: ObligationId, span: Span, message: String, related: Span, note: String) -> String {
-        self.obligations.push(Obligation { id, span, related: Some((related, note)), message });
+        let help = help(id, &message);
+        self.obligations.push(Obligation { id, span, related: Some((related, note)), message, help });
         format!("o{}", self.obligations.len() - 1)
     }
 
@@ -363,7 +406,7 @@ impl<'k> Encoder<'k> {
         let gsize = Expr::var(names::GSIZE);
         let launch = vec![
             expr::in_bounds(&lid, gsize.clone()),
-            expr::in_bounds(&gid, Expr::binary(BinaryOp::Div, Expr::var(names::TCOUNT), gsize.clone())),
+            expr::in_bounds(&gid, expr::groups()),
             Expr::binary(BinaryOp::Eq, tid, Expr::binary(BinaryOp::Add, Expr::binary(BinaryOp::Mul, gid, gsize), lid)),
         ];
         Ok(Procedure {
@@ -388,7 +431,7 @@ impl<'k> Encoder<'k> {
         let gsize = Expr::var(names::GSIZE);
         vec![
             expr::in_bounds(&lid, gsize.clone()),
-            expr::in_bounds(&gid, Expr::binary(BinaryOp::Div, Expr::var(names::TCOUNT), gsize.clone())),
+            expr::in_bounds(&gid, expr::groups()),
             Expr::binary(BinaryOp::Eq, tid, Expr::binary(BinaryOp::Add, Expr::binary(BinaryOp::Mul, gid, gsize), lid)),
         ]
     }
@@ -787,6 +830,47 @@ impl<'k> Encoder<'k> {
     }
 }
 
+/// A likely fix for an obligation, for the ones whose usual cause is known.
+fn help(id: ObligationId, message: &str) -> Option<String> {
+    Some(match id {
+        ObligationId::AccessBounds => "`tid` counts the threads of all groups (up to `tcount`) and `lid` those of one group (up to `gsize`): index by `lid`, size the array by `tcount`, or, for one work group, add `requires tcount == gsize;`".into(),
+        ObligationId::KernelResources => "threads of different groups name the same location: index global arrays by `tid` (unique in the kernel) rather than `lid`, or add `requires tcount == gsize;` for one work group".into(),
+        ObligationId::GroupResources => "two threads of a group hold permission on one location that adds up to more than 1: give each thread its own cells, or share them with `read`".into(),
+        ObligationId::BarrierResources => "a barrier can only redistribute what the group holds: every location's barrier permissions must add up to at most what the thread contracts gave".into(),
+        ObligationId::BarrierFunctional if message.contains("postcondition") => "a barrier postcondition may use the thread's own barrier precondition, and other threads' only for memory the barrier fences (`barrier(local)`, `barrier(global)`, `barrier({local, global})`)".into(),
+        ObligationId::AccessRead | ObligationId::AccessWrite => "a thread reads with any permission and writes with all of it: add the permission to the thread contract, a barrier's ensures, or the loop invariant".into(),
+        ObligationId::FunctionTermination => "each recursive call must pass a smaller, non-negative value of one int parameter (for example `n - 1` under `n > 0`)".into(),
+        _ => return None,
+    })
+}
+
+/// The kernel's names for the IVL names a counterexample shows: thread ids, sizes, parameters,
+/// private variables, heaps (by array), and the threads and location the resource checks choose.
+fn display(kernel: &logic::Kernel) -> std::collections::BTreeMap<String, String> {
+    let mut names = std::collections::BTreeMap::new();
+    for name in [names::TID, names::GID, names::LID, names::GSIZE, names::TCOUNT] {
+        names.insert(name.to_string(), name.to_string());
+    }
+    for (position, var) in kernel.vars.iter().enumerate() {
+        let id = VarId(position as u32);
+        match var.kind {
+            VarKind::Private => {
+                names.insert(names::private(kernel, id), var.name.clone());
+            }
+            VarKind::KernelParam => {
+                names.insert(names::param(kernel, id), var.name.clone());
+            }
+            _ => {}
+        }
+    }
+    for (index, array) in kernel.arrays.iter().enumerate() {
+        names.insert(names::heap(kernel, index), array.name.clone());
+        names.insert(names::old_heap(kernel, index), format!("\\old {}", array.name));
+        names.insert(names::mask(kernel, index), array.name.clone());
+    }
+    names
+}
+
 /// `gid * gsize + lid`.
 fn thread_id(gid: &Expr, lid: &Expr) -> Expr {
     Expr::binary(BinaryOp::Add, Expr::binary(BinaryOp::Mul, gid.clone(), Expr::var(names::GSIZE)), lid.clone())
@@ -851,6 +935,65 @@ fn measure(function: &logic::Function, index: usize) -> Option<VarId> {
         })
     };
     ints.iter().find(|(position, param)| decreases(*position, *param)).or(ints.first()).map(|(_, param)| *param)
+}
+
+fn collect_cells(
+    stmts: &[Stmt],
+    display: &std::collections::BTreeMap<String, String>,
+    out: &mut HashMap<String, Vec<Cell>>,
+) {
+    for stmt in stmts {
+        match &stmt.kind {
+            StmtKind::Assert { expr, tag: Some(tag) } => {
+                let mut cells = Vec::new();
+                reads_of(expr, display, &mut cells);
+                out.insert(tag.clone(), cells);
+            }
+            StmtKind::If { then_branch, else_branch, .. } => {
+                collect_cells(then_branch, display, out);
+                collect_cells(else_branch, display, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The heap reads of an expression outside quantifiers.
+fn reads_of(expr: &Expr, display: &std::collections::BTreeMap<String, String>, out: &mut Vec<Cell>) {
+    match expr {
+        Expr::Select(map, index) => {
+            if let Expr::Var(heap) = &**map {
+                let permission = heap.starts_with("M_");
+                if let Some(array) =
+                    display.get(heap).filter(|_| heap.starts_with("H_") || heap.starts_with("H0_") || permission)
+                {
+                    let cell = Cell { array: array.clone(), index: (**index).clone(), value: expr.clone(), permission };
+                    if !out.contains(&cell) {
+                        out.push(cell);
+                    }
+                }
+            }
+            reads_of(map, display, out);
+            reads_of(index, display, out);
+        }
+        Expr::Quantified { .. }
+        | Expr::Int(_)
+        | Expr::Real(_)
+        | Expr::Bool(_)
+        | Expr::Var(_)
+        | Expr::ConstMap { .. } => {}
+        Expr::Unary(_, operand) | Expr::Old(operand) => reads_of(operand, display, out),
+        Expr::Binary(_, lhs, rhs) => {
+            reads_of(lhs, display, out);
+            reads_of(rhs, display, out);
+        }
+        Expr::Store(first, second, third) | Expr::IfThenElse(first, second, third) => {
+            reads_of(first, display, out);
+            reads_of(second, display, out);
+            reads_of(third, display, out);
+        }
+        Expr::Call(_, args) => args.iter().for_each(|arg| reads_of(arg, display, out)),
+    }
 }
 
 /// Whether a block has a barrier somewhere inside.

@@ -20,6 +20,9 @@ use lockstep_logic::{self as logic, Amount, ArrayId, Builtin, ExprKind, Obligati
 use num_bigint::BigInt;
 use num_rational::BigRational;
 
+/// The location a resource check is about.
+pub(super) const LOCATION: &str = "location";
+
 /// Which threads an instance ranges over.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Threads {
@@ -136,7 +139,8 @@ impl<'k> Encoder<'k> {
                 builder.locals.push(Binding::new(names::private(kernel, id), ivl_type(var.ty)));
             }
         }
-        let location = builder.fresh("j", Type::Int);
+        builder.locals.push(Binding::new(LOCATION, Type::Int));
+        let location = Expr::var(LOCATION);
         let mut instances = Vec::new();
         for atom in atoms {
             let instance = self.instance(threads, barrier, lockstep, &mut builder);
@@ -233,8 +237,7 @@ impl<'k> Encoder<'k> {
         builder.stmts.push(Stmt::new(StmtKind::Assert { expr: fits, tag: Some(tag) }));
         let int = |name: &str| Binding::new(name, Type::Int);
         let gid = Expr::var(names::GID);
-        let mut requires =
-            vec![expr::in_bounds(&gid, Expr::binary(BinaryOp::Div, Expr::var(names::TCOUNT), Expr::var(names::GSIZE)))];
+        let mut requires = vec![expr::in_bounds(&gid, expr::groups())];
         requires.extend(self.definitions());
         let suffix = match barrier {
             Some(index) => format!("barrier_{index}"),
@@ -267,15 +270,21 @@ impl<'k> Encoder<'k> {
     ) -> Instance<'k> {
         let kernel = self.kernel;
         builder.instances += 1;
-        let lid = builder.fresh("lid", Type::Int);
+        let number = builder.instances;
+        let mut named = |stem: &str| {
+            let name = format!("{stem}_{number}");
+            builder.locals.push(Binding::new(&name, Type::Int));
+            Expr::var(name)
+        };
+        let lid = named("lid");
         let gid = match threads {
             Threads::Group => Expr::var(names::GID),
-            Threads::Kernel => builder.fresh("gid", Type::Int),
+            Threads::Kernel => named("gid"),
         };
         let gsize = Expr::var(names::GSIZE);
         let tid = super::thread_id(&gid, &lid);
         builder.assume(expr::in_bounds(&lid, gsize.clone()));
-        builder.assume(expr::in_bounds(&gid, Expr::binary(BinaryOp::Div, Expr::var(names::TCOUNT), gsize)));
+        builder.assume(expr::in_bounds(&gid, expr::groups()));
         let mut context = self.context([tid, gid.clone(), lid.clone()], ObligationId::Frame);
         context.check_reads = false;
         // The thread contract reads the heap of the launch; a barrier's clauses the heap at the barrier.
