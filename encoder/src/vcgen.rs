@@ -790,6 +790,14 @@ fn substitute(term: &Term, replacements: &HashMap<String, Term>, fresh: &Cell<us
         Term::App(op, args) => {
             Term::App(op.clone(), args.iter().map(|arg| substitute(arg, replacements, fresh)).collect())
         }
+        Term::Lambda { bound: (name, sort), body } => {
+            let mut inner = replacements.clone();
+            let counter = fresh.get();
+            fresh.set(counter + 1);
+            let new_name = format!("{name}@d{counter}");
+            inner.insert(name.clone(), Term::symbol(new_name.clone()));
+            Term::Lambda { bound: (new_name, sort.clone()), body: Box::new(substitute(body, &inner, fresh)) }
+        }
         Term::Quantifier { forall, bound, patterns, body } => {
             let mut inner = replacements.clone();
             let renamed = bound
@@ -916,15 +924,22 @@ fn translate(expr: &Expr, scope: &Scope, bound: &mut Vec<String>) -> Result<Term
             let old_scope = Scope { in_old: true, ..*scope };
             translate(value, &old_scope, bound)?
         }
-        Expr::ConstMap { domain, value } => {
-            let range = match **value {
-                Expr::Int(_) => Sort::Int,
-                Expr::Real(_) => Sort::Real,
-                Expr::Bool(_) => Sort::Bool,
-                _ => return Err(Unresolved),
+        Expr::Lambda { bound: binding, body } => {
+            // A literal body is a constant array, which every solver reads; otherwise a lambda.
+            let literal = match **body {
+                Expr::Int(_) => Some(Sort::Int),
+                Expr::Real(_) => Some(Sort::Real),
+                Expr::Bool(_) => Some(Sort::Bool),
+                _ => None,
             };
-            let array = Sort::Array(Box::new(sort(domain)), Box::new(range));
-            Term::app(Op::ConstArray(array), vec![go(value, bound)?])
+            if let Some(range) = literal {
+                let array = Sort::Array(Box::new(sort(&binding.ty)), Box::new(range));
+                return Ok(Term::app(Op::ConstArray(array), vec![go(body, bound)?]));
+            }
+            bound.push(binding.name.clone());
+            let translated = translate(body, scope, bound);
+            bound.pop();
+            Term::Lambda { bound: (binding.name.clone(), sort(&binding.ty)), body: Box::new(translated?) }
         }
         Expr::Quantified { quantifier, bound: bindings, triggers, body } => {
             let depth = bound.len();

@@ -52,7 +52,7 @@ pub fn procedure(vc: &ProcedureVc, solver: &mut dyn Solver, requested: &[Expr]) 
     let mut gave_up: Option<(String, usize)> = None;
     while statuses.iter().any(Option::is_none) {
         let open: Vec<bool> = statuses.iter().map(Option::is_none).collect();
-        match search.round(&open)? {
+        match search.round(&open, false)? {
             Round::AllHold => settle(&mut statuses, || Status::Verified),
             Round::Fails(check, model) => statuses[check] = Some(Status::Failed { model }),
             Round::Unknown(reason) => {
@@ -61,21 +61,21 @@ pub fn procedure(vc: &ProcedureVc, solver: &mut dyn Solver, requested: &[Expr]) 
             }
         }
     }
-    match gave_up {
-        // One open check: asking about it alone is the question just asked.
-        Some((reason, 1)) => settle(&mut statuses, || Status::Undecided(reason.clone())),
-        Some(_) => {
-            let open: Vec<usize> = (0..count).filter(|&check| statuses[check].is_none()).collect();
-            for check in open {
-                let only: Vec<bool> = (0..count).map(|other| other == check).collect();
-                statuses[check] = Some(match search.round(&only)? {
-                    Round::AllHold => Status::Verified,
-                    Round::Fails(_, model) => Status::Failed { model },
-                    Round::Unknown(reason) => Status::Undecided(reason),
-                });
+    if let Some((_, open_count)) = gave_up {
+        let open: Vec<usize> = (0..count).filter(|&check| statuses[check].is_none()).collect();
+        for check in open {
+            let only: Vec<bool> = (0..count).map(|other| other == check).collect();
+            // With one open check, the incremental question was this one already.
+            let mut round = if open_count == 1 { Round::Unknown(String::new()) } else { search.round(&only, false)? };
+            if let Round::Unknown(_) = round {
+                round = search.round(&only, true)?;
             }
+            statuses[check] = Some(match round {
+                Round::AllHold => Status::Verified,
+                Round::Fails(_, model) => Status::Failed { model },
+                Round::Unknown(reason) => Status::Undecided(reason),
+            });
         }
-        None => {}
     }
     Ok(vc
         .checks
@@ -104,10 +104,12 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    fn round(&mut self, enabled: &[bool]) -> Result<Round, SolverError> {
+    /// One question: incremental, or (`alone`) from scratch with the assumptions as facts.
+    fn round(&mut self, enabled: &[bool], alone: bool) -> Result<Round, SolverError> {
         let assumptions: Vec<(String, bool)> =
             enabled.iter().enumerate().map(|(check, on)| (enabled_symbol(check), *on)).collect();
-        Ok(match self.solver.check(&assumptions)? {
+        let answer = if alone { self.solver.check_alone(&assumptions)? } else { self.solver.check(&assumptions)? };
+        Ok(match answer {
             Answer::Unsat => Round::AllHold,
             Answer::Unknown(reason) => Round::Unknown(reason),
             Answer::Sat => {

@@ -354,16 +354,18 @@ impl<'p> Checker<'p> {
                 }
                 self.infer(scope, place, value)
             }
-            Expr::ConstMap { domain, value } => {
-                // Printed as `(lambda constant_map_index: T :: c)`: Boogie would refuse it where
-                // that name is a variable of the procedure.
-                if scope.lookup(crate::ivl::print::CONST_MAP_INDEX).is_some() {
+            Expr::Lambda { bound, body } => {
+                // As for quantifiers: Boogie refuses a bound variable that shadows the procedure's.
+                if scope.lookup(&bound.name).is_some_and(|(kind, _)| kind != Kind::Bound) {
                     self.error(
                         position,
-                        format!("`{}` is reserved for constant maps", crate::ivl::print::CONST_MAP_INDEX),
+                        format!("the bound variable `{}` shadows a variable of the procedure", bound.name),
                     );
                 }
-                Some(Type::map(domain.clone(), self.infer(scope, place, value)?))
+                scope.frames.push(std::iter::once((bound.name.clone(), (Kind::Bound, bound.ty.clone()))).collect());
+                let body_type = self.infer(scope, place, body);
+                scope.frames.pop();
+                Some(Type::map(bound.ty.clone(), body_type?))
             }
             Expr::Quantified { bound, triggers, body, .. } => {
                 // Boogie refuses a bound variable that shadows a local, a parameter or a result, so

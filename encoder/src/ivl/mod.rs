@@ -122,12 +122,12 @@ pub enum Expr {
     IfThenElse(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `old(e)`: `e` in the state where the procedure (or the called procedure) started.
     Old(Box<Expr>),
-    /// The map from `domain` that gives `value` (a literal) everywhere, written
-    /// `(lambda i: domain :: value)` in Boogie. Only these constant lambdas are in the subset: they
-    /// are SMT-LIB's constant arrays, which keep an empty permission mask free of quantifiers.
-    ConstMap {
-        domain: Type,
-        value: Box<Expr>,
+    /// `(lambda i: T :: body)`: the map that gives `body` at every `i`. A map defined this way
+    /// needs no quantified assumption: the solver reads it by substitution (a constant body is
+    /// SMT-LIB's constant array), which keeps permission masks free of quantifiers.
+    Lambda {
+        bound: Binding,
+        body: Box<Expr>,
     },
     Quantified {
         quantifier: Quantifier,
@@ -296,7 +296,7 @@ impl Expr {
         visit(self);
         match self {
             Expr::Int(_) | Expr::Real(_) | Expr::Bool(_) | Expr::Var(_) => {}
-            Expr::Unary(_, operand) | Expr::Old(operand) | Expr::ConstMap { value: operand, .. } => operand.walk(visit),
+            Expr::Unary(_, operand) | Expr::Old(operand) | Expr::Lambda { body: operand, .. } => operand.walk(visit),
             Expr::Binary(_, lhs, rhs) | Expr::Select(lhs, rhs) => {
                 lhs.walk(visit);
                 rhs.walk(visit);
@@ -371,7 +371,11 @@ pub fn substitute(expr: &Expr, renaming: &std::collections::HashMap<String, Expr
             Expr::IfThenElse(Box::new(go(cond)), Box::new(go(then_value)), Box::new(go(else_value)))
         }
         Expr::Old(value) => Expr::Old(Box::new(go(value))),
-        Expr::ConstMap { domain, value } => Expr::ConstMap { domain: domain.clone(), value: Box::new(go(value)) },
+        Expr::Lambda { bound, body } => {
+            let mut inner = renaming.clone();
+            inner.remove(&bound.name);
+            Expr::Lambda { bound: bound.clone(), body: Box::new(substitute(body, &inner)) }
+        }
         Expr::Quantified { quantifier, bound, triggers, body } => {
             let mut inner = renaming.clone();
             for binding in bound {

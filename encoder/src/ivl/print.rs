@@ -8,9 +8,6 @@ use super::*;
 use num_traits::{One, Signed};
 use std::fmt::{self, Write};
 
-/// The bound variable of a printed constant map (the value never mentions it).
-pub const CONST_MAP_INDEX: &str = "constant_map_index";
-
 /// The Boogie text of a whole program.
 pub fn program(program: &Program) -> String {
     let mut out = String::new();
@@ -208,7 +205,7 @@ impl fmt::Display for Expr {
                 write!(f, "(if {cond} then {then_value} else {else_value})")
             }
             Expr::Old(value) => write!(f, "old({value})"),
-            Expr::ConstMap { domain, value } => write!(f, "(lambda {CONST_MAP_INDEX}: {domain} :: {value})"),
+            Expr::Lambda { bound, body } => write!(f, "(lambda {}: {} :: {body})", bound.name, bound.ty),
             Expr::Quantified { quantifier, bound, triggers, body } => {
                 let keyword = match quantifier {
                     Quantifier::Forall => "forall",

@@ -181,19 +181,38 @@ fn other_name(kernel: &logic::Kernel, var: VarId) -> String {
 /// for a permission, a `\forall*` or a fact that reads other memory.
 pub(super) fn fact(context: &Context, conjunct: &Conjunct, allowed: impl Fn(logic::ArrayId) -> bool) -> Option<Expr> {
     let ConjunctKind::Fact(fact) = &conjunct.kind else { return None };
-    if !conjunct.binders.is_empty() {
+    if conjunct.binders.len() > 1 {
         return None;
     }
     let reads_only_allowed = |expr: &logic::Expr| reads(expr).into_iter().all(&allowed) && !has_old(expr);
-    if !conjunct.guards.iter().all(reads_only_allowed) || !reads_only_allowed(fact) {
+    let ranges = conjunct.binders.iter().map(|binder| &binder.range);
+    if !ranges.chain(&conjunct.guards).all(reads_only_allowed) || !reads_only_allowed(fact) {
         return None;
     }
+    let mut context = context.clone();
     let mut ignored = Vec::new();
     let mut scope = Scope::default();
-    let guards: Vec<Expr> =
-        conjunct.guards.iter().map(|guard| context.translate(guard, &mut ignored, &mut scope)).collect();
+    let mut guards = Vec::new();
+    let mut bound = Vec::new();
+    for binder in &conjunct.binders {
+        let name = names::bound(context.kernel, binder.var);
+        context.vars.insert(binder.var, Expr::var(&name));
+        bound.push(Binding::new(&name, Type::Int));
+        guards.push(context.translate(&binder.range, &mut ignored, &mut scope));
+    }
+    guards.extend(conjunct.guards.iter().map(|guard| context.translate(guard, &mut ignored, &mut scope)));
     let fact = context.translate(fact, &mut ignored, &mut scope);
-    Some(Expr::binary(BinaryOp::Implies, conjunction(guards), fact))
+    let implication = Expr::binary(BinaryOp::Implies, conjunction(guards), fact);
+    Some(if bound.is_empty() {
+        implication
+    } else {
+        Expr::Quantified {
+            quantifier: ivl::Quantifier::Forall,
+            bound,
+            triggers: Vec::new(),
+            body: Box::new(implication),
+        }
+    })
 }
 
 /// The reads of a conjunct (guards included) outside quantifiers, with their indices.

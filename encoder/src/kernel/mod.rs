@@ -10,13 +10,14 @@
 //! argued in `proofs/kernel.md`, cited by section (E1, E2, ...) next to the code.
 
 mod barrier;
+mod conjunct;
 mod expr;
 mod names;
 mod resources;
 
 use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Spec, Stmt, StmtKind, Type};
 use expr::{Condition, Context, Scope};
-use lockstep_logic::resources::{normal_form, ConjunctKind};
+use lockstep_logic::resources::normal_form;
 use lockstep_logic::{self as logic, Amount, Obligation, ObligationId, Span, VarId, VarKind};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -453,7 +454,7 @@ impl<'k> Encoder<'k> {
             body.push(StmtKind::Assign {
                 target: names::mask(self.kernel, index),
                 indices: Vec::new(),
-                value: Expr::ConstMap { domain: Type::Int, value: Box::new(expr::real_zero()) },
+                value: Expr::Lambda { bound: Binding::new("cell", Type::Int), body: Box::new(expr::real_zero()) },
             });
         }
     }
@@ -462,39 +463,7 @@ impl<'k> Encoder<'k> {
     /// read must be covered by permission held at that point (the `frame` obligation, E4).
     fn inhale(&mut self, context: &Context, assertion: &logic::Assertion, body: &mut Body) -> Result<(), Unsupported> {
         for conjunct in normal_form(assertion) {
-            if !conjunct.binders.is_empty() {
-                return Err(unsupported_forall(conjunct.span));
-            }
-            let mut conditions = Vec::new();
-            let mut scope = Scope::default();
-            let guards: Vec<Expr> =
-                conjunct.guards.iter().map(|guard| context.translate(guard, &mut conditions, &mut scope)).collect();
-            let guard = conjunction(guards);
-            scope.guards.push(guard.clone());
-            match &conjunct.kind {
-                ConjunctKind::Fact(fact) => {
-                    let fact = context.translate(fact, &mut conditions, &mut scope);
-                    conditions.into_iter().for_each(|condition| self.check(body, condition));
-                    body.push(StmtKind::Assume(Expr::binary(BinaryOp::Implies, guard, fact)));
-                }
-                ConjunctKind::Perm { array, index, amount } => {
-                    let index = context.translate(index, &mut conditions, &mut scope);
-                    conditions.push(self.atom_bounds(context, *array, &index, &scope, conjunct.span));
-                    conditions.into_iter().for_each(|condition| self.check(body, condition));
-                    let amount = self.amount(amount, body, None);
-                    let mask = names::mask(self.kernel, array.index());
-                    let current = Expr::select(Expr::var(&mask), index.clone());
-                    body.push(StmtKind::If {
-                        cond: Some(guard),
-                        then_branch: vec![Stmt::new(StmtKind::Assign {
-                            target: mask,
-                            indices: vec![index],
-                            value: Expr::binary(BinaryOp::Add, current, amount),
-                        })],
-                        else_branch: Vec::new(),
-                    });
-                }
-            }
+            self.inhale_conjunct(context, &conjunct, body)?;
         }
         Ok(())
     }
@@ -521,55 +490,7 @@ impl<'k> Encoder<'k> {
             before.masks[index] = saved;
         }
         for conjunct in clauses.iter().flat_map(|clause| normal_form(&clause.assertion)) {
-            if !conjunct.binders.is_empty() {
-                return Err(unsupported_forall(conjunct.span));
-            }
-            let mut conditions = Vec::new();
-            let mut scope = Scope::default();
-            let guards: Vec<Expr> =
-                conjunct.guards.iter().map(|guard| before.translate(guard, &mut conditions, &mut scope)).collect();
-            let guard = conjunction(guards);
-            scope.guards.push(guard.clone());
-            let what = describe(id);
-            match &conjunct.kind {
-                ConjunctKind::Fact(fact) => {
-                    let fact = before.translate(fact, &mut conditions, &mut scope);
-                    conditions.into_iter().for_each(|condition| self.check(body, condition));
-                    let tag = self.tag(id, conjunct.span, format!("{what} might not hold"));
-                    body.push(StmtKind::Assert { expr: Expr::binary(BinaryOp::Implies, guard, fact), tag: Some(tag) });
-                }
-                ConjunctKind::Perm { array, index, amount } => {
-                    let index = before.translate(index, &mut conditions, &mut scope);
-                    conditions.push(self.atom_bounds(context, *array, &index, &scope, conjunct.span));
-                    conditions.into_iter().for_each(|condition| self.check(body, condition));
-                    let mask = names::mask(self.kernel, array.index());
-                    let current = Expr::select(Expr::var(&mask), index.clone());
-                    let name = &self.kernel.array(*array).name;
-                    let enough = match amount {
-                        Amount::Exact(value) => Expr::binary(BinaryOp::Ge, current.clone(), real(value)),
-                        Amount::Read => Expr::binary(BinaryOp::Gt, current.clone(), expr::real_zero()),
-                    };
-                    let tag = self.tag(
-                        id,
-                        conjunct.span,
-                        format!("{what}: the thread might not hold this permission on `{name}`"),
-                    );
-                    body.push(StmtKind::Assert {
-                        expr: Expr::binary(BinaryOp::Implies, guard.clone(), enough),
-                        tag: Some(tag),
-                    });
-                    let amount = self.amount(amount, body, Some(current.clone()));
-                    body.push(StmtKind::If {
-                        cond: Some(guard),
-                        then_branch: vec![Stmt::new(StmtKind::Assign {
-                            target: mask,
-                            indices: vec![index],
-                            value: Expr::binary(BinaryOp::Sub, current, amount),
-                        })],
-                        else_branch: Vec::new(),
-                    });
-                }
-            }
+            self.exhale_conjunct(&before, &conjunct, id, body)?;
         }
         Ok(())
     }
@@ -681,7 +602,7 @@ impl<'k> Encoder<'k> {
                 self.while_loop(context, invariants, cond, loop_body, body)?;
             }
             logic::StmtKind::Barrier(barrier) => self.barrier(context, kernel.barrier(*barrier), body)?,
-            logic::StmtKind::Assert(assertion) => self.assert(context, assertion, body)?,
+            logic::StmtKind::Assert(assertion) => self.assert(context, assertion, ObligationId::Assert, body)?,
             logic::StmtKind::Assume(assumed) => {
                 let assumed = value(self, body, assumed);
                 body.push(StmtKind::Assume(assumed));
@@ -692,31 +613,15 @@ impl<'k> Encoder<'k> {
     }
 
     /// `assert R`: each fact holds and each permission is held, nothing is removed.
-    fn assert(&mut self, context: &Context, assertion: &logic::Assertion, body: &mut Body) -> Result<(), Unsupported> {
+    fn assert(
+        &mut self,
+        context: &Context,
+        assertion: &logic::Assertion,
+        id: ObligationId,
+        body: &mut Body,
+    ) -> Result<(), Unsupported> {
         for conjunct in normal_form(assertion) {
-            if !conjunct.binders.is_empty() {
-                return Err(unsupported_forall(conjunct.span));
-            }
-            let mut conditions = Vec::new();
-            let mut scope = Scope::default();
-            let guards: Vec<Expr> =
-                conjunct.guards.iter().map(|guard| context.translate(guard, &mut conditions, &mut scope)).collect();
-            let guard = conjunction(guards);
-            scope.guards.push(guard.clone());
-            let holds = match &conjunct.kind {
-                ConjunctKind::Fact(fact) => context.translate(fact, &mut conditions, &mut scope),
-                ConjunctKind::Perm { array, index, amount } => {
-                    let index = context.translate(index, &mut conditions, &mut scope);
-                    let current = Expr::select(Expr::var(names::mask(self.kernel, array.index())), index);
-                    match amount {
-                        Amount::Exact(value) => Expr::binary(BinaryOp::Ge, current, real(value)),
-                        Amount::Read => Expr::binary(BinaryOp::Gt, current, expr::real_zero()),
-                    }
-                }
-            };
-            conditions.into_iter().for_each(|condition| self.check(body, condition));
-            let tag = self.tag(ObligationId::Assert, conjunct.span, "this assertion might not hold".into());
-            body.push(StmtKind::Assert { expr: Expr::binary(BinaryOp::Implies, guard, holds), tag: Some(tag) });
+            self.assert_conjunct(context, &conjunct, id, body)?;
         }
         Ok(())
     }
@@ -727,7 +632,7 @@ impl<'k> Encoder<'k> {
         let mut at_barrier = context.clone();
         at_barrier.read_id = ObligationId::Frame;
         for clause in &barrier.contract.requires {
-            self.assert_as(&at_barrier, &clause.assertion, ObligationId::BarrierPre, body)?;
+            self.assert(&at_barrier, &clause.assertion, ObligationId::BarrierPre, body)?;
         }
         self.forget_permissions(body);
         let heaps: Vec<String> = self.arrays().map(|index| names::heap(self.kernel, index)).collect();
@@ -736,25 +641,6 @@ impl<'k> Encoder<'k> {
         }
         for clause in &barrier.contract.ensures {
             self.inhale(&at_barrier, &clause.assertion, body)?;
-        }
-        Ok(())
-    }
-
-    /// Like `assert`, with another obligation id: the barrier's precondition.
-    fn assert_as(
-        &mut self,
-        context: &Context,
-        assertion: &logic::Assertion,
-        id: ObligationId,
-        body: &mut Body,
-    ) -> Result<(), Unsupported> {
-        let first = self.obligations.len();
-        self.assert(context, assertion, body)?;
-        for obligation in &mut self.obligations[first..] {
-            if obligation.id == ObligationId::Assert {
-                obligation.id = id;
-                obligation.message = format!("{} might not hold", describe(id));
-            }
         }
         Ok(())
     }
@@ -976,12 +862,8 @@ fn reads_of(expr: &Expr, display: &std::collections::BTreeMap<String, String>, o
             reads_of(map, display, out);
             reads_of(index, display, out);
         }
-        Expr::Quantified { .. }
-        | Expr::Int(_)
-        | Expr::Real(_)
-        | Expr::Bool(_)
-        | Expr::Var(_)
-        | Expr::ConstMap { .. } => {}
+        Expr::Quantified { .. } | Expr::Int(_) | Expr::Real(_) | Expr::Bool(_) | Expr::Var(_) | Expr::Lambda { .. } => {
+        }
         Expr::Unary(_, operand) | Expr::Old(operand) => reads_of(operand, display, out),
         Expr::Binary(_, lhs, rhs) => {
             reads_of(lhs, display, out);
@@ -1037,10 +919,6 @@ fn describe(id: ObligationId) -> &'static str {
         ObligationId::LoopInvariantPreserved => "this loop invariant, after an iteration,",
         _ => "this clause",
     }
-}
-
-fn unsupported_forall(span: Span) -> Unsupported {
-    Unsupported { span, message: "`\\forall*` in a thread-level contract is not supported yet".into() }
 }
 
 fn conjunction(parts: impl IntoIterator<Item = Expr>) -> Expr {

@@ -77,11 +77,13 @@ impl Builder {
     }
 }
 
-/// One thread chosen by the solver: its ids and the context its expressions are read in.
+/// One thread chosen by the solver: its ids, the value of the atom's `\forall*` variable if it
+/// has one, and the context its expressions are read in.
 struct Instance<'k> {
     context: Context<'k>,
     lid: Expr,
     gid: Expr,
+    bound: Option<Expr>,
 }
 
 impl<'k> Encoder<'k> {
@@ -143,7 +145,8 @@ impl<'k> Encoder<'k> {
         let location = Expr::var(LOCATION);
         let mut instances = Vec::new();
         for atom in atoms {
-            let instance = self.instance(threads, barrier, lockstep, &mut builder);
+            let mut instance = self.instance(threads, barrier, lockstep, &mut builder);
+            bind(&mut instance, atom, &mut builder);
             instances.push((atom, instance));
         }
         // Injectivity of every exact atom across two different threads.
@@ -151,9 +154,21 @@ impl<'k> Encoder<'k> {
             if !matches!(atom.amount(), Amount::Exact(_)) {
                 continue;
             }
-            let second = self.instance(threads, barrier, lockstep, &mut builder);
+            let mut second = self.instance(threads, barrier, lockstep, &mut builder);
+            bind(&mut second, atom, &mut builder);
+            // Two instances differ in thread, or (inside one thread) in the `\forall*` variable.
             let distinct = match threads {
-                Threads::Group => Expr::binary(BinaryOp::Ne, first.lid.clone(), second.lid.clone()),
+                Threads::Group => {
+                    let other_value = match (&first.bound, &second.bound) {
+                        (Some(first), Some(second)) => Expr::binary(BinaryOp::Ne, first.clone(), second.clone()),
+                        _ => Expr::Bool(false),
+                    };
+                    Expr::binary(
+                        BinaryOp::Or,
+                        Expr::binary(BinaryOp::Ne, first.lid.clone(), second.lid.clone()),
+                        other_value,
+                    )
+                }
                 Threads::Kernel => Expr::binary(BinaryOp::Ne, first.gid.clone(), second.gid.clone()),
             };
             let (first_guard, first_index) = atom_at(&first.context, atom);
@@ -318,7 +333,7 @@ impl<'k> Encoder<'k> {
                 }
             }
         }
-        Instance { context, lid, gid }
+        Instance { context, lid, gid, bound: None }
     }
 
     /// What the group `gid` owns of `array` at `location` under generated contracts: the exact
@@ -334,6 +349,42 @@ impl<'k> Encoder<'k> {
         for (number, atom) in atoms.iter().filter(|atom| atom.array() == array).enumerate() {
             let gid = Expr::var(names::GID);
             let gsize = Expr::var(names::GSIZE);
+            if let Some(binder) = atom.conjunct.binders.first() {
+                // Some thread of the group and some value of the `\forall*` variable name the location.
+                let lid = Expr::var("owner_lid");
+                let bound = Expr::var("owner_bound");
+                let mut context =
+                    self.context([super::thread_id(&gid, &lid), gid.clone(), lid.clone()], ObligationId::Frame);
+                context.check_reads = false;
+                context.heaps = context.old_heaps.clone();
+                context.vars.insert(binder.var, bound.clone());
+                let mut ignored = Vec::new();
+                let range = context.translate(&binder.range, &mut ignored, &mut Scope::default());
+                let (guard, index) = atom_at(&context, atom);
+                let names_location = Expr::Quantified {
+                    quantifier: ivl::Quantifier::Exists,
+                    bound: vec![Binding::new("owner_lid", Type::Int), Binding::new("owner_bound", Type::Int)],
+                    triggers: Vec::new(),
+                    body: Box::new(conjunction([
+                        expr::in_bounds(&lid, gsize),
+                        range,
+                        guard,
+                        Expr::binary(BinaryOp::Eq, index, location.clone()),
+                    ])),
+                };
+                match atom.amount() {
+                    Amount::Exact(value) => {
+                        let amount = Expr::IfThenElse(
+                            Box::new(names_location),
+                            Box::new(Expr::Real(value.clone())),
+                            Box::new(real_literal(0)),
+                        );
+                        exact = Expr::binary(BinaryOp::Add, exact, amount);
+                    }
+                    Amount::Read => read = Expr::binary(BinaryOp::Or, read, names_location),
+                }
+                continue;
+            }
             let inverse = match symbolic_inverse(atom.index(), location) {
                 Some(Inverse::OfTid(tid)) => {
                     Expr::binary(BinaryOp::Sub, tid, Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone()))
@@ -484,6 +535,18 @@ fn atoms(clauses: &[logic::Clause]) -> Vec<Atom> {
         .filter(|conjunct| matches!(conjunct.kind, ConjunctKind::Perm { .. }))
         .map(|conjunct| Atom { conjunct })
         .collect()
+}
+
+/// Gives an instance a fresh value for the atom's `\forall*` variable, inside its range.
+fn bind(instance: &mut Instance, atom: &Atom, builder: &mut Builder) {
+    let Some(binder) = atom.conjunct.binders.first() else { return };
+    let name = format!("bound_{}", builder.instances);
+    builder.locals.push(Binding::new(&name, Type::Int));
+    instance.context.vars.insert(binder.var, Expr::var(&name));
+    let mut ignored = Vec::new();
+    let range = instance.context.translate(&binder.range, &mut ignored, &mut Scope::default());
+    builder.assume(range);
+    instance.bound = Some(Expr::var(name));
 }
 
 /// An atom's guard and index in a thread's context.

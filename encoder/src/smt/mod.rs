@@ -95,6 +95,11 @@ pub enum Term {
         patterns: Vec<Vec<Term>>,
         body: Box<Term>,
     },
+    /// The array that maps the bound variable to the body.
+    Lambda {
+        bound: (String, Sort),
+        body: Box<Term>,
+    },
 }
 
 impl Term {
@@ -200,6 +205,7 @@ impl fmt::Display for Term {
                 }
                 f.write_str(")")
             }
+            Term::Lambda { bound: (name, sort), body } => write!(f, "(lambda (({} {sort})) {body})", symbol_text(name)),
             Term::Quantifier { forall, bound, patterns, body } => {
                 let keyword = if *forall { "forall" } else { "exists" };
                 write!(f, "({keyword} (")?;
@@ -330,6 +336,12 @@ pub trait Solver {
     fn load(&mut self, script: &Script) -> Result<(), SolverError>;
     /// Checks satisfiability with the given Boolean constants assumed true or false.
     fn check(&mut self, assumptions: &[(String, bool)]) -> Result<Answer, SolverError>;
+    /// Like [`Solver::check`], for one last try at a query the incremental check left open: a
+    /// solver may decide it from scratch, with the assumptions as facts, where its incremental
+    /// mode could not (z3 then eliminates lambdas and macros before searching).
+    fn check_alone(&mut self, assumptions: &[(String, bool)]) -> Result<Answer, SolverError> {
+        self.check(assumptions)
+    }
     /// The values of `terms` in the model of the last check, which answered `Sat`.
     fn values(&mut self, terms: &[Term]) -> Result<Vec<Value>, SolverError>;
 }

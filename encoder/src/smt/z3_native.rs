@@ -13,13 +13,37 @@ use z3::{FuncDecl, Params, Pattern, SatResult};
 pub struct Z3Solver {
     limits: Limits,
     solver: Option<z3::Solver>,
+    /// The script's assertions, for a fresh solver in [`Solver::check_alone`].
+    assertions: Vec<Bool>,
+    /// The solver of the last [`Solver::check_alone`], whose model `values` reads.
+    alone: Option<z3::Solver>,
     constants: HashMap<String, Dynamic>,
     functions: HashMap<String, FuncDecl>,
 }
 
 impl Z3Solver {
     pub fn new(limits: Limits) -> Z3Solver {
-        Z3Solver { limits, solver: None, constants: HashMap::new(), functions: HashMap::new() }
+        Z3Solver {
+            limits,
+            solver: None,
+            assertions: Vec::new(),
+            alone: None,
+            constants: HashMap::new(),
+            functions: HashMap::new(),
+        }
+    }
+
+    fn fresh_solver(&self) -> z3::Solver {
+        let solver = z3::Solver::new();
+        let mut params = Params::new();
+        params.set_u32("mbqi.max_iterations", super::Z3_MODEL_ROUNDS);
+        params.set_u32("timeout", u32::try_from(self.limits.timeout.as_millis()).unwrap_or(u32::MAX));
+        params.set_u32("random_seed", self.limits.seed);
+        if self.limits.resource_limit > 0 {
+            params.set_u32("rlimit", u32::try_from(self.limits.resource_limit).unwrap_or(u32::MAX));
+        }
+        solver.set_params(&params);
+        solver
     }
 }
 
@@ -90,6 +114,13 @@ impl Builder<'_> {
             Term::App(op, args) => {
                 let args = args.iter().map(|arg| self.term(arg)).collect::<Result<Vec<_>, _>>()?;
                 self.apply(op, &args)?
+            }
+            Term::Lambda { bound: (name, sort), body } => {
+                let variable = Dynamic::new_const(name.as_str(), &z3_sort(sort));
+                self.bound.push(std::iter::once((name.clone(), variable.clone())).collect());
+                let built = self.term(body);
+                self.bound.pop();
+                Dynamic::from_ast(&z3::ast::lambda_const(&[&variable as &dyn Ast], &built?))
             }
             Term::Quantifier { forall, bound, patterns, body } => {
                 let frame: HashMap<String, Dynamic> = bound
@@ -185,15 +216,8 @@ impl Builder<'_> {
 
 impl Solver for Z3Solver {
     fn load(&mut self, script: &Script) -> Result<(), SolverError> {
-        let solver = z3::Solver::new();
-        let mut params = Params::new();
-        params.set_u32("mbqi.max_iterations", super::Z3_MODEL_ROUNDS);
-        params.set_u32("timeout", u32::try_from(self.limits.timeout.as_millis()).unwrap_or(u32::MAX));
-        params.set_u32("random_seed", self.limits.seed);
-        if self.limits.resource_limit > 0 {
-            params.set_u32("rlimit", u32::try_from(self.limits.resource_limit).unwrap_or(u32::MAX));
-        }
-        solver.set_params(&params);
+        let solver = self.fresh_solver();
+        self.assertions.clear();
         self.constants.clear();
         self.functions.clear();
         for command in &script.commands {
@@ -209,7 +233,9 @@ impl Solver for Z3Solver {
                 Command::Assert(term) => {
                     let mut builder =
                         Builder { constants: &self.constants, functions: &self.functions, bound: Vec::new() };
-                    solver.assert(as_bool(&builder.term(term)?)?);
+                    let assertion = as_bool(&builder.term(term)?)?;
+                    solver.assert(&assertion);
+                    self.assertions.push(assertion);
                 }
             }
         }
@@ -217,7 +243,27 @@ impl Solver for Z3Solver {
         Ok(())
     }
 
+    fn check_alone(&mut self, assumptions: &[(String, bool)]) -> Result<Answer, SolverError> {
+        let solver = self.fresh_solver();
+        for assertion in &self.assertions {
+            solver.assert(assertion);
+        }
+        for (name, value) in assumptions {
+            let constant = Bool::new_const(name.as_str());
+            solver.assert(if *value { constant } else { constant.not() });
+        }
+        let answer = match solver.check() {
+            SatResult::Sat => Answer::Sat,
+            SatResult::Unsat => Answer::Unsat,
+            SatResult::Unknown => Answer::Unknown(solver.get_reason_unknown().unwrap_or_else(|| "unknown".into())),
+        };
+        // The model of this answer is the one `values` reads, until the next check.
+        self.alone = Some(solver);
+        Ok(answer)
+    }
+
     fn check(&mut self, assumptions: &[(String, bool)]) -> Result<Answer, SolverError> {
+        self.alone = None;
         let solver = self.solver.as_ref().ok_or_else(|| error("no script loaded"))?;
         let literals: Vec<Bool> = assumptions
             .iter()
@@ -238,7 +284,7 @@ impl Solver for Z3Solver {
     }
 
     fn values(&mut self, terms: &[Term]) -> Result<Vec<Value>, SolverError> {
-        let solver = self.solver.as_ref().ok_or_else(|| error("no script loaded"))?;
+        let solver = self.alone.as_ref().or(self.solver.as_ref()).ok_or_else(|| error("no script loaded"))?;
         let model = solver.get_model().ok_or_else(|| error("z3 has no model"))?;
         let mut builder = Builder { constants: &self.constants, functions: &self.functions, bound: Vec::new() };
         terms

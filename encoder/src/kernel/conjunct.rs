@@ -1,0 +1,378 @@
+//! Inhaling, exhaling and asserting resource formulas in the thread procedure, conjunct by
+//! conjunct (E4), including the iterated separating conjunction `\forall*` (E10).
+//!
+//! A conjunct is translated once into its guard (its conditions, and for `\forall*` the range of
+//! its bound variable) and its fact or permission atom. Permission under `\forall*` changes a mask
+//! at every location the atom names: `M'[j] = M[j] ± (hit(j) ? q : 0)`, where `hit(j)` says that
+//! some value of the bound variable names `j`. For an index `i + c` (`c` free of `i`) the value is
+//! `j - c`, and `hit(j)` needs no quantifier; otherwise `hit(j)` is `exists i :: ...`.
+
+use super::expr::{self, Condition, Context, Scope};
+use super::{conjunction, names, real, Body, Encoder, Unsupported};
+use crate::ivl::{BinaryOp, Binding, Expr, Quantifier, Stmt, StmtKind, Type};
+use lockstep_logic::resources::{Conjunct, ConjunctKind};
+use lockstep_logic::{self as logic, Amount, ExprKind, ObligationId, VarId};
+
+/// The bound variable of the maps built here.
+const CELL: &str = "cell";
+
+/// A conjunct in IVL terms.
+pub(super) struct Translated {
+    /// The `\forall*` variable, if any: its IVL binding and the logic variable.
+    binder: Option<(Binding, VarId)>,
+    /// The conditions under which the conjunct applies (the binder's range first).
+    guard: Expr,
+    /// Definedness of the guard and of the fact or index, closed over the binder.
+    pub(super) conditions: Vec<Condition>,
+    kind: Kind,
+}
+
+enum Kind {
+    Fact(Expr),
+    Perm { array: logic::ArrayId, index: Expr, logic_index: logic::Expr, amount: Amount },
+}
+
+impl Translated {
+    /// `forall i :: guard ==> e`, or `guard ==> e`.
+    fn closed(&self, body: Expr) -> Expr {
+        let implication = Expr::binary(BinaryOp::Implies, self.guard.clone(), body);
+        match &self.binder {
+            Some((binding, _)) => Expr::Quantified {
+                quantifier: Quantifier::Forall,
+                bound: vec![binding.clone()],
+                triggers: Vec::new(),
+                body: Box::new(implication),
+            },
+            None => implication,
+        }
+    }
+}
+
+impl Encoder<'_> {
+    /// Translates a conjunct in a context.
+    pub(super) fn translate_conjunct(&self, context: &Context, conjunct: &Conjunct) -> Result<Translated, Unsupported> {
+        if conjunct.binders.len() > 1 {
+            return Err(Unsupported {
+                span: conjunct.span,
+                message: "nested `\\forall*` is not supported yet: write one `\\forall*` over one variable".into(),
+            });
+        }
+        let mut context = context.clone();
+        let mut conditions = Vec::new();
+        let mut scope = Scope::default();
+        let mut guards = Vec::new();
+        let binder = conjunct.binders.first().map(|binder| {
+            let name = names::bound(self.kernel, binder.var);
+            context.vars.insert(binder.var, Expr::var(&name));
+            (Binding::new(name, Type::Int), binder.var)
+        });
+        if let (Some((binding, _)), Some(range)) = (&binder, conjunct.binders.first().map(|binder| &binder.range)) {
+            scope.binders.push(binding.clone());
+            let range = context.translate(range, &mut conditions, &mut scope);
+            scope.guards.push(range.clone());
+            guards.push(range);
+        }
+        for guard in &conjunct.guards {
+            let guard = context.translate(guard, &mut conditions, &mut scope);
+            scope.guards.push(guard.clone());
+            guards.push(guard);
+        }
+        let kind = match &conjunct.kind {
+            ConjunctKind::Fact(fact) => Kind::Fact(context.translate(fact, &mut conditions, &mut scope)),
+            ConjunctKind::Perm { array, index, amount } => {
+                let translated = context.translate(index, &mut conditions, &mut scope);
+                conditions.push(self.atom_bounds(&context, *array, &translated, &scope, conjunct.span));
+                Kind::Perm { array: *array, index: translated, logic_index: index.clone(), amount: amount.clone() }
+            }
+        };
+        Ok(Translated { binder, guard: conjunction(guards), conditions, kind })
+    }
+
+    /// Inhales one conjunct: assume a fact, add a permission.
+    pub(super) fn inhale_conjunct(
+        &mut self,
+        context: &Context,
+        conjunct: &Conjunct,
+        body: &mut Body,
+    ) -> Result<(), Unsupported> {
+        let translated = self.translate_conjunct(context, conjunct)?;
+        translated.conditions.iter().cloned().for_each(|condition| self.check(body, condition));
+        match &translated.kind {
+            Kind::Fact(fact) => body.push(StmtKind::Assume(translated.closed(fact.clone()))),
+            Kind::Perm { array, index, amount, .. } if translated.binder.is_none() => {
+                let amount = self.amount(amount, body, None);
+                let mask = names::mask(self.kernel, array.index());
+                let current = Expr::select(Expr::var(&mask), index.clone());
+                body.push(StmtKind::If {
+                    cond: Some(translated.guard.clone()),
+                    then_branch: vec![Stmt::new(StmtKind::Assign {
+                        target: mask,
+                        indices: vec![index.clone()],
+                        value: Expr::binary(BinaryOp::Add, current, amount),
+                    })],
+                    else_branch: Vec::new(),
+                });
+            }
+            Kind::Perm { amount, .. } => {
+                let amount = self.amount(amount, body, None);
+                self.update_quantified(context, &translated, BinaryOp::Add, |_| amount.clone(), body);
+            }
+        }
+        Ok(())
+    }
+
+    /// Exhales one conjunct: assert a fact (as obligation `id`), check and remove a permission.
+    /// `before` reads the masks from before the exhale began (for the reads of facts).
+    pub(super) fn exhale_conjunct(
+        &mut self,
+        before: &Context,
+        conjunct: &Conjunct,
+        id: ObligationId,
+        body: &mut Body,
+    ) -> Result<(), Unsupported> {
+        let translated = self.translate_conjunct(before, conjunct)?;
+        translated.conditions.iter().cloned().for_each(|condition| self.check(body, condition));
+        let what = super::describe(id);
+        match &translated.kind {
+            Kind::Fact(fact) => {
+                let tag = self.tag(id, conjunct.span, format!("{what} might not hold"));
+                body.push(StmtKind::Assert { expr: translated.closed(fact.clone()), tag: Some(tag) });
+            }
+            Kind::Perm { array, index, amount, .. } => {
+                let mask = names::mask(self.kernel, array.index());
+                let current = Expr::select(Expr::var(&mask), index.clone());
+                let name = self.kernel.array(*array).name.clone();
+                let enough = match amount {
+                    Amount::Exact(value) => Expr::binary(BinaryOp::Ge, current.clone(), real(value)),
+                    Amount::Read => Expr::binary(BinaryOp::Gt, current.clone(), expr::real_zero()),
+                };
+                let tag = self.tag(
+                    id,
+                    conjunct.span,
+                    format!("{what}: the thread might not hold this permission on `{name}`"),
+                );
+                body.push(StmtKind::Assert { expr: translated.closed(enough), tag: Some(tag) });
+                if translated.binder.is_none() {
+                    let amount = self.amount(amount, body, Some(current.clone()));
+                    body.push(StmtKind::If {
+                        cond: Some(translated.guard.clone()),
+                        then_branch: vec![Stmt::new(StmtKind::Assign {
+                            target: mask,
+                            indices: vec![index.clone()],
+                            value: Expr::binary(BinaryOp::Sub, current, amount),
+                        })],
+                        else_branch: Vec::new(),
+                    });
+                    return Ok(());
+                }
+                // Two values of the bound variable must name two locations, or the exact amount
+                // would be taken once where it is owed twice.
+                if let Amount::Exact(_) = amount {
+                    let injective = self.injectivity(before, conjunct, &translated)?;
+                    let tag = self.tag(
+                        id,
+                        conjunct.span,
+                        format!("{what}: two values of the bound variable might name the same location of `{name}`"),
+                    );
+                    body.push(StmtKind::Assert { expr: injective, tag: Some(tag) });
+                }
+                match amount {
+                    Amount::Exact(value) => {
+                        let value = real(value);
+                        self.update_quantified(before, &translated, BinaryOp::Sub, |_| value.clone(), body);
+                    }
+                    Amount::Read => {
+                        // A wildcard per location, positive and below what is held there (Carbon).
+                        let taken = format!("taken_{}", self.wildcards);
+                        self.wildcards += 1;
+                        body.locals.push(Binding::new(&taken, super::mask_type()));
+                        body.push(StmtKind::Havoc(vec![taken.clone()]));
+                        let location = Expr::var(CELL);
+                        let held = Expr::select(Expr::var(&mask), location.clone());
+                        let amount = Expr::select(Expr::var(&taken), location.clone());
+                        body.push(StmtKind::Assume(Expr::Quantified {
+                            quantifier: Quantifier::Forall,
+                            bound: vec![Binding::new(CELL, Type::Int)],
+                            triggers: Vec::new(),
+                            body: Box::new(Expr::binary(
+                                BinaryOp::And,
+                                Expr::binary(BinaryOp::Lt, expr::real_zero(), amount.clone()),
+                                Expr::binary(BinaryOp::Lt, amount, held),
+                            )),
+                        }));
+                        self.update_quantified(
+                            before,
+                            &translated,
+                            BinaryOp::Sub,
+                            |location| Expr::select(Expr::var(&taken), location.clone()),
+                            body,
+                        );
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Asserts one conjunct without removing anything: a fact holds, a permission is held.
+    pub(super) fn assert_conjunct(
+        &mut self,
+        context: &Context,
+        conjunct: &Conjunct,
+        id: ObligationId,
+        body: &mut Body,
+    ) -> Result<(), Unsupported> {
+        let translated = self.translate_conjunct(context, conjunct)?;
+        translated.conditions.iter().cloned().for_each(|condition| self.check(body, condition));
+        let holds = match &translated.kind {
+            Kind::Fact(fact) => fact.clone(),
+            Kind::Perm { array, index, amount, .. } => {
+                let current = Expr::select(Expr::var(names::mask(self.kernel, array.index())), index.clone());
+                match amount {
+                    Amount::Exact(value) => Expr::binary(BinaryOp::Ge, current, real(value)),
+                    Amount::Read => Expr::binary(BinaryOp::Gt, current, expr::real_zero()),
+                }
+            }
+        };
+        let message = match id {
+            ObligationId::Assert => "this assertion might not hold".to_string(),
+            other => format!("{} might not hold", super::describe(other)),
+        };
+        let tag = self.tag(id, conjunct.span, message);
+        body.push(StmtKind::Assert { expr: translated.closed(holds), tag: Some(tag) });
+        Ok(())
+    }
+
+    /// `forall i1, i2 :: guard(i1) && guard(i2) && i1 != i2 ==> index(i1) != index(i2)`.
+    fn injectivity(&self, before: &Context, conjunct: &Conjunct, translated: &Translated) -> Result<Expr, Unsupported> {
+        let Some((binding, var)) = &translated.binder else { return Ok(Expr::Bool(true)) };
+        let instance = |suffix: &str| -> Result<(Expr, Expr, Binding), Unsupported> {
+            let name = format!("{}_{suffix}", binding.name);
+            let mut renamed = before.clone();
+            renamed.vars.insert(*var, Expr::var(&name));
+            let again = self.translate_conjunct_with(&renamed, conjunct, *var, &name)?;
+            let Kind::Perm { index, .. } = again.kind else { unreachable!("a permission conjunct") };
+            Ok((again.guard, index, Binding::new(name, Type::Int)))
+        };
+        let (first_guard, first_index, first) = instance("1")?;
+        let (second_guard, second_index, second) = instance("2")?;
+        let distinct = Expr::binary(BinaryOp::Ne, Expr::var(&first.name), Expr::var(&second.name));
+        Ok(Expr::Quantified {
+            quantifier: Quantifier::Forall,
+            bound: vec![first, second],
+            triggers: Vec::new(),
+            body: Box::new(Expr::binary(
+                BinaryOp::Implies,
+                conjunction([first_guard, second_guard, distinct]),
+                Expr::binary(BinaryOp::Ne, first_index, second_index),
+            )),
+        })
+    }
+
+    /// The conjunct with its bound variable spelled `name` (and not bound): guard and index.
+    fn translate_conjunct_with(
+        &self,
+        context: &Context,
+        conjunct: &Conjunct,
+        var: VarId,
+        name: &str,
+    ) -> Result<Translated, Unsupported> {
+        let mut unbound = conjunct.clone();
+        unbound.binders.clear();
+        let mut context = context.clone();
+        context.vars.insert(var, Expr::var(name));
+        let mut translated = self.translate_conjunct(&context, &unbound)?;
+        let range = conjunct.binders.first().map(|binder| {
+            let mut ignored = Vec::new();
+            context.translate(&binder.range, &mut ignored, &mut Scope::default())
+        });
+        if let Some(range) = range {
+            translated.guard = Expr::binary(BinaryOp::And, range, translated.guard);
+        }
+        Ok(translated)
+    }
+
+    /// `M := (lambda j :: M[j] op (hit(j) ? amount(j) : 0))`: no quantified assumption.
+    fn update_quantified(
+        &mut self,
+        context: &Context,
+        translated: &Translated,
+        op: BinaryOp,
+        amount: impl Fn(&Expr) -> Expr,
+        body: &mut Body,
+    ) {
+        let Kind::Perm { array, logic_index, .. } = &translated.kind else { return };
+        let Some((binding, var)) = &translated.binder else { return };
+        let mask = names::mask(self.kernel, array.index());
+        let location = Expr::var(CELL);
+        let hit = self.hit(context, translated, binding, *var, logic_index, &location);
+        let change = Expr::IfThenElse(Box::new(hit), Box::new(amount(&location)), Box::new(expr::real_zero()));
+        let value = Expr::Lambda {
+            bound: Binding::new(CELL, Type::Int),
+            body: Box::new(Expr::binary(op, Expr::select(Expr::var(&mask), location), change)),
+        };
+        body.push(StmtKind::Assign { target: mask, indices: Vec::new(), value });
+    }
+
+    /// Whether some value of the bound variable names `location`: the inverse `location - c` for
+    /// an index `i + c`, else an existential.
+    fn hit(
+        &self,
+        context: &Context,
+        translated: &Translated,
+        binding: &Binding,
+        var: VarId,
+        logic_index: &logic::Expr,
+        location: &Expr,
+    ) -> Expr {
+        let Kind::Perm { index, .. } = &translated.kind else { return Expr::Bool(false) };
+        let names_location = Expr::binary(BinaryOp::Eq, index.clone(), location.clone());
+        if let Some(inverse) = inverse(context, logic_index, var, location) {
+            // guard(inverse) && index(inverse) == location, by substituting the inverse.
+            let mut replacement = std::collections::HashMap::new();
+            replacement.insert(binding.name.clone(), inverse);
+            let at_inverse = Expr::binary(BinaryOp::And, translated.guard.clone(), names_location);
+            return crate::ivl::substitute(&at_inverse, &replacement);
+        }
+        Expr::Quantified {
+            quantifier: Quantifier::Exists,
+            bound: vec![binding.clone()],
+            triggers: Vec::new(),
+            body: Box::new(Expr::binary(BinaryOp::And, translated.guard.clone(), names_location)),
+        }
+    }
+}
+
+/// The value of the bound variable `var` that makes `index` equal `location`, for an index `var`,
+/// `var + c`, `c + var` or `var - c` with `c` free of `var`.
+fn inverse(context: &Context, index: &logic::Expr, var: VarId, location: &Expr) -> Option<Expr> {
+    let is_var = |expr: &logic::Expr| matches!(expr.kind, ExprKind::Var(found) if found == var);
+    let offset = |expr: &logic::Expr| -> Option<Expr> {
+        if mentions(expr, var) {
+            return None;
+        }
+        let mut ignored = Vec::new();
+        Some(context.translate(expr, &mut ignored, &mut Scope::default()))
+    };
+    if is_var(index) {
+        return Some(location.clone());
+    }
+    let ExprKind::Binary { op, lhs, rhs } = &index.kind else { return None };
+    match op {
+        logic::BinaryOp::Add if is_var(lhs) => Some(Expr::binary(BinaryOp::Sub, location.clone(), offset(rhs)?)),
+        logic::BinaryOp::Add if is_var(rhs) => Some(Expr::binary(BinaryOp::Sub, location.clone(), offset(lhs)?)),
+        logic::BinaryOp::Sub if is_var(lhs) => Some(Expr::binary(BinaryOp::Add, location.clone(), offset(rhs)?)),
+        _ => None,
+    }
+}
+
+fn mentions(expr: &logic::Expr, var: VarId) -> bool {
+    let mut work = vec![expr];
+    while let Some(next) = work.pop() {
+        if matches!(next.kind, ExprKind::Var(found) if found == var) {
+            return true;
+        }
+        expr::children(next, &mut work);
+    }
+    false
+}
