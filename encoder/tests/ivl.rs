@@ -13,7 +13,8 @@
 //!
 //! cvc5 (Debian's 1.0.3, and 1.4.2 where tried) cannot build the model a few failing checks need,
 //! even with the portfolio of `smt::process`: each carries a second marker
-//! `// cvc5 undecided: KIND`, and cvc5 must leave exactly those undecided.
+//! `// cvc5 undecided: KIND`, and cvc5 must leave exactly those undecided. cvc5 1.0.3 reads no
+//! lambda as an array: a program with `// cvc5 refuses: lambda` must get an error from it.
 
 use lockstep_encoder::boogie;
 use lockstep_encoder::ivl::{self, Declaration, Program};
@@ -155,6 +156,18 @@ fn cvc5_gives_the_same_outcomes_but_the_marked_undecided_checks() {
     let mut mismatches = Vec::new();
     for path in corpus() {
         let (text, program) = load(&path);
+        if text.contains("// cvc5 refuses: lambda") {
+            // cvc5 1.0.3 reads no SMT-LIB lambda as an array: the solver says so, nothing is verified.
+            let refused = program.declarations.iter().any(|declaration| match declaration {
+                Declaration::Procedure(procedure) if procedure.body.is_some() => {
+                    let vc = vcgen::procedure(&program, procedure);
+                    verify::procedure(&vc, &mut ProcessSolver::new(Flavour::Cvc5, limits()), &[]).is_err()
+                }
+                _ => false,
+            });
+            assert!(refused, "{}: cvc5 was expected to refuse the lambdas", path.display());
+            continue;
+        }
         let mut solver = ProcessSolver::new(Flavour::Cvc5, limits());
         let found = outcomes(&program, &mut solver, &path.display().to_string());
         let mut wanted = expected(&text);

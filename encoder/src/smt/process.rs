@@ -145,6 +145,8 @@ pub struct ProcessSolver {
     running: Vec<Option<Running>>,
     /// The configuration whose last answer was `sat`: the one that holds the model.
     answered_by: usize,
+    /// The process of the last [`Solver::check_alone`], whose model `values` reads.
+    alone: Option<Running>,
 }
 
 impl ProcessSolver {
@@ -165,6 +167,7 @@ impl ProcessSolver {
             script: None,
             running,
             answered_by: 0,
+            alone: None,
         }
     }
 
@@ -214,28 +217,35 @@ impl ProcessSolver {
         let flavour = self.flavour;
         let running = self.process(configuration)?;
         running.send(&format!("(check-sat-assuming ({literals}))\n"))?;
-        let Some(answer) = running.receive(wait, flavour)? else {
+        let answer = read_answer(running, wait, flavour)?;
+        if answer.is_none() {
             // Killed: the next check starts this configuration afresh.
             self.running[configuration] = None;
-            return Ok(Answer::Unknown("timeout".into()));
-        };
-        match answer {
-            Sexp::Atom(word) if word == "sat" => Ok(Answer::Sat),
-            Sexp::Atom(word) if word == "unsat" => Ok(Answer::Unsat),
-            Sexp::Atom(word) if word == "unknown" => {
-                running.send("(get-info :reason-unknown)\n")?;
-                let reason = match running.receive(wait, flavour)? {
-                    Some(Sexp::List(items)) => items.get(1).map(|reason| match reason {
-                        Sexp::Str(text) | Sexp::Atom(text) => text.clone(),
-                        other => other.to_string(),
-                    }),
-                    _ => None,
-                };
-                Ok(Answer::Unknown(reason.unwrap_or_else(|| "unknown".into())))
-            }
-            other => Err(SolverError(format!("unexpected answer from {}: {other}", flavour.name()))),
         }
+        Ok(answer.unwrap_or_else(|| Answer::Unknown("timeout".into())))
     }
+}
+
+/// The answer to a check: `None` when the time is up.
+fn read_answer(running: &mut Running, wait: Duration, flavour: Flavour) -> Result<Option<Answer>, SolverError> {
+    let Some(answer) = running.receive(wait, flavour)? else { return Ok(None) };
+    let answer = match answer {
+        Sexp::Atom(word) if word == "sat" => Answer::Sat,
+        Sexp::Atom(word) if word == "unsat" => Answer::Unsat,
+        Sexp::Atom(word) if word == "unknown" => {
+            running.send("(get-info :reason-unknown)\n")?;
+            let reason = match running.receive(wait, flavour)? {
+                Some(Sexp::List(items)) => items.get(1).map(|reason| match reason {
+                    Sexp::Str(text) | Sexp::Atom(text) => text.clone(),
+                    other => other.to_string(),
+                }),
+                _ => None,
+            };
+            Answer::Unknown(reason.unwrap_or_else(|| "unknown".into()))
+        }
+        other => return Err(SolverError(format!("unexpected answer from {}: {other}", flavour.name()))),
+    };
+    Ok(Some(answer))
 }
 
 impl Solver for ProcessSolver {
@@ -249,6 +259,7 @@ impl Solver for ProcessSolver {
     /// Asks each configuration in turn until one decides; `unknown` only when none does, with the
     /// first one's reason.
     fn check(&mut self, assumptions: &[(String, bool)]) -> Result<Answer, SolverError> {
+        self.alone = None;
         let literals: Vec<String> = assumptions
             .iter()
             .map(|(name, value)| {
@@ -276,6 +287,24 @@ impl Solver for ProcessSolver {
         Ok(Answer::Unknown(first_reason.unwrap_or_else(|| "unknown".into())))
     }
 
+    /// A fresh process of the first configuration, given the script and the assumptions as
+    /// facts, and one plain `check-sat`.
+    fn check_alone(&mut self, assumptions: &[(String, bool)]) -> Result<Answer, SolverError> {
+        let script = self.script.clone().ok_or_else(|| SolverError("no script loaded".into()))?;
+        let mut running = self.start(0)?;
+        let mut text = script;
+        for (name, value) in assumptions {
+            let symbol = super::symbol_text(name);
+            text.push_str(&if *value { format!("(assert {symbol})\n") } else { format!("(assert (not {symbol}))\n") });
+        }
+        text.push_str("(check-sat)\n");
+        running.send(&text)?;
+        let wait = self.limits.timeout + Duration::from_secs(1);
+        let answer = read_answer(&mut running, wait, self.flavour)?;
+        self.alone = Some(running);
+        Ok(answer.unwrap_or_else(|| Answer::Unknown("timeout".into())))
+    }
+
     fn values(&mut self, terms: &[Term]) -> Result<Vec<Value>, SolverError> {
         if terms.is_empty() {
             return Ok(Vec::new());
@@ -283,7 +312,10 @@ impl Solver for ProcessSolver {
         let list: Vec<String> = terms.iter().map(Term::to_string).collect();
         let wait = self.limits.timeout + Duration::from_secs(1);
         let flavour = self.flavour;
-        let running = self.process(self.answered_by)?;
+        let running = match self.alone.as_mut() {
+            Some(alone) => alone,
+            None => self.process(self.answered_by)?,
+        };
         running.send(&format!("(get-value ({}))\n", list.join(" ")))?;
         match running.receive(wait, flavour)? {
             Some(Sexp::List(pairs)) if pairs.len() == terms.len() => pairs
