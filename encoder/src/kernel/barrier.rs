@@ -116,7 +116,7 @@ impl Encoder<'_> {
         {
             for (array, index) in conjunct_reads(conjunct) {
                 for (_, location) in wanted.iter().filter(|(wanted_array, _)| *wanted_array == array) {
-                    let instance_lid = match super::resources::symbolic_inverse(index, location) {
+                    let instance_lid = match super::resources::symbolic_inverse(index, location, &own) {
                         Some(super::resources::Inverse::OfTid(tid)) => {
                             Expr::binary(BinaryOp::Sub, tid, Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone()))
                         }

@@ -385,7 +385,13 @@ impl<'k> Encoder<'k> {
                 }
                 continue;
             }
-            let inverse = match symbolic_inverse(atom.index(), location) {
+            let group_context = {
+                let mut context = self
+                    .context([Expr::var(names::UNKNOWN), gid.clone(), Expr::var(names::UNKNOWN)], ObligationId::Frame);
+                context.check_reads = false;
+                context
+            };
+            let inverse = match symbolic_inverse(atom.index(), location, &group_context) {
                 Some(Inverse::OfTid(tid)) => {
                     Expr::binary(BinaryOp::Sub, tid, Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone()))
                 }
@@ -478,8 +484,9 @@ pub(super) enum Inverse {
 }
 
 /// The inverse of an index `tid`, `lid`, `tid ± c`, `c + tid` (likewise `lid`), where `c` is the
-/// same in all threads: the thread id that names `location`.
-pub(super) fn symbolic_inverse(index: &logic::Expr, location: &Expr) -> Option<Inverse> {
+/// same in all threads (built from literals, `gid`, `gsize`, `tcount` and kernel parameters, read in
+/// `context`): the thread id that names `location`.
+pub(super) fn symbolic_inverse(index: &logic::Expr, location: &Expr, context: &Context) -> Option<Inverse> {
     let thread_id = |expr: &logic::Expr| match expr.kind {
         ExprKind::Builtin(Builtin::Tid) => Some(true),
         ExprKind::Builtin(Builtin::Lid) => Some(false),
@@ -490,7 +497,9 @@ pub(super) fn symbolic_inverse(index: &logic::Expr, location: &Expr) -> Option<I
         return Some(wrap(is_tid, location.clone()));
     }
     let ExprKind::Binary { op, lhs, rhs } = &index.kind else { return None };
-    let offset = |expr: &logic::Expr| constant(expr);
+    let offset = |expr: &logic::Expr| -> Option<Expr> {
+        uniform(context.kernel, expr).then(|| context.translate(expr, &mut Vec::new(), &mut Scope::default()))
+    };
     match op {
         logic::BinaryOp::Add => {
             if let (Some(is_tid), Some(c)) = (thread_id(lhs), offset(rhs)) {
@@ -509,13 +518,20 @@ pub(super) fn symbolic_inverse(index: &logic::Expr, location: &Expr) -> Option<I
     }
 }
 
-/// An integer literal, or `gsize`/`tcount`, as an IVL expression.
-fn constant(expr: &logic::Expr) -> Option<Expr> {
+/// Whether an expression has one value for all threads of a group and needs no state: literals,
+/// `gid`, `gsize`, `tcount`, kernel parameters and arithmetic on them.
+fn uniform(kernel: &logic::Kernel, expr: &logic::Expr) -> bool {
     match &expr.kind {
-        ExprKind::Int(value) => Some(Expr::Int(value.clone())),
-        ExprKind::Builtin(Builtin::Gsize) => Some(Expr::var(names::GSIZE)),
-        ExprKind::Builtin(Builtin::Tcount) => Some(Expr::var(names::TCOUNT)),
-        _ => None,
+        ExprKind::Int(_) => true,
+        ExprKind::Builtin(builtin) => !builtin.is_thread_specific(),
+        ExprKind::Var(var) => kernel.var(*var).kind == VarKind::KernelParam,
+        ExprKind::Unary { operand, .. } => uniform(kernel, operand),
+        ExprKind::Binary { op, lhs, rhs } => {
+            matches!(op, logic::BinaryOp::Add | logic::BinaryOp::Sub | logic::BinaryOp::Mul)
+                && uniform(kernel, lhs)
+                && uniform(kernel, rhs)
+        }
+        _ => false,
     }
 }
 
