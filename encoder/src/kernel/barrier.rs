@@ -189,6 +189,16 @@ pub(super) fn fact(context: &Context, conjunct: &Conjunct, allowed: impl Fn(logi
     if !ranges.chain(&conjunct.guards).all(reads_only_allowed) || !reads_only_allowed(fact) {
         return None;
     }
+    closed_fact(context, conjunct)
+}
+
+/// A fact conjunct (of at most one `\forall*`) as one closed formula: `forall i :: range &&
+/// guards ==> fact`; `None` for a permission or nested `\forall*`. Reads are not checked.
+pub(super) fn closed_fact(context: &Context, conjunct: &Conjunct) -> Option<Expr> {
+    let ConjunctKind::Fact(fact) = &conjunct.kind else { return None };
+    if conjunct.binders.len() > 1 {
+        return None;
+    }
     let mut context = context.clone();
     let mut ignored = Vec::new();
     let mut scope = Scope::default();

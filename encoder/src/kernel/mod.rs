@@ -12,6 +12,7 @@
 mod barrier;
 mod conjunct;
 mod expr;
+mod levels;
 mod names;
 mod resources;
 
@@ -85,13 +86,11 @@ pub struct Unsupported {
 /// Encodes one kernel of a program.
 pub fn encode<'k>(program: &'k logic::Program, kernel: &'k logic::Kernel) -> Result<Encoding, Unsupported> {
     for (contract, level) in [(&kernel.kernel_contract, "kernel"), (&kernel.group_contract, "group")] {
-        if let Some(clause) =
-            contract.as_ref().and_then(|contract| contract.requires.first().or(contract.ensures.first()))
-        {
+        if let Some(span) = contract.as_ref().and_then(levels::has_permissions) {
             return Err(Unsupported {
-                span: clause.span,
+                span,
                 message: format!(
-                    "written {level} contracts are not verified yet; leave them out and lockstep generates them from the thread contract"
+                    "permissions in a written {level} contract are not verified yet; leave them out and lockstep generates the {level}'s resources from the thread contract"
                 ),
             });
         }
@@ -113,6 +112,7 @@ pub fn encode<'k>(program: &'k logic::Program, kernel: &'k logic::Kernel) -> Res
     for index in 0..kernel.barriers.len() {
         declarations.extend(encoder.barrier_functional(index, &lockstep).map(Declaration::Procedure));
     }
+    declarations.extend(encoder.level_procedures());
     let resources = encoder.resource_procedures(&lockstep);
     declarations.append(&mut encoder.extra_declarations);
     declarations.extend(resources);

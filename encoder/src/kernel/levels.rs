@@ -1,0 +1,185 @@
+//! The pre- and postconditions between the levels (PO-4 to PO-7), for written kernel and group
+//! contracts (`proofs/kernel.md`, E11):
+//! - `kernel.pre`: `K_pre ⇒ ∀gid. G_pre(gid)`;
+//! - `group.pre`: `G_pre(gid) ⇒ ∀lid. T_pre(gid, lid)`;
+//! - `group.post`: `(∀lid. T_post(gid, lid)) ⇒ G_post(gid)`;
+//! - `kernel.post`: `(∀gid. G_post(gid)) ⇒ K_post`.
+//!
+//! A contract that is not written is the one generated from the level below (`G_pre = ∀lid.
+//! T_pre`, and so on), so with a written kernel contract and a generated group contract the
+//! kernel's obligations reach down to the threads. Each obligation is a procedure over one
+//! arbitrary group (and thread), with the heap of the launch (`H0`) and the heap at the end (`H`):
+//! the levels are compared when no thread runs, so no framing is involved.
+
+use super::expr::Context;
+use super::{conjunction, names, Encoder};
+use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Spec, Stmt, StmtKind, Type};
+use lockstep_logic::resources::{normal_form, Conjunct, ConjunctKind};
+use lockstep_logic::{self as logic, ObligationId};
+
+/// Which contract a level's clauses come from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Level {
+    Kernel,
+    Group,
+    Thread,
+}
+
+/// Which clauses: the preconditions (read in the launch heap) or the postconditions (in the final heap).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Pre,
+    Post,
+}
+
+impl<'k> Encoder<'k> {
+    /// The procedures of the level obligations that the written contracts call for.
+    pub(super) fn level_procedures(&mut self) -> Vec<Declaration> {
+        let kernel = self.kernel;
+        let mut procedures = Vec::new();
+        let written_kernel = kernel.kernel_contract.is_some();
+        let written_group = kernel.group_contract.is_some();
+        if written_kernel {
+            // K_pre ⇒ G_pre for every group, where G_pre reaches down to the threads if generated.
+            let below = if written_group { Level::Group } else { Level::Thread };
+            procedures.push(self.implication(Level::Kernel, below, Side::Pre, ObligationId::KernelPre));
+            procedures.push(self.implication(below, Level::Kernel, Side::Post, ObligationId::KernelPost));
+        }
+        if written_group {
+            procedures.push(self.implication(Level::Group, Level::Thread, Side::Pre, ObligationId::GroupPre));
+            procedures.push(self.implication(Level::Thread, Level::Group, Side::Post, ObligationId::GroupPost));
+        }
+        procedures.into_iter().map(Declaration::Procedure).collect()
+    }
+
+    /// `from ⇒ to` for one side: for preconditions the upper level is assumed for the arbitrary
+    /// group and thread; for postconditions the lower level is assumed for every group or thread
+    /// below the arbitrary one above.
+    fn implication(&mut self, from: Level, to: Level, side: Side, id: ObligationId) -> Procedure {
+        let kernel = self.kernel;
+        let (gid, lid) = (Expr::var(names::GID), Expr::var(names::LID));
+        let mut stmts = Vec::new();
+        let mut locals = Vec::new();
+        for index in self.arrays() {
+            locals.push(Binding::new(names::heap(kernel, index), Type::map(Type::Int, Type::Int)));
+            locals.push(Binding::new(names::old_heap(kernel, index), Type::map(Type::Int, Type::Int)));
+        }
+        let context = |gid: &Expr, lid: &Expr| {
+            let mut context = self.context([super::thread_id(gid, lid), gid.clone(), lid.clone()], ObligationId::Frame);
+            context.check_reads = false;
+            if side == Side::Pre {
+                context.heaps = context.old_heaps.clone();
+            }
+            context
+        };
+        let here = context(&gid, &lid);
+        match side {
+            Side::Pre => {
+                for fact in self.facts(from, side, &here) {
+                    stmts.push(Stmt::new(StmtKind::Assume(fact)));
+                }
+            }
+            Side::Post => {
+                // Every group (for the kernel) or every thread of the group (for a group) below.
+                let (bound, below) = match to {
+                    Level::Kernel => ("every_gid", context(&Expr::var("every_gid"), &Expr::var("every_lid"))),
+                    _ => ("every_lid", context(&gid, &Expr::var("every_lid"))),
+                };
+                let mut variables = vec![Binding::new(bound, Type::Int)];
+                let mut range = vec![if to == Level::Kernel {
+                    super::expr::in_bounds(&Expr::var("every_gid"), super::expr::groups())
+                } else {
+                    super::expr::in_bounds(&Expr::var("every_lid"), Expr::var(names::GSIZE))
+                }];
+                if to == Level::Kernel && from == Level::Thread {
+                    variables.push(Binding::new("every_lid", Type::Int));
+                    range.push(super::expr::in_bounds(&Expr::var("every_lid"), Expr::var(names::GSIZE)));
+                }
+                let facts = self.facts(from, side, &below);
+                if !facts.is_empty() {
+                    stmts.push(Stmt::new(StmtKind::Assume(Expr::Quantified {
+                        quantifier: ivl::Quantifier::Forall,
+                        bound: variables,
+                        triggers: Vec::new(),
+                        body: Box::new(Expr::binary(BinaryOp::Implies, conjunction(range), conjunction(facts))),
+                    })));
+                }
+            }
+        }
+        let targets: Vec<(Conjunct, Expr)> = self.fact_conjuncts(to, side, &here);
+        let what = match (to, side) {
+            (Level::Kernel, Side::Post) => "this kernel postcondition might not follow from the group postconditions",
+            (Level::Group, Side::Post) => "this group postcondition might not follow from the thread postconditions",
+            (Level::Group, Side::Pre) => "this group precondition might not follow from the kernel precondition",
+            (Level::Thread, Side::Pre) if from == Level::Kernel => {
+                "this thread precondition might not follow from the kernel precondition"
+            }
+            _ => "this thread precondition might not follow from the group precondition",
+        };
+        for (conjunct, fact) in targets {
+            let tag = self.tag(id, conjunct.span, what.into());
+            stmts.push(Stmt::new(StmtKind::Assert { expr: fact, tag: Some(tag) }));
+        }
+        let int = |name: &str| Binding::new(name, Type::Int);
+        let requires = vec![
+            super::expr::in_bounds(&gid, super::expr::groups()),
+            super::expr::in_bounds(&lid, Expr::var(names::GSIZE)),
+        ];
+        Procedure {
+            name: format!("{}_{}", id.as_str().replace('.', "_"), self.obligations.len()),
+            params: vec![int(names::GID), int(names::LID)],
+            returns: Vec::new(),
+            requires: requires
+                .into_iter()
+                .chain(self.definitions())
+                .map(|expr| Spec { free: true, expr, tag: None, position: ivl::Position::NONE })
+                .collect(),
+            ensures: Vec::new(),
+            modifies: Vec::new(),
+            body: Some(ivl::Body { locals, stmts }),
+            position: ivl::Position::NONE,
+        }
+    }
+
+    fn clauses(&self, level: Level, side: Side) -> &'k [logic::Clause] {
+        let kernel = self.kernel;
+        let contract = match level {
+            Level::Kernel => kernel.kernel_contract.as_ref(),
+            Level::Group => kernel.group_contract.as_ref(),
+            Level::Thread => Some(&kernel.thread_contract),
+        };
+        match (contract, side) {
+            (Some(contract), Side::Pre) => &contract.requires,
+            (Some(contract), Side::Post) => &contract.ensures,
+            (None, _) => &[],
+        }
+    }
+
+    /// The facts of a level's clauses, closed over their guards and `\forall*`.
+    fn facts(&self, level: Level, side: Side, context: &Context) -> Vec<Expr> {
+        self.fact_conjuncts(level, side, context).into_iter().map(|(_, fact)| fact).collect()
+    }
+
+    fn fact_conjuncts(&self, level: Level, side: Side, context: &Context) -> Vec<(Conjunct, Expr)> {
+        self.clauses(level, side)
+            .iter()
+            .flat_map(|clause| normal_form(&clause.assertion))
+            .filter(|conjunct| matches!(conjunct.kind, ConjunctKind::Fact(_)))
+            .filter_map(|conjunct| {
+                let fact = super::barrier::closed_fact(context, &conjunct)?;
+                Some((conjunct, fact))
+            })
+            .collect()
+    }
+}
+
+/// Whether a written contract holds permissions: those are not verified yet.
+pub(super) fn has_permissions(contract: &logic::Contract) -> Option<logic::Span> {
+    contract
+        .requires
+        .iter()
+        .chain(&contract.ensures)
+        .flat_map(|clause| normal_form(&clause.assertion))
+        .find(|conjunct| matches!(conjunct.kind, ConjunctKind::Perm { .. }))
+        .map(|conjunct| conjunct.span)
+}
