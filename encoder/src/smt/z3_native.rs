@@ -37,7 +37,6 @@ impl Z3Solver {
         let solver = z3::Solver::new();
         let mut params = Params::new();
         params.set_u32("mbqi.max_iterations", super::Z3_MODEL_ROUNDS);
-        params.set_u32("timeout", u32::try_from(self.limits.timeout.as_millis()).unwrap_or(u32::MAX));
         params.set_u32("random_seed", self.limits.seed);
         if self.limits.resource_limit > 0 {
             params.set_u32("rlimit", u32::try_from(self.limits.resource_limit).unwrap_or(u32::MAX));
@@ -252,7 +251,7 @@ impl Solver for Z3Solver {
             let constant = Bool::new_const(name.as_str());
             solver.assert(if *value { constant } else { constant.not() });
         }
-        let answer = match solver.check() {
+        let answer = match within(self.limits.timeout, || solver.check()) {
             SatResult::Sat => Answer::Sat,
             SatResult::Unsat => Answer::Unsat,
             SatResult::Unknown => Answer::Unknown(solver.get_reason_unknown().unwrap_or_else(|| "unknown".into())),
@@ -276,7 +275,7 @@ impl Solver for Z3Solver {
                 }
             })
             .collect();
-        Ok(match solver.check_assumptions(&literals) {
+        Ok(match within(self.limits.timeout, || solver.check_assumptions(&literals)) {
             SatResult::Sat => Answer::Sat,
             SatResult::Unsat => Answer::Unsat,
             SatResult::Unknown => Answer::Unknown(solver.get_reason_unknown().unwrap_or_else(|| "unknown".into())),
@@ -300,4 +299,29 @@ impl Solver for Z3Solver {
             })
             .collect()
     }
+}
+
+/// Runs a check with a time limit enforced by interrupting z3 from a watchdog thread. z3's own
+/// `timeout` parameter is not used: in Debian's z3 4.8.12 its timer can deadlock when a timer
+/// expires (z3 issues #5369 to #5371 and #5990), which hung the test suite. An interrupted check
+/// answers `unknown` ("canceled"), which is undecided.
+fn within(limit: std::time::Duration, check: impl FnOnce() -> SatResult) -> SatResult {
+    let context = z3::Context::thread_local();
+    let handle = context.handle();
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            let mut wait = limit;
+            // Interrupt again and again until the check ends: an interrupt that lands before z3
+            // has started the check (or between its phases) would otherwise be lost.
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(wait) {
+                handle.interrupt();
+                wait = std::time::Duration::from_millis(10);
+            }
+        });
+        let answer = check();
+        // Wakes the watchdog, which then ends without interrupting.
+        drop(done);
+        answer
+    })
 }
