@@ -9,7 +9,7 @@
 
 use super::expr::{Context, Scope};
 use super::{conjunction, ivl_type, names, Encoder};
-use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Spec, Stmt, StmtKind, Type};
+use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Stmt, StmtKind, Type};
 use lockstep_logic::lockstep::LockStep;
 use lockstep_logic::resources::{normal_form, Conjunct, ConjunctKind};
 use lockstep_logic::{self as logic, ExprKind, ObligationId, VarId, VarKind};
@@ -154,22 +154,14 @@ impl Encoder<'_> {
             );
             stmts.push(Stmt::new(StmtKind::Assert { expr: post, tag: Some(tag) }));
         }
-        let int = |name: &str| Binding::new(name, Type::Int);
-        Some(Procedure {
-            name: format!("barrier_functional_{index}"),
-            params: vec![int(names::TID), int(names::GID), int(names::LID)],
-            returns: Vec::new(),
-            requires: self
-                .launch()
-                .into_iter()
-                .chain(self.definitions())
-                .map(|expr| Spec { free: true, expr, tag: None, position: ivl::Position::NONE })
-                .collect(),
-            ensures: Vec::new(),
-            modifies: Vec::new(),
-            body: Some(ivl::Body { locals, stmts }),
-            position: ivl::Position::NONE,
-        })
+        Some(self.procedure(
+            format!("barrier_functional_{index}"),
+            &[names::TID, names::GID, names::LID],
+            self.launch(),
+            true,
+            locals,
+            stmts,
+        ))
     }
 }
 

@@ -13,7 +13,7 @@
 
 use super::expr::Context;
 use super::{conjunction, names, Encoder};
-use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Spec, Stmt, StmtKind, Type};
+use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Stmt, StmtKind, Type};
 use lockstep_logic::resources::{normal_form, Conjunct, ConjunctKind};
 use lockstep_logic::{self as logic, ObligationId};
 
@@ -120,25 +120,12 @@ impl<'k> Encoder<'k> {
             let tag = self.tag(id, conjunct.span, what.into());
             stmts.push(Stmt::new(StmtKind::Assert { expr: fact, tag: Some(tag) }));
         }
-        let int = |name: &str| Binding::new(name, Type::Int);
-        let requires = vec![
+        let facts = vec![
             super::expr::in_bounds(&gid, super::expr::groups()),
             super::expr::in_bounds(&lid, Expr::var(names::GSIZE)),
         ];
-        Procedure {
-            name: format!("{}_{}", id.as_str().replace('.', "_"), self.obligations.len()),
-            params: vec![int(names::GID), int(names::LID)],
-            returns: Vec::new(),
-            requires: requires
-                .into_iter()
-                .chain(self.definitions())
-                .map(|expr| Spec { free: true, expr, tag: None, position: ivl::Position::NONE })
-                .collect(),
-            ensures: Vec::new(),
-            modifies: Vec::new(),
-            body: Some(ivl::Body { locals, stmts }),
-            position: ivl::Position::NONE,
-        }
+        let name = format!("{}_{}", id.as_str().replace('.', "_"), self.obligations.len());
+        self.procedure(name, &[names::GID, names::LID], facts, true, locals, stmts)
     }
 
     fn clauses(&self, level: Level, side: Side) -> &'k [logic::Clause] {

@@ -333,16 +333,11 @@ impl<'k> Encoder<'k> {
             );
             stmts.push(Stmt::new(StmtKind::Assert { expr: value, tag: Some(tag) }));
         }
-        Ok(Procedure {
-            name: format!("function_{}", function.name),
-            params: params.to_vec(),
-            returns: Vec::new(),
-            requires: Vec::new(),
-            ensures: Vec::new(),
-            modifies: Vec::new(),
-            body: Some(ivl::Body { locals: vec![Binding::new(names::RESULT, ivl_type(function.result))], stmts }),
-            position: ivl::Position::NONE,
-        })
+        let locals = vec![Binding::new(names::RESULT, ivl_type(function.result))];
+        let mut procedure =
+            self.procedure(format!("function_{}", function.name), &[], Vec::new(), false, locals, stmts);
+        procedure.params = params.to_vec();
+        Ok(procedure)
     }
 
     fn context(&self, thread: [Expr; 3], read_id: ObligationId) -> Context<'k> {
@@ -402,7 +397,6 @@ impl<'k> Encoder<'k> {
         self.block(&context, &kernel.body, &mut body)?;
         context.read_id = ObligationId::Frame;
         self.exhale(&context, &kernel.thread_contract.ensures, ObligationId::ThreadPost, &mut body)?;
-        let int = |name: &str| Binding::new(name, Type::Int);
         let (tid, gid, lid) = (Expr::var(names::TID), Expr::var(names::GID), Expr::var(names::LID));
         let gsize = Expr::var(names::GSIZE);
         let launch = vec![
@@ -410,20 +404,42 @@ impl<'k> Encoder<'k> {
             expr::in_bounds(&gid, expr::groups()),
             Expr::binary(BinaryOp::Eq, tid, Expr::binary(BinaryOp::Add, Expr::binary(BinaryOp::Mul, gid, gsize), lid)),
         ];
-        Ok(Procedure {
-            name: format!("thread_{}", kernel.name),
-            params: vec![int(names::TID), int(names::GID), int(names::LID)],
+        Ok(self.procedure(
+            format!("thread_{}", kernel.name),
+            &[names::TID, names::GID, names::LID],
+            launch,
+            true,
+            body.locals,
+            body.stmts,
+        ))
+    }
+
+    /// A procedure of the kernel's encoding: the free `requires` are the given facts and (unless
+    /// it checks the functions themselves) the recursive functions' definitions (E5).
+    fn procedure(
+        &self,
+        name: String,
+        params: &[&str],
+        facts: Vec<Expr>,
+        with_definitions: bool,
+        locals: Vec<Binding>,
+        stmts: Vec<Stmt>,
+    ) -> Procedure {
+        let definitions = if with_definitions { self.definitions() } else { Vec::new() };
+        Procedure {
+            name,
+            params: params.iter().map(|name| Binding::new(*name, Type::Int)).collect(),
             returns: Vec::new(),
-            requires: launch
+            requires: facts
                 .into_iter()
-                .chain(self.definitions())
+                .chain(definitions)
                 .map(|expr| Spec { free: true, expr, tag: None, position: ivl::Position::NONE })
                 .collect(),
             ensures: Vec::new(),
             modifies: Vec::new(),
-            body: Some(ivl::Body { locals: body.locals, stmts: body.stmts }),
+            body: Some(ivl::Body { locals, stmts }),
             position: ivl::Position::NONE,
-        })
+        }
     }
 
     /// What the launch says of the thread `tid`, `gid`, `lid`.

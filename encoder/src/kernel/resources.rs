@@ -13,7 +13,7 @@
 
 use super::expr::{self, Context, Scope};
 use super::{conjunction, ivl_type, names, Encoder};
-use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Spec, Stmt, StmtKind, Type};
+use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Stmt, StmtKind, Type};
 use lockstep_logic::lockstep::LockStep;
 use lockstep_logic::resources::{normal_form, Conjunct, ConjunctKind};
 use lockstep_logic::{self as logic, Amount, ArrayId, Builtin, ExprKind, ObligationId, VarId, VarKind};
@@ -185,38 +185,27 @@ impl<'k> Encoder<'k> {
             }));
         }
         // What the instances hold at `j`.
-        let mut exact_sum = real_literal(0);
-        let mut some_read = Expr::Bool(false);
+        let mut held = Holdings::default();
         for (atom, instance) in &instances {
             let (guard, index) = atom_at(&instance.context, atom);
             let names_j = Expr::binary(BinaryOp::And, guard, Expr::binary(BinaryOp::Eq, index, location.clone()));
-            match atom.amount() {
-                Amount::Exact(value) => {
-                    let amount = Expr::IfThenElse(
-                        Box::new(names_j),
-                        Box::new(Expr::Real(value.clone())),
-                        Box::new(real_literal(0)),
-                    );
-                    exact_sum = Expr::binary(BinaryOp::Add, exact_sum, amount);
-                }
-                Amount::Read => some_read = Expr::binary(BinaryOp::Or, some_read, names_j),
-            }
+            held.add(atom.amount(), names_j);
         }
         // What is owned of `j`: all of it, except a global array at a barrier, where the group owns
         // what its threads' contracts gave it at the start.
-        let (owned, owned_read) = match barrier {
+        let owned = match barrier {
             Some(_) if kernel.array(array).memory == logic::Memory::Global => {
                 self.owned(array, &location, &mut builder)
             }
-            _ => (real_literal(1), Expr::Bool(false)),
+            _ => Holdings { exact: real_literal(1), read: Expr::Bool(false) },
         };
         let fits = Expr::binary(
             BinaryOp::And,
-            Expr::binary(BinaryOp::Le, exact_sum.clone(), owned.clone()),
+            Expr::binary(BinaryOp::Le, held.exact.clone(), owned.exact.clone()),
             Expr::binary(
                 BinaryOp::Implies,
-                some_read,
-                Expr::binary(BinaryOp::Or, Expr::binary(BinaryOp::Lt, exact_sum, owned), owned_read),
+                held.read,
+                Expr::binary(BinaryOp::Or, Expr::binary(BinaryOp::Lt, held.exact, owned.exact), owned.read),
             ),
         );
         // Across the kernel, conflicts inside one group are `group.resources`: here the instances
@@ -250,28 +239,14 @@ impl<'k> Encoder<'k> {
             None => self.tag(id, span, message),
         };
         builder.stmts.push(Stmt::new(StmtKind::Assert { expr: fits, tag: Some(tag) }));
-        let int = |name: &str| Binding::new(name, Type::Int);
-        let gid = Expr::var(names::GID);
-        let mut requires = vec![expr::in_bounds(&gid, expr::groups())];
-        requires.extend(self.definitions());
         let suffix = match barrier {
             Some(index) => format!("barrier_{index}"),
             None if threads == Threads::Kernel => "kernel".to_string(),
             None => "group".to_string(),
         };
-        Procedure {
-            name: format!("resources_{suffix}_{}", kernel.array(array).name),
-            params: vec![int(names::GID)],
-            returns: Vec::new(),
-            requires: requires
-                .into_iter()
-                .map(|expr| Spec { free: true, expr, tag: None, position: ivl::Position::NONE })
-                .collect(),
-            ensures: Vec::new(),
-            modifies: Vec::new(),
-            body: Some(ivl::Body { locals: builder.locals, stmts: builder.stmts }),
-            position: ivl::Position::NONE,
-        }
+        let facts = vec![expr::in_bounds(&Expr::var(names::GID), expr::groups())];
+        let name = format!("resources_{suffix}_{}", kernel.array(array).name);
+        self.procedure(name, &[names::GID], facts, true, builder.locals, builder.stmts)
     }
 
     /// A fresh thread: its ids, the launch facts, its precondition's facts that read no memory,
@@ -341,11 +316,10 @@ impl<'k> Encoder<'k> {
     /// The thread that names `location` through an atom is found by inverting the atom's index:
     /// symbolically for `tid + c` and `lid + c`, else through a function assumed to be a left
     /// inverse, which exists since `group.resources` proves the atom injective.
-    fn owned(&mut self, array: ArrayId, location: &Expr, builder: &mut Builder) -> (Expr, Expr) {
+    fn owned(&mut self, array: ArrayId, location: &Expr, builder: &mut Builder) -> Holdings {
         let kernel = self.kernel;
         let atoms = atoms(&kernel.thread_contract.requires);
-        let mut exact = real_literal(0);
-        let mut read = Expr::Bool(false);
+        let mut owned = Holdings::default();
         for (number, atom) in atoms.iter().filter(|atom| atom.array() == array).enumerate() {
             let gid = Expr::var(names::GID);
             let gsize = Expr::var(names::GSIZE);
@@ -372,17 +346,7 @@ impl<'k> Encoder<'k> {
                         Expr::binary(BinaryOp::Eq, index, location.clone()),
                     ])),
                 };
-                match atom.amount() {
-                    Amount::Exact(value) => {
-                        let amount = Expr::IfThenElse(
-                            Box::new(names_location),
-                            Box::new(Expr::Real(value.clone())),
-                            Box::new(real_literal(0)),
-                        );
-                        exact = Expr::binary(BinaryOp::Add, exact, amount);
-                    }
-                    Amount::Read => read = Expr::binary(BinaryOp::Or, read, names_location),
-                }
+                owned.add(atom.amount(), names_location);
                 continue;
             }
             let group_context = {
@@ -424,19 +388,9 @@ impl<'k> Encoder<'k> {
                 guard,
                 Expr::binary(BinaryOp::Eq, index, location.clone()),
             ]);
-            match atom.amount() {
-                Amount::Exact(value) => {
-                    let amount = Expr::IfThenElse(
-                        Box::new(names_location),
-                        Box::new(Expr::Real(value.clone())),
-                        Box::new(real_literal(0)),
-                    );
-                    exact = Expr::binary(BinaryOp::Add, exact, amount);
-                }
-                Amount::Read => read = Expr::binary(BinaryOp::Or, read, names_location),
-            }
+            owned.add(atom.amount(), names_location);
         }
-        (exact, read)
+        owned
     }
 
     /// `inverse(j)`, a fresh function assumed to map each location an atom names in the group back
@@ -551,6 +505,36 @@ fn atoms(clauses: &[logic::Clause]) -> Vec<Atom> {
         .filter(|conjunct| matches!(conjunct.kind, ConjunctKind::Perm { .. }))
         .map(|conjunct| Atom { conjunct })
         .collect()
+}
+
+/// Permission at one location, summed over atoms: the exact amounts of the atoms that name it,
+/// and whether a `read` atom does.
+struct Holdings {
+    exact: Expr,
+    read: Expr,
+}
+
+impl Default for Holdings {
+    fn default() -> Holdings {
+        Holdings { exact: real_literal(0), read: Expr::Bool(false) }
+    }
+}
+
+impl Holdings {
+    /// Counts an atom's amount where `names_location` holds.
+    fn add(&mut self, amount: &Amount, names_location: Expr) {
+        match amount {
+            Amount::Exact(value) => {
+                let amount = Expr::IfThenElse(
+                    Box::new(names_location),
+                    Box::new(Expr::Real(value.clone())),
+                    Box::new(real_literal(0)),
+                );
+                self.exact = Expr::binary(BinaryOp::Add, self.exact.clone(), amount);
+            }
+            Amount::Read => self.read = Expr::binary(BinaryOp::Or, self.read.clone(), names_location),
+        }
+    }
 }
 
 /// Gives an instance a fresh value for the atom's `\forall*` variable, inside its range.
