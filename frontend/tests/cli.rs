@@ -192,3 +192,48 @@ fn lockstep_ivl_agrees_across_backends() {
         assert!(stdout.contains("procedure p: failed (1 of 2 checks failed)"), "{backend}: {stdout}");
     }
 }
+
+#[test]
+fn lockstep_verify_reports_an_undecided_obligation_with_exit_3_and_its_id() {
+    let path = "frontend/tests/verify/undecided.pvl";
+    let output = lockstep(&["verify", "--timeout", "1", path]);
+    assert_eq!(output.status.code(), Some(3), "{}", String::from_utf8_lossy(&output.stderr));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("barrier.functional") && stderr.contains("undecided"), "{stderr}");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("kernel binomial: undecided"));
+    let report = json(&lockstep(&["verify", "--timeout", "1", "--format", "json", path]));
+    let kernel = &report["files"][0]["kernels"][0];
+    assert_eq!(kernel["verdict"], "undecided");
+    let undecided: Vec<&serde_json::Value> = kernel["obligations"]
+        .as_array()
+        .expect("obligations")
+        .iter()
+        .filter(|obligation| obligation["status"] == "undecided")
+        .collect();
+    assert!(undecided.iter().any(|obligation| obligation["id"] == "barrier.functional"), "{kernel}");
+    assert!(kernel["obligations"]
+        .as_array()
+        .expect("obligations")
+        .iter()
+        .all(|obligation| obligation["status"] != "failed"));
+}
+
+#[test]
+fn lockstep_verify_refuses_what_it_cannot_verify_yet_with_exit_2() {
+    let path = "frontend/tests/verify/unsupported.pvl";
+    let output = lockstep(&["verify", path]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("unsupported.pvl:5:") && stderr.contains("not verified yet"), "{stderr}");
+}
+
+#[test]
+fn lockstep_verify_exit_codes_follow_the_verdicts() {
+    let verified = lockstep(&["verify", "examples/seed/demo.pvl"]);
+    assert_eq!(verified.status.code(), Some(0));
+    let failed = lockstep(&["verify", "examples/variants/wrong_fence.pvl"]);
+    assert_eq!(failed.status.code(), Some(1));
+    let both = lockstep(&["verify", "examples/seed/demo.pvl", "examples/variants/wrong_fence.pvl"]);
+    assert_eq!(both.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&both.stdout).lines().count(), 2);
+}

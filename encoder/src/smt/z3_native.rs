@@ -251,11 +251,7 @@ impl Solver for Z3Solver {
             let constant = Bool::new_const(name.as_str());
             solver.assert(if *value { constant } else { constant.not() });
         }
-        let answer = match within(self.limits.timeout, || solver.check()) {
-            SatResult::Sat => Answer::Sat,
-            SatResult::Unsat => Answer::Unsat,
-            SatResult::Unknown => Answer::Unknown(solver.get_reason_unknown().unwrap_or_else(|| "unknown".into())),
-        };
+        let answer = answer(&solver, within(self.limits.timeout, || solver.check()), self.limits.timeout);
         // The model of this answer is the one `values` reads, until the next check.
         self.alone = Some(solver);
         Ok(answer)
@@ -275,11 +271,7 @@ impl Solver for Z3Solver {
                 }
             })
             .collect();
-        Ok(match within(self.limits.timeout, || solver.check_assumptions(&literals)) {
-            SatResult::Sat => Answer::Sat,
-            SatResult::Unsat => Answer::Unsat,
-            SatResult::Unknown => Answer::Unknown(solver.get_reason_unknown().unwrap_or_else(|| "unknown".into())),
-        })
+        Ok(answer(solver, within(self.limits.timeout, || solver.check_assumptions(&literals)), self.limits.timeout))
     }
 
     fn values(&mut self, terms: &[Term]) -> Result<Vec<Value>, SolverError> {
@@ -305,16 +297,19 @@ impl Solver for Z3Solver {
 /// `timeout` parameter is not used: in Debian's z3 4.8.12 its timer can deadlock when a timer
 /// expires (z3 issues #5369 to #5371 and #5990), which hung the test suite. An interrupted check
 /// answers `unknown` ("canceled"), which is undecided.
-fn within(limit: std::time::Duration, check: impl FnOnce() -> SatResult) -> SatResult {
+fn within(limit: std::time::Duration, check: impl FnOnce() -> SatResult) -> (SatResult, bool) {
     let context = z3::Context::thread_local();
     let handle = context.handle();
     let (done, finished) = std::sync::mpsc::channel::<()>();
-    std::thread::scope(|scope| {
+    let interrupted = std::sync::atomic::AtomicBool::new(false);
+    let answer = std::thread::scope(|scope| {
+        let interrupted = &interrupted;
         scope.spawn(move || {
             let mut wait = limit;
             // Interrupt again and again until the check ends: an interrupt that lands before z3
             // has started the check (or between its phases) would otherwise be lost.
             while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(wait) {
+                interrupted.store(true, std::sync::atomic::Ordering::SeqCst);
                 handle.interrupt();
                 wait = std::time::Duration::from_millis(10);
             }
@@ -323,5 +318,16 @@ fn within(limit: std::time::Duration, check: impl FnOnce() -> SatResult) -> SatR
         // Wakes the watchdog, which then ends without interrupting.
         drop(done);
         answer
-    })
+    });
+    (answer, interrupted.load(std::sync::atomic::Ordering::SeqCst))
+}
+
+/// The answer of a check run [`within`] a time limit.
+fn answer(solver: &z3::Solver, (result, interrupted): (SatResult, bool), limit: std::time::Duration) -> Answer {
+    match result {
+        SatResult::Sat => Answer::Sat,
+        SatResult::Unsat => Answer::Unsat,
+        SatResult::Unknown if interrupted => Answer::Unknown(format!("timeout after {} s", limit.as_secs_f64())),
+        SatResult::Unknown => Answer::Unknown(solver.get_reason_unknown().unwrap_or_else(|| "unknown".into())),
+    }
 }
