@@ -446,11 +446,13 @@ impl<'k> Encoder<'k> {
     fn launch(&self) -> Vec<Expr> {
         let (tid, gid, lid) = (Expr::var(names::TID), Expr::var(names::GID), Expr::var(names::LID));
         let gsize = Expr::var(names::GSIZE);
-        vec![
+        let mut facts = vec![
             expr::in_bounds(&lid, gsize.clone()),
             expr::in_bounds(&gid, expr::groups()),
-            Expr::binary(BinaryOp::Eq, tid, Expr::binary(BinaryOp::Add, Expr::binary(BinaryOp::Mul, gid, gsize), lid)),
-        ]
+            Expr::binary(BinaryOp::Eq, tid, thread_id(&gid, &lid)),
+        ];
+        facts.extend(group_block(&gid));
+        facts
     }
 
     /// The recursive functions' definitions, which the kernel's procedures may use: their
@@ -771,6 +773,18 @@ fn display(kernel: &logic::Kernel) -> std::collections::BTreeMap<String, String>
         names.insert(names::mask(kernel, index), array.name.clone());
     }
     names
+}
+
+/// Where a group's block of thread ids lies: `0 <= gid*gsize` and `gid*gsize + gsize <= tcount`.
+/// Both follow from the launch facts (`gid < tcount div gsize`, `tcount mod gsize == 0`), but only
+/// by non-linear steps, so they are stated for the solver (E9).
+fn group_block(gid: &Expr) -> Vec<Expr> {
+    let gsize = Expr::var(names::GSIZE);
+    let block = Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone());
+    vec![
+        Expr::binary(BinaryOp::Le, Expr::int(0), block.clone()),
+        Expr::binary(BinaryOp::Le, Expr::binary(BinaryOp::Add, block, gsize), Expr::var(names::TCOUNT)),
+    ]
 }
 
 /// `gid * gsize + lid`.

@@ -63,6 +63,8 @@ struct Builder {
     locals: Vec<Binding>,
     stmts: Vec<Stmt>,
     instances: usize,
+    /// The group ids of the instances drawn from the whole kernel.
+    groups: Vec<Expr>,
 }
 
 impl Builder {
@@ -129,7 +131,7 @@ impl<'k> Encoder<'k> {
             (None, Threads::Group) => ObligationId::GroupResources,
             (None, Threads::Kernel) => ObligationId::KernelResources,
         };
-        let mut builder = Builder { locals: Vec::new(), stmts: Vec::new(), instances: 0 };
+        let mut builder = Builder { locals: Vec::new(), stmts: Vec::new(), instances: 0, groups: Vec::new() };
         for index in self.arrays() {
             builder.locals.push(Binding::new(names::heap(kernel, index), Type::map(Type::Int, Type::Int)));
             builder.locals.push(Binding::new(names::old_heap(kernel, index), Type::map(Type::Int, Type::Int)));
@@ -275,6 +277,24 @@ impl<'k> Encoder<'k> {
         let tid = super::thread_id(&gid, &lid);
         builder.assume(expr::in_bounds(&lid, gsize.clone()));
         builder.assume(expr::in_bounds(&gid, expr::groups()));
+        for fact in super::group_block(&gid) {
+            builder.assume(fact);
+        }
+        if threads == Threads::Kernel {
+            // Blocks of different groups are disjoint: `g < h ==> g*gsize + gsize <= h*gsize`, a
+            // true fact (gsize >= 1) stated for each pair so the solver needs no non-linear step (E9).
+            for other in &builder.groups {
+                for (low, high) in [(&gid, other), (other, &gid)] {
+                    let block = |group: &Expr| Expr::binary(BinaryOp::Mul, group.clone(), gsize.clone());
+                    builder.stmts.push(Stmt::new(StmtKind::Assume(Expr::binary(
+                        BinaryOp::Implies,
+                        Expr::binary(BinaryOp::Lt, low.clone(), high.clone()),
+                        Expr::binary(BinaryOp::Le, Expr::binary(BinaryOp::Add, block(low), gsize.clone()), block(high)),
+                    ))));
+                }
+            }
+            builder.groups.push(gid.clone());
+        }
         let mut context = self.context([tid, gid.clone(), lid.clone()], ObligationId::Frame);
         context.check_reads = false;
         // The thread contract reads the heap of the launch; a barrier's clauses the heap at the barrier.
