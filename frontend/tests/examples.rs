@@ -144,17 +144,39 @@ fn verify(path: &Path, extra: &[&str]) -> (Option<i32>, std::collections::BTreeS
 /// Stability: ten solver seeds give every example the same verdict and the same failures.
 #[test]
 fn verdicts_do_not_depend_on_the_solver_seed() {
-    let mut mismatches = Vec::new();
-    for path in all_examples() {
-        let reference = verify(&path, &[]);
-        for seed in 1..=10 {
-            let seeded = verify(&path, &["--seed", &seed.to_string()]);
-            if seeded != reference {
-                mismatches.push(format!("{} with seed {seed}: {seeded:?}, without: {reference:?}", path.display()));
-            }
-        }
-    }
+    let mismatches = for_each_example(|path| {
+        let reference = verify(path, &[]);
+        (1..=10)
+            .filter_map(|seed| {
+                let seeded = verify(path, &["--seed", &seed.to_string()]);
+                (seeded != reference)
+                    .then(|| format!("{} with seed {seed}: {seeded:?}, without: {reference:?}", path.display()))
+            })
+            .collect()
+    });
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
+
+/// Runs `check` on every example, a few at a time (each runs the `lockstep` binary), and gathers
+/// what it reports.
+fn for_each_example(check: impl Fn(&Path) -> Vec<String> + Sync) -> Vec<String> {
+    let examples = all_examples();
+    let workers = std::thread::available_parallelism().map_or(2, |count| count.get()).min(4);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let found = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let Some(path) = examples.get(index) else { break };
+                let reports = check(path);
+                found.lock().expect("no worker panicked").extend(reports);
+            });
+        }
+    });
+    let mut found = found.into_inner().expect("no worker panicked");
+    found.sort();
+    found
 }
 
 /// Real Boogie, run on the same encoding, agrees with the built-in engine on every example: the
@@ -170,13 +192,14 @@ fn real_boogie_agrees_with_the_built_in_engine() {
         eprintln!("skipped: no `boogie` on this machine (`apt-get install boogie`)");
         return;
     }
-    let mut mismatches = Vec::new();
-    for path in all_examples() {
-        let built_in = verify(&path, &[]);
-        let boogie = verify(&path, &["--backend", "boogie"]);
-        if boogie != built_in {
-            mismatches.push(format!("{}: Boogie {boogie:?}, built-in {built_in:?}", path.display()));
+    let mismatches = for_each_example(|path| {
+        let built_in = verify(path, &[]);
+        let boogie = verify(path, &["--backend", "boogie"]);
+        if boogie == built_in {
+            Vec::new()
+        } else {
+            vec![format!("{}: Boogie {boogie:?}, built-in {built_in:?}", path.display())]
         }
-    }
+    });
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
 }
