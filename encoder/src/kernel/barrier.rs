@@ -70,17 +70,9 @@ impl Encoder<'_> {
                 ObligationId::BarrierFunctional,
             );
             other.check_reads = false;
-            for (position, var) in kernel.vars.iter().enumerate() {
-                let id = VarId(position as u32);
-                if var.kind == VarKind::Private {
-                    let value = if lockstep.is_safe_variable(kernel, id) {
-                        Expr::var(names::private(kernel, id))
-                    } else {
-                        Expr::Call(other_name(kernel, id), vec![other_lid.clone()])
-                    };
-                    other.vars.insert(id, value);
-                }
-            }
+            self.other_thread_privates(lockstep, &mut other, |id, _| {
+                Expr::Call(other_name(kernel, id), vec![other_lid.clone()])
+            });
             other
         };
         let other_lid = Expr::var(OTHER);

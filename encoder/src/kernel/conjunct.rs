@@ -102,16 +102,7 @@ impl Encoder<'_> {
             Kind::Perm { array, index, amount, .. } if translated.binder.is_none() => {
                 let amount = self.amount(amount, body, None);
                 let mask = names::mask(self.kernel, array.index());
-                let current = Expr::select(Expr::var(&mask), index.clone());
-                body.push(StmtKind::If {
-                    cond: Some(translated.guard.clone()),
-                    then_branch: vec![Stmt::new(StmtKind::Assign {
-                        target: mask,
-                        indices: vec![index.clone()],
-                        value: Expr::binary(BinaryOp::Add, current, amount),
-                    })],
-                    else_branch: Vec::new(),
-                });
+                body.push(guarded_update(&translated.guard, mask, index, BinaryOp::Add, amount));
             }
             Kind::Perm { amount, .. } => {
                 let amount = self.amount(amount, body, None);
@@ -142,10 +133,7 @@ impl Encoder<'_> {
                 let mask = names::mask(self.kernel, array.index());
                 let current = Expr::select(Expr::var(&mask), index.clone());
                 let name = self.kernel.array(*array).name.clone();
-                let enough = match amount {
-                    Amount::Exact(value) => Expr::binary(BinaryOp::Ge, current.clone(), real(value)),
-                    Amount::Read => Expr::binary(BinaryOp::Gt, current.clone(), expr::real_zero()),
-                };
+                let enough = holds(current.clone(), amount);
                 let tag = self.tag(
                     id,
                     conjunct.span,
@@ -153,16 +141,8 @@ impl Encoder<'_> {
                 );
                 body.push(StmtKind::Assert { expr: translated.closed(enough), tag: Some(tag) });
                 if translated.binder.is_none() {
-                    let amount = self.amount(amount, body, Some(current.clone()));
-                    body.push(StmtKind::If {
-                        cond: Some(translated.guard.clone()),
-                        then_branch: vec![Stmt::new(StmtKind::Assign {
-                            target: mask,
-                            indices: vec![index.clone()],
-                            value: Expr::binary(BinaryOp::Sub, current, amount),
-                        })],
-                        else_branch: Vec::new(),
-                    });
+                    let amount = self.amount(amount, body, Some(current));
+                    body.push(guarded_update(&translated.guard, mask, index, BinaryOp::Sub, amount));
                     return Ok(());
                 }
                 // Two values of the bound variable must name two locations, or the exact amount
@@ -227,11 +207,7 @@ impl Encoder<'_> {
         let holds = match &translated.kind {
             Kind::Fact(fact) => fact.clone(),
             Kind::Perm { array, index, amount, .. } => {
-                let current = Expr::select(Expr::var(names::mask(self.kernel, array.index())), index.clone());
-                match amount {
-                    Amount::Exact(value) => Expr::binary(BinaryOp::Ge, current, real(value)),
-                    Amount::Read => Expr::binary(BinaryOp::Gt, current, expr::real_zero()),
-                }
+                holds(Expr::select(Expr::var(names::mask(self.kernel, array.index())), index.clone()), amount)
             }
         };
         let message = match id {
@@ -340,6 +316,28 @@ impl Encoder<'_> {
             triggers: Vec::new(),
             body: Box::new(Expr::binary(BinaryOp::And, translated.guard.clone(), names_location)),
         }
+    }
+}
+
+/// `if (guard) { M[index] := M[index] op amount; }`.
+fn guarded_update(guard: &Expr, mask: String, index: &Expr, op: BinaryOp, amount: Expr) -> StmtKind {
+    let current = Expr::select(Expr::var(&mask), index.clone());
+    StmtKind::If {
+        cond: Some(guard.clone()),
+        then_branch: vec![Stmt::new(StmtKind::Assign {
+            target: mask,
+            indices: vec![index.clone()],
+            value: Expr::binary(op, current, amount),
+        })],
+        else_branch: Vec::new(),
+    }
+}
+
+/// Whether `held` permission is enough for `amount`: at least it, or any for `read`.
+fn holds(held: Expr, amount: &Amount) -> Expr {
+    match amount {
+        Amount::Exact(value) => Expr::binary(BinaryOp::Ge, held, real(value)),
+        Amount::Read => Expr::binary(BinaryOp::Gt, held, expr::real_zero()),
     }
 }
 

@@ -442,6 +442,28 @@ impl<'k> Encoder<'k> {
         }
     }
 
+    /// Gives a context the private variables of another thread: a lock-step-safe one has the
+    /// value it has here (it is the same in all threads of a group), any other is `unsafe_value`.
+    fn other_thread_privates(
+        &self,
+        lockstep: &lockstep_logic::lockstep::LockStep,
+        context: &mut Context,
+        mut unsafe_value: impl FnMut(VarId, &logic::Var) -> Expr,
+    ) {
+        let kernel = self.kernel;
+        for (position, var) in kernel.vars.iter().enumerate() {
+            let id = VarId(position as u32);
+            if var.kind == VarKind::Private {
+                let value = if lockstep.is_safe_variable(kernel, id) {
+                    Expr::var(names::private(kernel, id))
+                } else {
+                    unsafe_value(id, var)
+                };
+                context.vars.insert(id, value);
+            }
+        }
+    }
+
     /// What the launch says of the thread `tid`, `gid`, `lid`.
     fn launch(&self) -> Vec<Expr> {
         let (tid, gid, lid) = (Expr::var(names::TID), Expr::var(names::GID), Expr::var(names::LID));

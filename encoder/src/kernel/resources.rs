@@ -301,17 +301,9 @@ impl<'k> Encoder<'k> {
         if barrier.is_none() {
             context.heaps = context.old_heaps.clone();
         }
-        for (position, var) in kernel.vars.iter().enumerate() {
-            let id = VarId(position as u32);
-            if var.kind == VarKind::Private {
-                let value = if lockstep.is_safe_variable(kernel, id) {
-                    Expr::var(names::private(kernel, id))
-                } else {
-                    builder.fresh(&names::private(kernel, id), ivl_type(var.ty))
-                };
-                context.vars.insert(id, value);
-            }
-        }
+        self.other_thread_privates(lockstep, &mut context, |id, var| {
+            builder.fresh(&names::private(kernel, id), ivl_type(var.ty))
+        });
         let mut launch_context = context.clone();
         launch_context.heaps = context.old_heaps.clone();
         for conjunct in kernel.thread_contract.requires.iter().flat_map(|clause| normal_form(&clause.assertion)) {
