@@ -40,11 +40,13 @@ pub fn program_requesting(
     program: &Program,
     backend: Backend,
     limits: &Limits,
-    extra: &dyn Fn(&ivl::Procedure) -> Vec<Expr>,
+    extra: &(dyn Fn(&ivl::Procedure) -> Vec<Expr> + Sync),
 ) -> Result<Vec<ProcedureOutcome>, SolverError> {
     match backend {
-        Backend::Z3 => with_solver(program, &mut Z3Solver::new(limits.clone()), extra),
-        Backend::Process(flavour) => with_solver(program, &mut ProcessSolver::new(flavour, limits.clone()), extra),
+        Backend::Z3 => with_solvers(program, &|| Box::new(Z3Solver::new(limits.clone())), extra),
+        Backend::Process(flavour) => {
+            with_solvers(program, &|| Box::new(ProcessSolver::new(flavour, limits.clone())), extra)
+        }
         Backend::Boogie => with_boogie(program, limits),
     }
 }
@@ -75,20 +77,40 @@ fn visible_variables(program: &Program, procedure: &ivl::Procedure) -> Vec<Expr>
         .collect()
 }
 
-fn with_solver(
+/// Verifies the procedures in parallel, each on a thread of its own with a fresh solver: z3's
+/// context is per thread, so no procedure's answer depends on which ran before it, and the outcomes
+/// are the same whatever the number of cores.
+fn with_solvers(
     program: &Program,
-    solver: &mut dyn Solver,
-    extra: &dyn Fn(&ivl::Procedure) -> Vec<Expr>,
+    new_solver: &(dyn Fn() -> Box<dyn Solver> + Sync),
+    extra: &(dyn Fn(&ivl::Procedure) -> Vec<Expr> + Sync),
 ) -> Result<Vec<ProcedureOutcome>, SolverError> {
-    procedures(program)
-        .map(|procedure| {
-            let vc = vcgen::procedure(program, procedure);
-            let mut requested = visible_variables(program, procedure);
-            requested.extend(extra(procedure));
-            let outcomes = verify::procedure(&vc, solver, &requested)?;
-            Ok(ProcedureOutcome { procedure: procedure.name.clone(), outcomes })
-        })
-        .collect()
+    let procedures: Vec<&ivl::Procedure> = procedures(program).collect();
+    let verify_one = |procedure: &ivl::Procedure| {
+        let vc = vcgen::procedure(program, procedure);
+        let mut requested = visible_variables(program, procedure);
+        requested.extend(extra(procedure));
+        let outcomes = verify::procedure(&vc, new_solver().as_mut(), &requested)?;
+        Ok(ProcedureOutcome { procedure: procedure.name.clone(), outcomes })
+    };
+    let workers = std::thread::available_parallelism().map_or(1, |count| count.get()).min(procedures.len());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut results: Vec<Option<Result<ProcedureOutcome, SolverError>>> = vec![None; procedures.len()];
+    let finished = std::sync::Mutex::new(&mut results);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let Some(procedure) = procedures.get(index) else { break };
+                // A fresh thread, so a fresh z3 context, for every procedure.
+                let result = std::thread::scope(|inner| {
+                    inner.spawn(|| verify_one(procedure)).join().expect("a procedure's verification does not panic")
+                });
+                finished.lock().expect("no worker panicked")[index] = Some(result);
+            });
+        }
+    });
+    results.into_iter().map(|result| result.expect("every procedure was verified")).collect()
 }
 
 /// Boogie checks the printed text; its failures are matched to the checks of the printed program by

@@ -1,52 +1,107 @@
-//! End-to-end verification time per example: read, check, encode, generate VCs and solve with
-//! z3 in-process. Target (issue 4): each seed example under 0.5 s. The number of threads is a
-//! symbolic parameter of the encoding, so no launch size appears here: the cost is the same for 2
-//! threads or 2 million. Run with `cargo bench -p lockstep --bench verify`.
+//! The corpus benchmark: end-to-end verification time of every example (read, check, encode,
+//! generate VCs and solve with z3 in-process), the median of a few runs each, and the corpus total.
+//! Targets (issue 5): the whole corpus under 10 s, no example over 2 s; the seed examples (issue 4)
+//! under 0.5 s each. The number of threads is a symbolic parameter of the encoding, so no launch size
+//! appears here: the cost is the same for 2 threads or 2 million.
+//!
+//! `cargo bench -p lockstep --bench verify` prints the figures and exits 1 when a target is missed;
+//! `cargo bench -p lockstep --bench verify -- --update-readme` also writes each median into the time
+//! column of `examples/README.md`; `-- FILTER` runs only the examples whose path contains `FILTER`.
 
-use criterion::{criterion_group, criterion_main, Criterion};
 use lockstep_encoder::run::Backend;
 use lockstep_encoder::smt::Limits;
 use lockstep_frontend::{check_bytes, verify};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
-fn examples() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
-    let mut found = Vec::new();
-    let mut work = vec![root];
-    while let Some(dir) = work.pop() {
-        for entry in std::fs::read_dir(dir).expect("examples/ is readable") {
-            let path = entry.expect("an entry").path();
-            if path.is_dir() {
-                work.push(path);
-            } else if path.extension().is_some_and(|extension| extension == "pvl") {
-                found.push(path);
-            }
+const RUNS: usize = 5;
+const CORPUS_TARGET: Duration = Duration::from_secs(10);
+const EXAMPLE_TARGET: Duration = Duration::from_secs(2);
+
+fn examples_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples")
+}
+
+fn examples(dir: &Path, found: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("examples/ is readable") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            examples(&path, found);
+        } else if path.extension().is_some_and(|extension| extension == "pvl") {
+            found.push(path);
         }
     }
-    found.sort();
-    found
 }
 
-fn verify_examples(c: &mut Criterion) {
-    let mut group = c.benchmark_group("verify");
-    group.sample_size(10);
-    for path in examples() {
-        let name = path
-            .strip_prefix(Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples"))
-            .unwrap_or(&path)
-            .display()
-            .to_string();
-        let bytes = std::fs::read(&path).expect("readable");
-        group.bench_function(&name, |b| {
-            b.iter(|| {
-                let checked = check_bytes(&name, bytes.clone());
-                let program = checked.program.expect("examples are well formed");
-                verify::program(&program, Backend::Z3, &Limits::default()).expect("verification runs")
-            })
-        });
+/// The median wall time of verifying `path` end to end.
+fn median_time(path: &Path, name: &str) -> Duration {
+    let bytes = std::fs::read(path).expect("readable");
+    let mut times: Vec<Duration> = (0..RUNS)
+        .map(|_| {
+            let start = Instant::now();
+            let checked = check_bytes(name, bytes.clone());
+            let program = checked.program.expect("examples are well formed");
+            verify::program(&program, Backend::Z3, &Limits::default()).expect("verification runs");
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[RUNS / 2]
+}
+
+/// Rewrites the time column (the last) of every row of the examples table that names a measured example.
+fn update_readme(times: &[(String, Duration)]) {
+    let readme = examples_root().join("README.md");
+    let text = std::fs::read_to_string(&readme).expect("examples/README.md is readable");
+    let rows = text.lines().map(|line| {
+        let cells: Vec<&str> = line.split('|').collect();
+        let named = cells.get(1).map(|cell| cell.trim().trim_matches('`'));
+        match times.iter().find(|(name, _)| Some(name.as_str()) == named) {
+            Some((_, time)) if cells.len() >= 4 => {
+                let kept = cells[..cells.len() - 2].join("|");
+                format!("{kept}| {} ms |", time.as_millis())
+            }
+            _ => line.to_string(),
+        }
+    });
+    std::fs::write(&readme, rows.collect::<Vec<_>>().join("\n") + "\n").expect("examples/README.md is writable");
+}
+
+fn main() {
+    let arguments: Vec<String> = std::env::args().skip(1).filter(|argument| argument != "--bench").collect();
+    let update = arguments.iter().any(|argument| argument == "--update-readme");
+    let filter = arguments.iter().find(|argument| !argument.starts_with("--"));
+    let mut paths = Vec::new();
+    examples(&examples_root(), &mut paths);
+    paths.sort();
+    let mut times = Vec::new();
+    for path in paths {
+        let name = path.strip_prefix(examples_root()).unwrap_or(&path).display().to_string();
+        if filter.is_some_and(|filter| !name.contains(filter.as_str())) {
+            continue;
+        }
+        let time = median_time(&path, &name);
+        println!("{name:<60} {:>6} ms", time.as_millis());
+        times.push((name, time));
     }
-    group.finish();
+    let total: Duration = times.iter().map(|(_, time)| *time).sum();
+    let Some((slowest, slowest_time)) = times.iter().max_by_key(|(_, time)| *time) else {
+        println!("no example matches");
+        return;
+    };
+    println!(
+        "{} examples: total {:.2} s (target < {} s), slowest {slowest} at {} ms (target < {} ms)",
+        times.len(),
+        total.as_secs_f64(),
+        CORPUS_TARGET.as_secs(),
+        slowest_time.as_millis(),
+        EXAMPLE_TARGET.as_millis()
+    );
+    if update {
+        update_readme(&times);
+    }
+    if total > CORPUS_TARGET || *slowest_time > EXAMPLE_TARGET {
+        println!("a target is missed");
+        std::process::exit(1);
+    }
 }
-
-criterion_group!(benches, verify_examples);
-criterion_main!(benches);

@@ -3,7 +3,7 @@
 //! backend, with every failed check mapped back to its obligation.
 
 use lockstep_encoder::ivl::Declaration;
-use lockstep_encoder::kernel::{self, Cell, Encoding};
+use lockstep_encoder::kernel::{self, Encoding, Reads};
 use lockstep_encoder::run::{self, Backend};
 use lockstep_encoder::smt::Limits;
 use lockstep_encoder::smt::Value;
@@ -87,18 +87,19 @@ fn kernel(program: &Program, kernel: &Kernel, backend: Backend, limits: &Limits)
     let encoding = kernel::encode(program, kernel)
         .map_err(|unsupported| VerifyError { span: unsupported.span, message: unsupported.message })?;
     // The cells each assertion reads, requested from the model of every failure in its procedure.
-    let cells: HashMap<String, Vec<Cell>> = encoding
+    let reads: HashMap<String, Reads> = encoding
         .program
         .declarations
         .iter()
         .filter_map(|declaration| match declaration {
-            Declaration::Procedure(procedure) => Some(encoding.cells(procedure)),
+            Declaration::Procedure(procedure) => Some(encoding.reads(procedure)),
             _ => None,
         })
         .flatten()
         .collect();
     let extra = |procedure: &lockstep_encoder::ivl::Procedure| {
-        encoding.cells(procedure).into_values().flatten().flat_map(|cell| [cell.index, cell.value]).collect::<Vec<_>>()
+        let reads = encoding.reads(procedure).into_values();
+        reads.flat_map(|reads| reads.cells).flat_map(|cell| [cell.index, cell.value]).collect::<Vec<_>>()
     };
     let outcomes = run::program_requesting(&encoding.program, backend, limits, &extra)
         .map_err(|error| VerifyError { span: kernel.span, message: format!("the solver failed: {}", error.0) })?;
@@ -108,9 +109,7 @@ fn kernel(program: &Program, kernel: &Kernel, backend: Backend, limits: &Limits)
         let Some(index) = tag.strip_prefix('o').and_then(|index| index.parse::<usize>().ok()) else { continue };
         verdicts[index] = Some(match &outcome.status {
             Status::Verified => (Verdict::Verified, Vec::new()),
-            Status::Failed { model } => {
-                (Verdict::Failed, counterexample(&encoding, model, cells.get(tag).map(Vec::as_slice).unwrap_or(&[])))
-            }
+            Status::Failed { model } => (Verdict::Failed, counterexample(&encoding, model, reads.get(tag))),
             Status::Undecided(reason) => (Verdict::Undecided(reason.clone()), Vec::new()),
         });
     }
@@ -125,7 +124,7 @@ fn kernel(program: &Program, kernel: &Kernel, backend: Backend, limits: &Limits)
 
 /// The model's values in the kernel's terms: the named variables in the order the encoding lists
 /// them (thread ids and sizes first), then `a[i] = v` for each cell the failing check reads.
-fn counterexample(encoding: &Encoding, model: &[(String, Value)], cells: &[Cell]) -> Counterexample {
+fn counterexample(encoding: &Encoding, model: &[(String, Value)], reads: Option<&Reads>) -> Counterexample {
     let value = |expr: &lockstep_encoder::ivl::Expr| {
         let text = expr.to_string();
         model.iter().find(|(name, _)| *name == text).map(|(_, value)| value.to_string())
@@ -140,11 +139,11 @@ fn counterexample(encoding: &Encoding, model: &[(String, Value)], cells: &[Cell]
         if ["tid", "gid", "lid", "gsize", "tcount"].contains(&variable.as_str()) {
             continue;
         }
-        if let Some(label) = encoding.label(variable) {
+        if let Some(label) = encoding.label(variable, reads) {
             shown.push((label.to_string(), found.to_string()));
         }
     }
-    for cell in cells {
+    for cell in reads.iter().flat_map(|reads| &reads.cells) {
         if let (Some(index), Some(content)) = (value(&cell.index), value(&cell.value)) {
             let name = if cell.permission {
                 format!("permission on {}[{index}]", cell.array)

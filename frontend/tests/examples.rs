@@ -77,39 +77,51 @@ fn expected_failures(text: &str) -> std::collections::BTreeSet<(String, u64)> {
     expected
 }
 
+/// The marker of a correct kernel (or a failing variant) that lockstep cannot yet get right, with
+/// the reason: `//:: known limitation (issue N): reason`.
+fn known_limitation(text: &str) -> Option<&str> {
+    text.lines().find_map(|line| line.strip_prefix("//:: known limitation")).map(str::trim)
+}
+
 /// Every example gets the verdict its `//:: verdict` header names (exit status 0 for `verified`, 1
 /// for `failed`), and exactly the obligations its `//:: fails` markers name fail, on the marked
 /// lines: none is undecided.
+///
+/// An example marked `//:: known limitation` must still miss that expectation, so that the marker
+/// goes when the limitation does; and a variant that should fail never verifies, marker or not.
 #[test]
 fn every_example_gets_its_verdict_and_fails_where_marked() {
     let mut mismatches = Vec::new();
     for path in all_examples() {
         let text = std::fs::read_to_string(&path).expect("readable");
-        let output = Command::new(env!("CARGO_BIN_EXE_lockstep"))
-            .args(["verify", "--format", "json"])
-            .arg(&path)
-            .output()
-            .expect("the lockstep binary runs");
-        let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON output");
-        let kernels = report["files"][0]["kernels"].as_array().cloned().unwrap_or_default();
-        let failed: std::collections::BTreeSet<(String, u64)> = kernels
+        let (status, not_verified) = verify(&path, &[]);
+        let failed: std::collections::BTreeSet<(String, u64)> = not_verified
             .iter()
-            .flat_map(|kernel| kernel["obligations"].as_array().cloned().unwrap_or_default())
-            .filter(|obligation| obligation["status"] != "verified")
-            .inspect(|obligation| assert_eq!(obligation["status"], "failed", "{}: {obligation}", path.display()))
-            .map(|obligation| {
-                (obligation["id"].as_str().unwrap_or("").to_string(), obligation["line"].as_u64().unwrap_or(0))
-            })
+            .filter(|(_, _, status)| status == "failed")
+            .map(|(id, line, _)| (id.clone(), *line))
             .collect();
         let expected = expected_failures(&text);
         let verdict = text.lines().find_map(|line| line.strip_prefix("//:: verdict ")).unwrap_or("verified").trim();
         let wanted_status = if verdict == "verified" { 0 } else { 1 };
-        if failed != expected || output.status.code() != Some(wanted_status) {
-            mismatches.push(format!(
-                "{}: expected verdict {verdict} and failures {expected:?}, got exit {:?} and {failed:?}",
-                path.display(),
-                output.status.code()
-            ));
+        let as_expected = failed.len() == not_verified.len() && failed == expected && status == Some(wanted_status);
+        let outcome = format!("exit {status:?} and {not_verified:?}");
+        match known_limitation(&text) {
+            _ if verdict == "failed" && status == Some(0) => {
+                mismatches.push(format!("{}: a failing variant VERIFIES ({outcome})", path.display()))
+            }
+            None if !as_expected => mismatches.push(format!(
+                "{}: expected verdict {verdict} and failures {expected:?}, got {outcome}",
+                path.display()
+            )),
+            Some(reason) if !reason.starts_with("(issue ") => mismatches.push(format!(
+                "{}: a `known limitation` marker cites its issue: `//:: known limitation (issue N): reason`",
+                path.display()
+            )),
+            Some(reason) if as_expected => mismatches.push(format!(
+                "{}: gets its verdict now, so its `known limitation{reason}` marker must go",
+                path.display()
+            )),
+            _ => {}
         }
     }
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
@@ -202,4 +214,60 @@ fn real_boogie_agrees_with_the_built_in_engine() {
         }
     });
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
+
+/// What the verdict column of `examples/README.md` says of an example: `verified`, or `failed:` and
+/// the obligations that fail, and `known limitation` where the example carries that marker.
+fn verdict_cell(text: &str) -> String {
+    let verdict = text.lines().find_map(|line| line.strip_prefix("//:: verdict ")).unwrap_or("verified").trim();
+    let ids: std::collections::BTreeSet<String> = expected_failures(text).into_iter().map(|(id, _)| id).collect();
+    let mut cell = verdict.to_string();
+    if !ids.is_empty() {
+        cell = format!("{cell}: {}", ids.into_iter().map(|id| format!("`{id}`")).collect::<Vec<_>>().join(", "));
+    }
+    if known_limitation(text).is_some() {
+        cell.push_str(" (known limitation)");
+    }
+    cell
+}
+
+/// `examples/README.md` lists every example once, with what it shows, the verdict and failing
+/// obligations its markers expect, and a time under the 2 s target (written by
+/// `cargo bench -p lockstep --bench verify -- --update-readme`).
+#[test]
+fn the_examples_table_is_current() {
+    let readme = std::fs::read_to_string(examples_root().join("README.md")).expect("examples/README.md is readable");
+    let mut listed = std::collections::BTreeMap::new();
+    let mut problems = Vec::new();
+    for line in readme.lines().filter(|line| line.starts_with("| `")) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let [_, name, shows, verdict, time, _] = cells[..] else {
+            problems.push(format!("not a row of four cells: {line}"));
+            continue;
+        };
+        let name = name.trim_matches('`').to_string();
+        if shows.is_empty() {
+            problems.push(format!("{name}: says nothing of what it shows"));
+        }
+        match time.strip_suffix(" ms").and_then(|millis| millis.parse::<u64>().ok()) {
+            Some(millis) if millis < 2000 => {}
+            _ => problems.push(format!("{name}: time `{time}` is not a figure under 2000 ms")),
+        }
+        if listed.insert(name.clone(), verdict.to_string()).is_some() {
+            problems.push(format!("{name}: listed twice"));
+        }
+    }
+    for path in all_examples() {
+        let name = path.strip_prefix(examples_root()).expect("under examples/").display().to_string();
+        let text = std::fs::read_to_string(&path).expect("readable");
+        match listed.remove(&name) {
+            None => problems.push(format!("{name}: not in the table")),
+            Some(verdict) if verdict != verdict_cell(&text) => {
+                problems.push(format!("{name}: the table says `{verdict}`, the file `{}`", verdict_cell(&text)))
+            }
+            Some(_) => {}
+        }
+    }
+    problems.extend(listed.keys().map(|name| format!("{name}: in the table, but no such example")));
+    assert!(problems.is_empty(), "examples/README.md is out of date:\n{}", problems.join("\n"));
 }

@@ -43,22 +43,33 @@ pub struct Cell {
     pub permission: bool,
 }
 
+/// What one assertion reads: the heap cells outside quantifiers, and the variables it mentions.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Reads {
+    pub cells: Vec<Cell>,
+    pub variables: std::collections::BTreeSet<String>,
+}
+
 impl Encoding {
-    /// The cells each tagged assertion of a procedure reads outside quantifiers, by tag.
-    pub fn cells(&self, procedure: &Procedure) -> HashMap<String, Vec<Cell>> {
+    /// What each tagged assertion of a procedure reads, by tag.
+    pub fn reads(&self, procedure: &Procedure) -> HashMap<String, Reads> {
         let mut found = HashMap::new();
         if let Some(body) = &procedure.body {
-            collect_cells(&body.stmts, &self.display, &mut found);
+            collect_reads(&body.stmts, &self.display, &mut found);
         }
         found
     }
 
-    /// The label a counterexample gives an IVL variable, if it shows it at all: the kernel's
-    /// names, and the threads (`lid_5` is the lid of a thread a resource check chose) and the
-    /// location the resource checks choose.
-    pub fn label(&self, name: &str) -> Option<String> {
+    /// The label a counterexample of an assertion that reads `reads` gives an IVL variable, if it
+    /// shows it at all: the kernel's names, and the threads (`lid_5` is the lid of a thread a
+    /// resource check chose) and the location the resource checks choose, where the assertion
+    /// mentions them (elsewhere their values are arbitrary, and would mislead).
+    pub fn label(&self, name: &str, reads: Option<&Reads>) -> Option<String> {
         if let Some(label) = self.display.get(name) {
             return Some(label.clone());
+        }
+        if reads.is_some_and(|reads| !reads.variables.contains(name)) {
+            return None;
         }
         if name == resources::LOCATION {
             return Some(name.into());
@@ -875,21 +886,26 @@ fn measure(function: &logic::Function, index: usize) -> Option<VarId> {
     ints.iter().find(|(position, param)| decreases(*position, *param)).or(ints.first()).map(|(_, param)| *param)
 }
 
-fn collect_cells(
+fn collect_reads(
     stmts: &[Stmt],
     display: &std::collections::BTreeMap<String, String>,
-    out: &mut HashMap<String, Vec<Cell>>,
+    out: &mut HashMap<String, Reads>,
 ) {
     for stmt in stmts {
         match &stmt.kind {
             StmtKind::Assert { expr, tag: Some(tag) } => {
-                let mut cells = Vec::new();
-                reads_of(expr, display, &mut cells);
-                out.insert(tag.clone(), cells);
+                let mut reads = Reads::default();
+                reads_of(expr, display, &mut reads.cells);
+                expr.walk(&mut |part| {
+                    if let Expr::Var(name) = part {
+                        reads.variables.insert(name.clone());
+                    }
+                });
+                out.insert(tag.clone(), reads);
             }
             StmtKind::If { then_branch, else_branch, .. } => {
-                collect_cells(then_branch, display, out);
-                collect_cells(else_branch, display, out);
+                collect_reads(then_branch, display, out);
+                collect_reads(else_branch, display, out);
             }
             _ => {}
         }
