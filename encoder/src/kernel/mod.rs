@@ -408,17 +408,10 @@ impl<'k> Encoder<'k> {
         self.block(&context, &kernel.body, &mut body)?;
         context.read_id = ObligationId::Frame;
         self.exhale(&context, &kernel.thread_contract.ensures, ObligationId::ThreadPost, &mut body)?;
-        let (tid, gid, lid) = (Expr::var(names::TID), Expr::var(names::GID), Expr::var(names::LID));
-        let gsize = Expr::var(names::GSIZE);
-        let launch = vec![
-            expr::in_bounds(&lid, gsize.clone()),
-            expr::in_bounds(&gid, expr::groups()),
-            Expr::binary(BinaryOp::Eq, tid, Expr::binary(BinaryOp::Add, Expr::binary(BinaryOp::Mul, gid, gsize), lid)),
-        ];
         Ok(self.procedure(
             format!("thread_{}", kernel.name),
             &[names::TID, names::GID, names::LID],
-            launch,
+            self.launch(),
             true,
             body.locals,
             body.stmts,
