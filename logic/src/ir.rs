@@ -191,6 +191,22 @@ impl Kernel {
     pub fn barrier(&self, id: BarrierId) -> &Barrier {
         &self.barriers[id.index()]
     }
+
+    /// Whether some statement of the kernel writes `array`. An array no thread writes keeps its
+    /// launch contents throughout, the same in every thread, whatever the barriers fence.
+    pub fn writes(&self, array: ArrayId) -> bool {
+        fn in_block(block: &Block, array: ArrayId) -> bool {
+            block.stmts.iter().any(|stmt| match &stmt.kind {
+                StmtKind::Write { array: written, .. } => *written == array,
+                StmtKind::If { then_branch, else_branch, .. } => {
+                    in_block(then_branch, array) || else_branch.as_ref().is_some_and(|block| in_block(block, array))
+                }
+                StmtKind::While { body, .. } | StmtKind::Block(body) => in_block(body, array),
+                _ => false,
+            })
+        }
+        in_block(&self.body, array)
+    }
 }
 
 /// A contract: its clauses in source order. The clauses of one list form one conjunction read left

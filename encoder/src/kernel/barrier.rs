@@ -1,6 +1,6 @@
 //! `barrier.functional` (PO-8, the premise the seed's Theorem 5.3.1 leaves out): for an arbitrary
 //! thread `t` of a group, its own barrier precondition, and the conjuncts of every other thread's
-//! precondition that read only memory the barrier fences, imply its barrier postcondition
+//! precondition that read only memory the barrier fences (or arrays no thread writes), imply its barrier postcondition
 //! (`proofs/kernel.md`, E7).
 //!
 //! All threads see one heap at the barrier. Another thread's lock-step-safe private variables have
@@ -91,7 +91,8 @@ impl Encoder<'_> {
                 stmts.push(Stmt::new(StmtKind::Assume(fact)));
             }
         }
-        let fenced = |array: logic::ArrayId| barrier.fences.fences(kernel.array(array).memory);
+        // An array no thread writes needs no fence: every thread sees its launch contents (E7).
+        let fenced = |array: logic::ArrayId| barrier.fences.fences(kernel.array(array).memory) || !kernel.writes(array);
         let others: Vec<Expr> = pres.iter().filter_map(|conjunct| fact(&other, conjunct, fenced)).collect();
         // The threads whose preconditions the postcondition needs, found by inverting the indices
         // the preconditions read at the locations the postcondition reads, are instantiated
@@ -139,7 +140,7 @@ impl Encoder<'_> {
                 "this barrier postcondition might not follow from the barrier's preconditions".into(),
                 barrier.span,
                 if barrier.fences.local || barrier.fences.global {
-                    "the preconditions of other threads count only where they read memory this barrier fences".into()
+                    "the preconditions of other threads count only where they read memory this barrier fences (or arrays no thread writes)".into()
                 } else {
                     "this barrier fences no memory: only the thread's own precondition counts".into()
                 },
