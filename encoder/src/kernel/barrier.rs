@@ -109,7 +109,9 @@ impl Encoder<'_> {
         {
             for (array, index) in conjunct_reads(conjunct) {
                 for (_, location) in wanted.iter().filter(|(wanted_array, _)| *wanted_array == array) {
-                    let instance_lid = match super::resources::symbolic_inverse(index, location, &own) {
+                    // A lock-step-safe private variable has one value in all threads at the barrier.
+                    let shared = |var: VarId| lockstep.is_safe_variable(kernel, var);
+                    let instance_lid = match super::resources::symbolic_inverse(index, location, &own, &shared) {
                         Some(super::resources::Inverse::OfTid(tid)) => {
                             Expr::binary(BinaryOp::Sub, tid, Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone()))
                         }

@@ -367,7 +367,8 @@ impl<'k> Encoder<'k> {
                 context.check_reads = false;
                 context
             };
-            let inverse = match symbolic_inverse(atom.index(), location, &group_context) {
+            // The thread precondition reads no private variable.
+            let inverse = match symbolic_inverse(atom.index(), location, &group_context, &|_| false) {
                 Some(Inverse::OfTid(tid)) => {
                     Expr::binary(BinaryOp::Sub, tid, Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone()))
                 }
@@ -449,53 +450,50 @@ pub(super) enum Inverse {
     OfLid(Expr),
 }
 
-/// The inverse of an index `tid`, `lid`, `tid ± c`, `c + tid` (likewise `lid`), where `c` is the
-/// same in all threads (built from literals, `gid`, `gsize`, `tcount` and kernel parameters, read in
-/// `context`): the thread id that names `location`.
-pub(super) fn symbolic_inverse(index: &logic::Expr, location: &Expr, context: &Context) -> Option<Inverse> {
-    let thread_id = |expr: &logic::Expr| match expr.kind {
-        ExprKind::Builtin(Builtin::Tid) => Some(true),
-        ExprKind::Builtin(Builtin::Lid) => Some(false),
-        _ => None,
-    };
-    let wrap = |is_tid: bool, value: Expr| if is_tid { Inverse::OfTid(value) } else { Inverse::OfLid(value) };
-    if let Some(is_tid) = thread_id(index) {
-        return Some(wrap(is_tid, location.clone()));
-    }
-    let ExprKind::Binary { op, lhs, rhs } = &index.kind else { return None };
+/// The inverse of an index that is linear in `tid` or `lid` with coefficient 1 or -1: `tid`, `lid`,
+/// and `e + c`, `c + e`, `e - c`, `c - e` of such an `e`, where `c` is the same in all threads of a
+/// group (built from literals, `gid`, `gsize`, `tcount`, kernel parameters and the private variables
+/// `shared` admits, read in `context`): the thread id that names `location`, which is unique.
+pub(super) fn symbolic_inverse(
+    index: &logic::Expr,
+    location: &Expr,
+    context: &Context,
+    shared: &dyn Fn(VarId) -> bool,
+) -> Option<Inverse> {
     let offset = |expr: &logic::Expr| -> Option<Expr> {
-        uniform(context.kernel, expr).then(|| context.translate(expr, &mut Vec::new(), &mut Scope::default()))
+        uniform(context.kernel, expr, shared).then(|| context.translate(expr, &mut Vec::new(), &mut Scope::default()))
     };
-    match op {
-        logic::BinaryOp::Add => {
-            if let (Some(is_tid), Some(c)) = (thread_id(lhs), offset(rhs)) {
-                return Some(wrap(is_tid, Expr::binary(BinaryOp::Sub, location.clone(), c)));
-            }
-            if let (Some(c), Some(is_tid)) = (offset(lhs), thread_id(rhs)) {
-                return Some(wrap(is_tid, Expr::binary(BinaryOp::Sub, location.clone(), c)));
-            }
-            None
-        }
-        logic::BinaryOp::Sub => {
-            let (is_tid, c) = (thread_id(lhs)?, offset(rhs)?);
-            Some(wrap(is_tid, Expr::binary(BinaryOp::Add, location.clone(), c)))
-        }
+    let invert = |inner: &logic::Expr, location: Expr| symbolic_inverse(inner, &location, context, shared);
+    match &index.kind {
+        ExprKind::Builtin(Builtin::Tid) => Some(Inverse::OfTid(location.clone())),
+        ExprKind::Builtin(Builtin::Lid) => Some(Inverse::OfLid(location.clone())),
+        ExprKind::Binary { op: logic::BinaryOp::Add, lhs, rhs } => match (offset(lhs), offset(rhs)) {
+            (_, Some(c)) => invert(lhs, Expr::binary(BinaryOp::Sub, location.clone(), c)),
+            (Some(c), None) => invert(rhs, Expr::binary(BinaryOp::Sub, location.clone(), c)),
+            (None, None) => None,
+        },
+        ExprKind::Binary { op: logic::BinaryOp::Sub, lhs, rhs } => match (offset(lhs), offset(rhs)) {
+            (_, Some(c)) => invert(lhs, Expr::binary(BinaryOp::Add, location.clone(), c)),
+            (Some(c), None) => invert(rhs, Expr::binary(BinaryOp::Sub, c, location.clone())),
+            (None, None) => None,
+        },
         _ => None,
     }
 }
 
 /// Whether an expression has one value for all threads of a group and needs no state: literals,
-/// `gid`, `gsize`, `tcount`, kernel parameters and arithmetic on them.
-fn uniform(kernel: &logic::Kernel, expr: &logic::Expr) -> bool {
+/// `gid`, `gsize`, `tcount`, kernel parameters, the private variables `shared` admits, and
+/// arithmetic on them.
+fn uniform(kernel: &logic::Kernel, expr: &logic::Expr, shared: &dyn Fn(VarId) -> bool) -> bool {
     match &expr.kind {
         ExprKind::Int(_) => true,
         ExprKind::Builtin(builtin) => !builtin.is_thread_specific(),
-        ExprKind::Var(var) => kernel.var(*var).kind == VarKind::KernelParam,
-        ExprKind::Unary { operand, .. } => uniform(kernel, operand),
+        ExprKind::Var(var) => kernel.var(*var).kind == VarKind::KernelParam || shared(*var),
+        ExprKind::Unary { operand, .. } => uniform(kernel, operand, shared),
         ExprKind::Binary { op, lhs, rhs } => {
             matches!(op, logic::BinaryOp::Add | logic::BinaryOp::Sub | logic::BinaryOp::Mul)
-                && uniform(kernel, lhs)
-                && uniform(kernel, rhs)
+                && uniform(kernel, lhs, shared)
+                && uniform(kernel, rhs, shared)
         }
         _ => false,
     }
