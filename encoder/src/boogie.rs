@@ -115,6 +115,12 @@ pub fn parse_output(output: &str) -> Report {
             continue;
         }
         if let Some((row, message)) = located(trimmed) {
+            // A time-out is counted by the summary line and leaves the procedure's checks undecided.
+            if message.starts_with("Timed out on ")
+                || (message.starts_with("Verification of ") && message.contains(" timed out after "))
+            {
+                continue;
+            }
             if let Some(code) = message.strip_prefix("Error ").and_then(|rest| rest.split(':').next()) {
                 if let Some(kind) = kind_of(code) {
                     let related = lines
@@ -160,6 +166,15 @@ mod tests {
                 Failure { kind: CheckKind::Postcondition, line: 3, related_line: None },
             ]
         );
+    }
+
+    #[test]
+    fn a_time_out_is_counted_and_no_problem() {
+        let output = "/tmp/x.bpl(11,11): Verification of 'p' timed out after 10 seconds\n/tmp/x.bpl(34,3): Timed out on BP5001: This assertion might not hold.\nExecution trace:\n    /tmp/x.bpl(29,3): anon0\n\nBoogie program verifier finished with 4 verified, 0 errors, 1 time out\n";
+        let report = parse_output(output);
+        assert_eq!(report.problems, Vec::<String>::new());
+        assert_eq!((report.verified, report.errors, report.timeouts), (4, 0, 1));
+        assert!(report.failures.is_empty());
     }
 
     #[test]

@@ -170,9 +170,13 @@ fn verdicts_do_not_depend_on_the_solver_seed() {
 }
 
 /// Runs `check` on every example, a few at a time (each runs the `lockstep` binary), and gathers
-/// what it reports.
+/// what it reports. Examples with a `known limitation` are left out: what they show is a gap, and
+/// an undecided check may be decided by one solver or seed and not another.
 fn for_each_example(check: impl Fn(&Path) -> Vec<String> + Sync) -> Vec<String> {
-    let examples = all_examples();
+    let examples: Vec<PathBuf> = all_examples()
+        .into_iter()
+        .filter(|path| known_limitation(&std::fs::read_to_string(path).expect("readable")).is_none())
+        .collect();
     let workers = std::thread::available_parallelism().map_or(2, |count| count.get()).min(4);
     let next = std::sync::atomic::AtomicUsize::new(0);
     let found = std::sync::Mutex::new(Vec::new());
@@ -192,7 +196,9 @@ fn for_each_example(check: impl Fn(&Path) -> Vec<String> + Sync) -> Vec<String> 
 }
 
 /// Real Boogie, run on the same encoding, agrees with the built-in engine on every example: the
-/// same exit status and the same failing obligations.
+/// same exit status and the same failing obligations. A file marked `//:: boogie times out` is one
+/// whose non-linear arithmetic Boogie's z3 does not decide within the time limit: there Boogie must
+/// be undecided, never contradict.
 #[test]
 fn real_boogie_agrees_with_the_built_in_engine() {
     if Command::new(std::env::var("LOCKSTEP_BOOGIE").unwrap_or_else(|_| "boogie".into()))
@@ -207,10 +213,14 @@ fn real_boogie_agrees_with_the_built_in_engine() {
     let mismatches = for_each_example(|path| {
         let built_in = verify(path, &[]);
         let boogie = verify(path, &["--backend", "boogie"]);
-        if boogie == built_in {
-            Vec::new()
-        } else {
-            vec![format!("{}: Boogie {boogie:?}, built-in {built_in:?}", path.display())]
+        let times_out = std::fs::read_to_string(path).expect("readable").contains("\n//:: boogie times out");
+        match (times_out, boogie.0) {
+            (false, _) if boogie == built_in => Vec::new(),
+            // Boogie's z3 may give up on a non-linear check lockstep's decides: undecided is no
+            // contradiction, and the marker goes when Boogie decides the file.
+            (true, Some(3)) if boogie.1.iter().all(|(_, _, status)| status == "undecided") => Vec::new(),
+            (true, _) => vec![format!("{}: Boogie no longer times out: {boogie:?}", path.display())],
+            (false, _) => vec![format!("{}: Boogie {boogie:?}, built-in {built_in:?}", path.display())],
         }
     });
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));

@@ -334,7 +334,8 @@ impl Program {
     }
 }
 
-fn walk_statements<'p>(stmts: &'p [Stmt], visit: &mut impl FnMut(&'p Expr)) {
+/// Visits every expression of the statements, as [`Expr::walk`] does.
+pub fn walk_statements<'p>(stmts: &'p [Stmt], visit: &mut impl FnMut(&'p Expr)) {
     for stmt in stmts {
         match &stmt.kind {
             StmtKind::Assign { indices, value, .. } => indices.iter().chain([value]).for_each(|expr| expr.walk(visit)),

@@ -429,7 +429,7 @@ impl<'k> Encoder<'k> {
         locals: Vec<Binding>,
         stmts: Vec<Stmt>,
     ) -> Procedure {
-        let definitions = if with_definitions { self.definitions() } else { Vec::new() };
+        let definitions = if with_definitions { self.definitions(&facts, &stmts) } else { Vec::new() };
         Procedure {
             name,
             params: params.iter().map(|name| Binding::new(*name, Type::Int)).collect(),
@@ -481,13 +481,28 @@ impl<'k> Encoder<'k> {
         facts
     }
 
-    /// The recursive functions' definitions, which the kernel's procedures may use: their
-    /// termination is checked in the functions' own procedures, which do not assume them (E5).
-    fn definitions(&self) -> Vec<Expr> {
+    /// The definitions of the recursive functions a procedure with these facts and statements
+    /// calls, directly or through other functions: their termination is checked in the functions'
+    /// own procedures, which do not assume them (E5). The definitions of functions it does not call
+    /// could not matter to its verdict, and would only give the solver more to search.
+    fn definitions(&self, facts: &[Expr], stmts: &[Stmt]) -> Vec<Expr> {
+        let mut named = std::collections::BTreeSet::new();
+        let mut visit = |expr: &Expr| {
+            if let Expr::Call(name, _) = expr {
+                named.insert(name.clone());
+            }
+        };
+        facts.iter().for_each(|fact| fact.walk(&mut visit));
+        ivl::walk_statements(stmts, &mut visit);
+        let called: Vec<usize> = (0..self.functions.len())
+            .filter(|&index| named.contains(&names::function(&self.functions[index])))
+            .collect();
+        let reached = reachable(self.functions, called);
         self.functions
             .iter()
-            .filter(|function| recursive(self.functions, function))
-            .map(|function| Expr::var(names::defined(function)))
+            .zip(reached)
+            .filter(|(function, reached)| *reached && recursive(self.functions, function))
+            .map(|(function, _)| Expr::var(names::defined(function)))
             .collect()
     }
 
@@ -820,30 +835,34 @@ fn thread_id(gid: &Expr, lid: &Expr) -> Expr {
 
 /// Whether a function can call itself, directly or through others.
 fn recursive(functions: &[logic::Function], function: &logic::Function) -> bool {
-    let callees = |body: &logic::Function| {
-        let mut called = Vec::new();
-        let mut exprs: Vec<&logic::Expr> = vec![&body.body];
-        exprs.extend(&body.requires);
-        while let Some(expr) = exprs.pop() {
-            expr::children(expr, &mut exprs);
-            if let logic::ExprKind::Call { function, .. } = &expr.kind {
-                called.push(function.index());
-            }
-        }
-        called
-    };
     let start = functions.iter().position(|candidate| std::ptr::eq(candidate, function));
-    let mut seen = vec![false; functions.len()];
-    let mut work = callees(function);
-    while let Some(next) = work.pop() {
-        if Some(next) == start {
-            return true;
+    start.is_some_and(|start| reachable(functions, callees(function))[start])
+}
+
+/// The functions a function's body and precondition call.
+fn callees(function: &logic::Function) -> Vec<usize> {
+    let mut called = Vec::new();
+    let mut exprs: Vec<&logic::Expr> = vec![&function.body];
+    exprs.extend(&function.requires);
+    while let Some(expr) = exprs.pop() {
+        expr::children(expr, &mut exprs);
+        if let logic::ExprKind::Call { function, .. } = &expr.kind {
+            called.push(function.index());
         }
+    }
+    called
+}
+
+/// Which functions the given ones are or call, directly or through others.
+fn reachable(functions: &[logic::Function], start: Vec<usize>) -> Vec<bool> {
+    let mut seen = vec![false; functions.len()];
+    let mut work = start;
+    while let Some(next) = work.pop() {
         if !std::mem::replace(&mut seen[next], true) {
             work.extend(callees(&functions[next]));
         }
     }
-    false
+    seen
 }
 
 /// The parameter a directly recursive function decreases: the first int parameter that every

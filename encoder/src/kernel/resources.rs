@@ -367,8 +367,11 @@ impl<'k> Encoder<'k> {
                 context.check_reads = false;
                 context
             };
-            // The thread precondition reads no private variable.
-            let inverse = match symbolic_inverse(atom.index(), location, &group_context, &|_| false) {
+            // The thread precondition reads no private variable. A guard `e == c` with `e` linear
+            // in the thread id pins the one thread that can hold the atom, whatever its index.
+            let inverse = match symbolic_inverse(atom.index(), location, &group_context, &|_| false)
+                .or_else(|| pinned_thread(&atom.conjunct.guards, &group_context))
+            {
                 Some(Inverse::OfTid(tid)) => {
                     Expr::binary(BinaryOp::Sub, tid, Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone()))
                 }
@@ -479,6 +482,30 @@ pub(super) fn symbolic_inverse(
         },
         _ => None,
     }
+}
+
+/// The one thread whose guards can hold: a guard `e == c` (or `c == e`, or such a conjunct of a
+/// guard), where `c` is the same in all threads and `e` has a [`symbolic_inverse`].
+fn pinned_thread(guards: &[logic::Expr], context: &Context) -> Option<Inverse> {
+    let mut work: Vec<&logic::Expr> = guards.iter().collect();
+    while let Some(guard) = work.pop() {
+        let ExprKind::Binary { op, lhs, rhs } = &guard.kind else { continue };
+        match op {
+            logic::BinaryOp::And => work.extend([&**lhs, &**rhs]),
+            logic::BinaryOp::Eq => {
+                for (thread_side, value) in [(lhs, rhs), (rhs, lhs)] {
+                    if uniform(context.kernel, value, &|_| false) {
+                        let value = context.translate(value, &mut Vec::new(), &mut Scope::default());
+                        if let Some(inverse) = symbolic_inverse(thread_side, &value, context, &|_| false) {
+                            return Some(inverse);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Whether an expression has one value for all threads of a group and needs no state: literals,
