@@ -281,3 +281,49 @@ fn the_examples_table_is_current() {
     problems.extend(listed.keys().map(|name| format!("{name}: in the table, but no such example")));
     assert!(problems.is_empty(), "examples/README.md is out of date:\n{}", problems.join("\n"));
 }
+
+/// No procedure of a verified example's encoding is vacuous: an `assert false` appended to its
+/// body is not proved, so its assumptions are consistent and its end is reached. An encoding that
+/// assumed something false (as an unguarded `\forall*` read once did) would make every check after
+/// it pass, and a wrong kernel verify; Boogie calls this a smoke test. (In a failing variant, a
+/// check that always fails is assumed after it is reported, so the rest of its procedure may be
+/// vacuous by design; and a solver that cannot tell is no evidence either way.)
+#[test]
+fn no_procedure_of_a_verified_example_is_vacuous() {
+    use lockstep_encoder::ivl::{Declaration, Expr, Stmt, StmtKind};
+    use lockstep_encoder::verify::Status;
+    let vacuous = for_each_example(|path| {
+        let text = std::fs::read_to_string(path).expect("readable");
+        if text.lines().any(|line| line.starts_with("//:: verdict failed")) {
+            return Vec::new();
+        }
+        let checked = lockstep_frontend::check_bytes(&path.display().to_string(), text.into_bytes());
+        let program = checked.program.expect("examples are well formed");
+        let mut found = Vec::new();
+        for kernel in &program.kernels {
+            // A kernel lockstep refuses has no encoding to be vacuous.
+            let Ok(encoding) = lockstep_encoder::kernel::encode(&program, kernel) else { continue };
+            let mut smoked = encoding.program.clone();
+            for declaration in &mut smoked.declarations {
+                if let Declaration::Procedure(procedure) = declaration {
+                    if let Some(body) = &mut procedure.body {
+                        let smoke = StmtKind::Assert { expr: Expr::Bool(false), tag: Some("smoke".into()) };
+                        body.stmts.push(Stmt::new(smoke));
+                    }
+                }
+            }
+            let limits = lockstep_encoder::smt::Limits::default();
+            let outcomes = lockstep_encoder::run::program(&smoked, lockstep_encoder::run::Backend::Z3, &limits)
+                .expect("the solver runs");
+            for procedure in outcomes {
+                let smoke = procedure.outcomes.iter().find(|outcome| outcome.check.tag.as_deref() == Some("smoke"));
+                let status = smoke.map(|outcome| &outcome.status);
+                if matches!(status, None | Some(Status::Verified)) {
+                    found.push(format!("{}: procedure {} is vacuous: {status:?}", path.display(), procedure.procedure));
+                }
+            }
+        }
+        found
+    });
+    assert!(vacuous.is_empty(), "{}", vacuous.join("\n"));
+}

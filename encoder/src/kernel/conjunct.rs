@@ -162,7 +162,11 @@ impl Encoder<'_> {
                         self.update_quantified(before, &translated, BinaryOp::Sub, |_| value.clone(), body);
                     }
                     Amount::Read => {
-                        // A wildcard per location, positive and below what is held there (Carbon).
+                        // A wildcard per location, positive and below what is held there (Carbon),
+                        // wherever something is held: the assertion above showed that every
+                        // location the range names is such a one. Unguarded, the assumption would
+                        // be false at every location held by nobody, and everything after it
+                        // vacuous (`forall_read_postcondition_wrong.pvl` verified so).
                         let taken = format!("taken_{}", self.wildcards);
                         self.wildcards += 1;
                         body.locals.push(Binding::new(&taken, super::mask_type()));
@@ -175,9 +179,13 @@ impl Encoder<'_> {
                             bound: vec![Binding::new(CELL, Type::Int)],
                             triggers: Vec::new(),
                             body: Box::new(Expr::binary(
-                                BinaryOp::And,
-                                Expr::binary(BinaryOp::Lt, expr::real_zero(), amount.clone()),
-                                Expr::binary(BinaryOp::Lt, amount, held),
+                                BinaryOp::Implies,
+                                Expr::binary(BinaryOp::Lt, expr::real_zero(), held.clone()),
+                                Expr::binary(
+                                    BinaryOp::And,
+                                    Expr::binary(BinaryOp::Lt, expr::real_zero(), amount.clone()),
+                                    Expr::binary(BinaryOp::Lt, amount, held),
+                                ),
                             )),
                         }));
                         self.update_quantified(
