@@ -412,7 +412,9 @@ impl<'k> Encoder<'k> {
     /// `inverse(j)`, a fresh function assumed to map each location an atom names in the group back
     /// to the thread's `lid`.
     fn left_inverse(&mut self, atom: &Atom, number: usize, location: &Expr, builder: &mut Builder) -> Expr {
-        let name = format!("inverse_{}_{number}_{}", self.kernel.array(atom.array()).name, builder.instances);
+        // Numbered by the declarations made so far: one per call, whichever check asks for it.
+        let name =
+            format!("inverse_{}_{number}_{}", self.kernel.array(atom.array()).name, self.extra_declarations.len());
         self.extra_declarations.push(Declaration::Function(ivl::Function {
             name: name.clone(),
             params: vec![Binding::new("g", Type::Int), Binding::new("location", Type::Int)],
@@ -480,6 +482,20 @@ pub(super) fn symbolic_inverse(
             (Some(c), None) => invert(rhs, Expr::binary(BinaryOp::Sub, c, location.clone())),
             (None, None) => None,
         },
+        // `k * e` names `location` only at `e = location div k`; where `k` does not divide it, no
+        // thread names it, which the callers see when they compare the index there with `location`.
+        ExprKind::Binary { op: logic::BinaryOp::Mul, lhs, rhs } => {
+            let factor = |expr: &logic::Expr| match &expr.kind {
+                ExprKind::Int(k) => i64::try_from(k).ok().filter(|k| *k > 0),
+                _ => None,
+            };
+            let (k, inner) = match (factor(lhs), factor(rhs)) {
+                (Some(k), _) => (k, rhs),
+                (None, Some(k)) => (k, lhs),
+                (None, None) => return None,
+            };
+            invert(inner, Expr::binary(BinaryOp::Div, location.clone(), Expr::int(k)))
+        }
         _ => None,
     }
 }
