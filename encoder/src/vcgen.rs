@@ -60,6 +60,9 @@ pub struct Check {
     pub position: Position,
     /// For a precondition: the `requires` clause that might not hold.
     pub related: Option<Position>,
+    /// The checked formula is valid by constant folding alone (`0.0 < 1.0 || ...`, as resource
+    /// checks of a single exact atom are), so no solver need be asked.
+    pub trivial: bool,
 }
 
 /// The verification condition of one procedure, ready for a solver.
@@ -373,7 +376,7 @@ impl<'e, 'p> Lowering<'e, 'p> {
     }
 
     fn check(&mut self, kind: CheckKind, tag: &Option<String>, position: Position, related: Option<Position>) -> usize {
-        self.checks.push(Check { kind, tag: tag.clone(), position, related });
+        self.checks.push(Check { kind, tag: tag.clone(), position, related, trivial: false });
         self.checks.len() - 1
     }
 
@@ -411,6 +414,7 @@ impl<'e, 'p> Lowering<'e, 'p> {
             StmtKind::Assume(expr) => self.emit(Lowered::Assume(expr.clone(), OldState::Entry)),
             StmtKind::Assert { expr, tag } => {
                 let check = self.check(CheckKind::Assertion, tag, stmt.position, None);
+                self.checks[check].trivial = folds_to(expr, true);
                 self.emit(Lowered::Assert(check, expr.clone(), OldState::Entry));
             }
             // if (c) A else B  ~>  goto Then, Else; Then: assume c; A; goto Join; Else: assume !c; B; goto Join
@@ -857,6 +861,44 @@ fn assumed(expr: &Expr, scope: &Scope) -> Term {
     translate(expr, scope, &mut Vec::new()).unwrap_or(Term::Bool(true))
 }
 
+/// Whether `expr` has the value `value` by constant folding of literals and the connectives alone.
+/// It answers `false` wherever it cannot tell, so it never calls a formula valid that is not.
+fn folds_to(expr: &Expr, value: bool) -> bool {
+    use std::cmp::Ordering;
+    let compare = |lhs: &Expr, rhs: &Expr| -> Option<Ordering> {
+        match (lhs, rhs) {
+            (Expr::Int(lhs), Expr::Int(rhs)) => Some(lhs.cmp(rhs)),
+            (Expr::Real(lhs), Expr::Real(rhs)) => Some(lhs.cmp(rhs)),
+            _ => None,
+        }
+    };
+    match expr {
+        Expr::Bool(literal) => *literal == value,
+        Expr::Unary(UnaryOp::Not, operand) => folds_to(operand, !value),
+        Expr::Binary(op, lhs, rhs) => match (op, value) {
+            (BinaryOp::And, true) | (BinaryOp::Or, false) => folds_to(lhs, value) && folds_to(rhs, value),
+            (BinaryOp::And, false) | (BinaryOp::Or, true) => folds_to(lhs, value) || folds_to(rhs, value),
+            (BinaryOp::Implies, true) => folds_to(lhs, false) || folds_to(rhs, true),
+            (BinaryOp::Implies, false) => folds_to(lhs, true) && folds_to(rhs, false),
+            (BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge | BinaryOp::Eq | BinaryOp::Ne, _) => {
+                compare(lhs, rhs).is_some_and(|ordering| {
+                    let holds = match op {
+                        BinaryOp::Lt => ordering == Ordering::Less,
+                        BinaryOp::Le => ordering != Ordering::Greater,
+                        BinaryOp::Gt => ordering == Ordering::Greater,
+                        BinaryOp::Ge => ordering != Ordering::Less,
+                        BinaryOp::Eq => ordering == Ordering::Equal,
+                        _ => ordering != Ordering::Equal,
+                    };
+                    holds == value
+                })
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
 fn asserted(expr: &Expr, scope: &Scope) -> Term {
     translate(expr, scope, &mut Vec::new()).unwrap_or(Term::Bool(false))
 }
@@ -961,4 +1003,56 @@ fn translate(expr: &Expr, scope: &Scope, bound: &mut Vec<String>) -> Result<Term
             translated?
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::folds_to;
+    use crate::ivl::{BinaryOp, Expr};
+    use num_rational::BigRational;
+
+    fn real(numerator: i64, denominator: i64) -> Expr {
+        Expr::Real(BigRational::new(numerator.into(), denominator.into()))
+    }
+
+    #[test]
+    fn constant_folding_finds_the_resource_checks_of_one_exact_atom_valid() {
+        // `(0.0 <= 1.0) && ((false || (true && x == location)) ==> ((0.0 < 1.0) || false))`
+        let names_location = Expr::binary(
+            BinaryOp::Or,
+            Expr::Bool(false),
+            Expr::binary(
+                BinaryOp::And,
+                Expr::Bool(true),
+                Expr::binary(BinaryOp::Eq, Expr::var("x"), Expr::var("location")),
+            ),
+        );
+        let check = Expr::binary(
+            BinaryOp::And,
+            Expr::binary(BinaryOp::Le, real(0, 1), real(1, 1)),
+            Expr::binary(
+                BinaryOp::Implies,
+                names_location,
+                Expr::binary(BinaryOp::Or, Expr::binary(BinaryOp::Lt, real(0, 1), real(1, 1)), Expr::Bool(false)),
+            ),
+        );
+        assert!(folds_to(&check, true));
+    }
+
+    #[test]
+    fn constant_folding_never_calls_an_open_or_false_formula_valid() {
+        let open = Expr::binary(BinaryOp::Lt, Expr::var("x"), Expr::int(1));
+        let too_much = Expr::binary(BinaryOp::Le, real(3, 2), real(1, 1));
+        for formula in [
+            open.clone(),
+            too_much.clone(),
+            Expr::binary(BinaryOp::And, Expr::Bool(true), open.clone()),
+            Expr::binary(BinaryOp::Implies, Expr::Bool(true), too_much.clone()),
+            Expr::binary(BinaryOp::Or, too_much, Expr::binary(BinaryOp::Eq, Expr::int(1), Expr::int(2))),
+            Expr::negation(Expr::binary(BinaryOp::Ne, Expr::int(1), Expr::int(2))),
+        ] {
+            assert!(!folds_to(&formula, true), "{formula}");
+        }
+        assert!(folds_to(&Expr::binary(BinaryOp::Implies, Expr::Bool(false), open), true));
+    }
 }
