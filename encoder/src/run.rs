@@ -78,20 +78,20 @@ fn visible_variables(program: &Program, procedure: &ivl::Procedure) -> Vec<Expr>
 }
 
 /// Verifies the procedures in parallel: worker `k` of `n` takes the procedures `k`, `k + n`, ...
-/// in order, with the z3 context of its thread. Creating a z3 context costs about 10 ms, as much as
-/// a small procedure's checks, so each worker keeps its own; the fixed assignment keeps the outcomes
-/// the same from run to run on one machine.
+/// in order, with one solver (and the z3 context of its thread). Creating a z3 context or solver
+/// costs milliseconds, as much as a small procedure's checks, so each worker keeps its own; the
+/// fixed assignment keeps the outcomes the same from run to run on one machine.
 fn with_solvers(
     program: &Program,
     new_solver: &(dyn Fn() -> Box<dyn Solver> + Sync),
     extra: &(dyn Fn(&ivl::Procedure) -> Vec<Expr> + Sync),
 ) -> Result<Vec<ProcedureOutcome>, SolverError> {
     let procedures: Vec<&ivl::Procedure> = procedures(program).collect();
-    let verify_one = |procedure: &ivl::Procedure| {
+    let verify_one = |procedure: &ivl::Procedure, solver: &mut dyn Solver| {
         let vc = vcgen::procedure(program, procedure);
         let mut requested = visible_variables(program, procedure);
         requested.extend(extra(procedure));
-        let outcomes = verify::procedure(&vc, new_solver().as_mut(), &requested)?;
+        let outcomes = verify::procedure(&vc, solver, &requested)?;
         Ok(ProcedureOutcome { procedure: procedure.name.clone(), outcomes })
     };
     let workers = std::thread::available_parallelism().map_or(1, |count| count.get()).min(procedures.len()).max(1);
@@ -101,9 +101,10 @@ fn with_solvers(
             .map(|worker| {
                 let (procedures, verify_one) = (&procedures, &verify_one);
                 scope.spawn(move || {
+                    let mut solver = new_solver();
                     (worker..procedures.len())
                         .step_by(workers)
-                        .map(|index| (index, verify_one(procedures[index])))
+                        .map(|index| (index, verify_one(procedures[index], solver.as_mut())))
                         .collect::<Vec<_>>()
                 })
             })

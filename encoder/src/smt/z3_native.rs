@@ -215,7 +215,16 @@ impl Builder<'_> {
 
 impl Solver for Z3Solver {
     fn load(&mut self, script: &Script) -> Result<(), SolverError> {
-        let solver = self.fresh_solver();
+        // One solver serves every script loaded into this value, each in a scope of its own:
+        // making a z3 solver costs milliseconds, as much as a small script's check.
+        let solver = match self.solver.take() {
+            Some(solver) => {
+                solver.pop(1);
+                solver
+            }
+            None => self.fresh_solver(),
+        };
+        solver.push();
         self.assertions.clear();
         self.constants.clear();
         self.functions.clear();
