@@ -59,7 +59,23 @@ pub fn procedure(vc: &ProcedureVc, solver: &mut dyn Solver, requested: &[Expr]) 
             Round::AllHold => settle(&mut statuses, || Status::Verified),
             Round::Fails(check, model) => statuses[check] = Some(Status::Failed { model }),
             Round::Unknown(reason) => {
-                gave_up = Some((reason, open.iter().filter(|open| **open).count()));
+                let mut open_count = open.iter().filter(|open| **open).count();
+                // The solver's last candidate model, though not a counterexample, names the check
+                // it could not settle; the others are often settled in one question without it.
+                if let Some(suspect) = search.suspect(&open).filter(|_| open_count > 2) {
+                    let others: Vec<bool> = (0..count).map(|check| open[check] && check != suspect).collect();
+                    match search.round(&others, false)? {
+                        Round::AllHold => {
+                            (0..count).filter(|&check| others[check]).for_each(|check| {
+                                statuses[check] = Some(Status::Verified);
+                            });
+                            open_count = 1;
+                        }
+                        Round::Fails(check, model) => statuses[check] = Some(Status::Failed { model }),
+                        Round::Unknown(_) => {}
+                    }
+                }
+                gave_up = Some((reason, open_count));
                 break;
             }
         }
@@ -107,6 +123,13 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
+    /// After an `unknown`, the enabled check that fails in the solver's candidate model, if it has one.
+    fn suspect(&mut self, enabled: &[bool]) -> Option<usize> {
+        let values = self.solver.values(&self.trace_terms).ok()?;
+        let booleans: Vec<bool> = values.iter().map(|value| matches!(value, Value::Bool(true))).collect();
+        self.vc.failing_check(&booleans, enabled)
+    }
+
     /// One question: incremental, or (`alone`) from scratch with the assumptions as facts.
     fn round(&mut self, enabled: &[bool], alone: bool) -> Result<Round, SolverError> {
         let assumptions: Vec<(String, bool)> =

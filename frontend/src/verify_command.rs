@@ -14,9 +14,20 @@ pub fn run(paths: &[String], backend: BackendName, limits: &Limits, emit: Option
     let mut failed = false;
     let mut undecided = false;
     let mut files = Vec::new();
-    for path in paths {
-        let checked = match std::fs::read(path) {
-            Ok(bytes) => check_bytes(path, bytes),
+    let read: Vec<Result<Checked, std::io::Error>> =
+        paths.iter().map(|path| std::fs::read(path).map(|bytes| check_bytes(path, bytes))).collect();
+    // The files are verified in parallel, and reported in order.
+    let mut verified = in_parallel(&read, |checked| match (checked, emit) {
+        (Ok(checked), None) if !checked.has_errors() => {
+            checked.program.as_ref().map(|program| verify::program(program, ivl_command::backend_of(backend), limits))
+        }
+        _ => None,
+    })
+    .into_iter();
+    for (path, checked) in paths.iter().zip(read) {
+        let verification = verified.next().flatten();
+        let checked = match checked {
+            Ok(checked) => checked,
             Err(error) => {
                 eprintln!("error: cannot read `{path}`: {error}");
                 rejected = true;
@@ -43,7 +54,7 @@ pub fn run(paths: &[String], backend: BackendName, limits: &Limits, emit: Option
             }
             continue;
         }
-        match verify::program(program, ivl_command::backend_of(backend), limits) {
+        match verification.expect("every well-formed file was verified") {
             Ok(kernels) => {
                 for result in &kernels {
                     match result.verdict() {
@@ -79,6 +90,27 @@ pub fn run(paths: &[String], backend: BackendName, limits: &Limits, emit: Option
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// `work` applied to every item, on as many threads as there are cores, each taking the next item
+/// not yet taken. The results come back in the items' order. (Each file's verification starts
+/// threads, and so z3 contexts, of its own, so which worker takes it does not matter.)
+fn in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let workers = std::thread::available_parallelism().map_or(1, |count| count.get()).min(items.len()).max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: std::sync::Mutex<Vec<Option<R>>> = std::sync::Mutex::new((0..items.len()).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let Some(item) = items.get(index) else { break };
+                let result = work(item);
+                results.lock().expect("no worker panicked")[index] = Some(result);
+            });
+        }
+    });
+    let results = results.into_inner().expect("no worker panicked");
+    results.into_iter().map(|result| result.expect("every item was worked on")).collect()
 }
 
 fn report_error(file: &SourceFile, span: lockstep_logic::Span, message: &str) {
