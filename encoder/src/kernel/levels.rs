@@ -104,6 +104,9 @@ impl<'k> Encoder<'k> {
                         body: Box::new(Expr::binary(BinaryOp::Implies, conjunction(range), conjunction(facts))),
                     })));
                 }
+                if to == Level::Kernel && from == Level::Thread {
+                    stmts.extend(self.thread_posts_by_tid(side).map(|fact| Stmt::new(StmtKind::Assume(fact))));
+                }
             }
         }
         let targets: Vec<(Conjunct, Expr)> = self.fact_conjuncts(to, side, &here);
@@ -126,6 +129,36 @@ impl<'k> Encoder<'k> {
         ];
         let name = format!("{}_{}", id.as_str().replace('.', "_"), self.obligations.len());
         self.procedure(name, &[names::GID, names::LID], facts, true, locals, stmts)
+    }
+
+    /// The thread postconditions of every thread again, quantified over its `tid` rather than its
+    /// `gid` and `lid`: thread `t` is thread `t mod gsize` of group `t div gsize`, so this is an
+    /// instance of the assumption over all groups and threads (E11). A kernel postcondition about
+    /// every cell `i` of an array needs the thread whose `tid` is `i`, which the solver finds here by
+    /// matching `a[t]` rather than by dividing `i`.
+    fn thread_posts_by_tid(&self, side: Side) -> Option<Expr> {
+        let tid = Expr::var("every_tid");
+        let gsize = Expr::var(names::GSIZE);
+        let mut context = self.context(
+            [
+                tid.clone(),
+                Expr::binary(BinaryOp::Div, tid.clone(), gsize.clone()),
+                Expr::binary(BinaryOp::Mod, tid.clone(), gsize),
+            ],
+            ObligationId::Frame,
+        );
+        context.check_reads = false;
+        let facts = self.facts(Level::Thread, side, &context);
+        (!facts.is_empty()).then(|| Expr::Quantified {
+            quantifier: ivl::Quantifier::Forall,
+            bound: vec![Binding::new("every_tid", Type::Int)],
+            triggers: Vec::new(),
+            body: Box::new(Expr::binary(
+                BinaryOp::Implies,
+                super::expr::in_bounds(&tid, Expr::var(names::TCOUNT)),
+                conjunction(facts),
+            )),
+        })
     }
 
     fn clauses(&self, level: Level, side: Side) -> &'k [logic::Clause] {
