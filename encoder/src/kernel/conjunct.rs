@@ -14,7 +14,7 @@ use lockstep_logic::resources::{Conjunct, ConjunctKind};
 use lockstep_logic::{self as logic, Amount, ExprKind, ObligationId, VarId};
 
 /// The bound variable of the maps built here.
-const CELL: &str = "cell";
+pub(super) const CELL: &str = "cell";
 
 /// A conjunct in IVL terms.
 pub(super) struct Translated {

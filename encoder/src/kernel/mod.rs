@@ -720,6 +720,7 @@ impl<'k> Encoder<'k> {
         entry_context.read_id = ObligationId::Frame;
         self.exhale(&entry_context, invariants, ObligationId::LoopInvariantEntry, body)?;
         let mut frame = Vec::new();
+        let mut frame_heaps = Vec::new();
         for index in self.arrays() {
             let saved = format!("{}_frame_{}", names::mask(kernel, index), self.obligations.len());
             body.locals.push(Binding::new(&saved, mask_type()));
@@ -729,6 +730,14 @@ impl<'k> Encoder<'k> {
                 value: Expr::var(names::mask(kernel, index)),
             });
             frame.push(saved);
+            let saved_heap = format!("{}_frame_{}", names::heap(kernel, index), self.obligations.len());
+            body.locals.push(Binding::new(&saved_heap, Type::map(Type::Int, Type::Int)));
+            body.push(StmtKind::Assign {
+                target: saved_heap.clone(),
+                indices: Vec::new(),
+                value: Expr::var(names::heap(kernel, index)),
+            });
+            frame_heaps.push(saved_heap);
         }
         let mut assigned = BTreeSet::new();
         assigned_in(loop_body, &mut assigned);
@@ -754,10 +763,11 @@ impl<'k> Encoder<'k> {
         // takes the frame away (the thread gave up everything there), so after such a loop only
         // the invariant's permission remains, whether or not an iteration ran (E6).
         let mut exit = Body { stmts: Vec::new(), locals: Vec::new() };
-        if contains_barrier(loop_body) {
+        let barrier_inside = contains_barrier(loop_body);
+        if barrier_inside {
             self.forget_permissions(&mut exit);
         } else {
-            for (index, saved) in frame.into_iter().enumerate() {
+            for (index, saved) in frame.iter().enumerate() {
                 exit.push(StmtKind::Assign {
                     target: names::mask(kernel, index),
                     indices: Vec::new(),
@@ -767,6 +777,38 @@ impl<'k> Encoder<'k> {
         }
         for clause in invariants {
             self.inhale(&entry_context, &clause.assertion, &mut exit)?;
+        }
+        if !barrier_inside {
+            // The frame's values survive a loop without a barrier (E6): where the thread kept some
+            // permission outside the loop and the invariant gave the body less than all of the
+            // location, the body could not write it, and no other thread could either.
+            for (index, (saved_mask, saved_heap)) in frame.iter().zip(&frame_heaps).enumerate() {
+                let cell = Expr::var(conjunct::CELL);
+                let kept = Expr::binary(
+                    BinaryOp::And,
+                    Expr::binary(BinaryOp::Lt, expr::real_zero(), Expr::select(Expr::var(saved_mask), cell.clone())),
+                    Expr::binary(
+                        BinaryOp::Lt,
+                        Expr::binary(
+                            BinaryOp::Sub,
+                            Expr::select(Expr::var(names::mask(kernel, index)), cell.clone()),
+                            Expr::select(Expr::var(saved_mask), cell.clone()),
+                        ),
+                        Expr::Real(BigRational::from_integer(1.into())),
+                    ),
+                );
+                let unchanged = Expr::binary(
+                    BinaryOp::Eq,
+                    Expr::select(Expr::var(names::heap(kernel, index)), cell.clone()),
+                    Expr::select(Expr::var(saved_heap), cell),
+                );
+                exit.push(StmtKind::Assume(Expr::Quantified {
+                    quantifier: ivl::Quantifier::Forall,
+                    bound: vec![Binding::new(conjunct::CELL, Type::Int)],
+                    triggers: Vec::new(),
+                    body: Box::new(Expr::binary(BinaryOp::Implies, kept, unchanged)),
+                }));
+            }
         }
         exit.push(StmtKind::Assume(Expr::negation(condition)));
         body.locals.extend(iteration.locals.into_iter().chain(exit.locals));
