@@ -123,10 +123,11 @@ impl<'k> Encoder<'k> {
             let tag = self.tag(id, conjunct.span, what.into());
             stmts.push(Stmt::new(StmtKind::Assert { expr: fact, tag: Some(tag) }));
         }
-        let facts = vec![
+        let mut facts = vec![
             super::expr::in_bounds(&gid, super::expr::groups()),
             super::expr::in_bounds(&lid, Expr::var(names::GSIZE)),
         ];
+        facts.extend(super::group_block(&gid));
         let name = format!("{}_{}", id.as_str().replace('.', "_"), self.obligations.len());
         self.procedure(name, &[names::GID, names::LID], facts, true, locals, stmts)
     }
