@@ -99,7 +99,12 @@ fn kernel(program: &Program, kernel: &Kernel, backend: Backend, limits: &Limits)
         .collect();
     let extra = |procedure: &lockstep_encoder::ivl::Procedure| {
         let reads = encoding.reads(procedure).into_values();
-        reads.flat_map(|reads| reads.cells).flat_map(|cell| [cell.index, cell.value]).collect::<Vec<_>>()
+        reads
+            .flat_map(|reads| {
+                let shown = reads.shown.into_iter().map(|(_, expr)| expr);
+                reads.cells.into_iter().flat_map(|cell| [cell.index, cell.value]).chain(shown)
+            })
+            .collect::<Vec<_>>()
     };
     let outcomes = run::program_requesting(&encoding.program, backend, limits, &extra)
         .map_err(|error| VerifyError { span: kernel.span, message: format!("the solver failed: {}", error.0) })?;
@@ -141,6 +146,11 @@ fn counterexample(encoding: &Encoding, model: &[(String, Value)], reads: Option<
         }
         if let Some(label) = encoding.label(variable, reads) {
             shown.push((label.to_string(), found.to_string()));
+        }
+    }
+    for (label, expr) in reads.iter().flat_map(|reads| &reads.shown) {
+        if let Some(content) = value(expr) {
+            shown.push((label.clone(), content));
         }
     }
     for cell in reads.iter().flat_map(|reads| &reads.cells) {

@@ -237,3 +237,28 @@ fn lockstep_verify_exit_codes_follow_the_verdicts() {
     assert_eq!(both.status.code(), Some(1));
     assert_eq!(String::from_utf8_lossy(&both.stdout).lines().count(), 2);
 }
+
+/// A race's counterexample names the two threads and the location they both claim, and the three
+/// agree: in `race_in_group.pvl` thread `t` claims `a[t/2]`.
+#[test]
+fn a_race_counterexample_shows_the_location_both_threads_name() {
+    let report = json(&lockstep(&["verify", "--format", "json", "examples/variants/race_in_group.pvl"]));
+    let failed = report["files"][0]["kernels"][0]["obligations"]
+        .as_array()
+        .expect("obligations")
+        .iter()
+        .find(|obligation| obligation["status"] == "failed")
+        .cloned()
+        .expect("the race fails");
+    let value = |name: &str| -> i64 {
+        let entries = failed["counterexample"].as_array().expect("a counterexample");
+        let entry =
+            entries.iter().find(|entry| entry["name"] == name).unwrap_or_else(|| panic!("no {name} in {failed}"));
+        entry["value"].as_str().and_then(|value| value.parse().ok()).unwrap_or_else(|| panic!("{entry}"))
+    };
+    let block = value("gid") * value("gsize");
+    let location = value("index of `a` both threads name");
+    assert_eq!((block + value("lid of thread 1")) / 2, location, "{failed}");
+    assert_eq!((block + value("lid of thread 2")) / 2, location, "{failed}");
+    assert_ne!(value("lid of thread 1"), value("lid of thread 2"), "{failed}");
+}

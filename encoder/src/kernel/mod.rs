@@ -30,6 +30,9 @@ pub struct Encoding {
     pub obligations: Vec<Obligation>,
     /// The kernel's names for the IVL variables a counterexample shows.
     pub display: std::collections::BTreeMap<String, String>,
+    /// Further values a counterexample of a tagged check shows, with their labels (such as the
+    /// location two threads both name, for an injectivity check).
+    pub shown: HashMap<String, Vec<(String, Expr)>>,
 }
 
 /// An array cell an assertion reads, for counterexamples: the array's name, the index and the
@@ -43,11 +46,13 @@ pub struct Cell {
     pub permission: bool,
 }
 
-/// What one assertion reads: the heap cells outside quantifiers, and the variables it mentions.
+/// What one assertion reads: the heap cells outside quantifiers, and the variables it mentions;
+/// and the further values its counterexample shows ([`Encoding::shown`]).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Reads {
     pub cells: Vec<Cell>,
     pub variables: std::collections::BTreeSet<String>,
+    pub shown: Vec<(String, Expr)>,
 }
 
 impl Encoding {
@@ -56,6 +61,9 @@ impl Encoding {
         let mut found = HashMap::new();
         if let Some(body) = &procedure.body {
             collect_reads(&body.stmts, &self.display, &mut found);
+        }
+        for (tag, reads) in &mut found {
+            reads.shown = self.shown.get(tag).cloned().unwrap_or_default();
         }
         found
     }
@@ -112,6 +120,7 @@ pub fn encode<'k>(program: &'k logic::Program, kernel: &'k logic::Kernel) -> Res
         obligations: Vec::new(),
         wildcards: 0,
         extra_declarations: Vec::new(),
+        shown: HashMap::new(),
     };
     let mut declarations = encoder.preamble();
     for function in &program.functions {
@@ -131,6 +140,7 @@ pub fn encode<'k>(program: &'k logic::Program, kernel: &'k logic::Kernel) -> Res
         program: ivl::Program::new(declarations),
         obligations: encoder.obligations,
         display: display(kernel),
+        shown: encoder.shown,
     })
 }
 
@@ -142,6 +152,8 @@ struct Encoder<'k> {
     wildcards: usize,
     /// Functions the procedures introduce on the way (the inverses of permission indices).
     extra_declarations: Vec<Declaration>,
+    /// See [`Encoding::shown`].
+    shown: HashMap<String, Vec<(String, Expr)>>,
 }
 
 /// The state of the thread procedure being built.

@@ -181,6 +181,7 @@ impl<'k> Encoder<'k> {
                 atom.conjunct.span,
                 format!("{} might name the same location of `{name}` in two threads", describe(threads, barrier)),
             );
+            self.shown.insert(tag.clone(), vec![(format!("index of `{name}` both threads name"), first_index.clone())]);
             builder.stmts.push(Stmt::new(StmtKind::Assert {
                 expr: Expr::binary(BinaryOp::Implies, clash, Expr::binary(BinaryOp::Ne, first_index, second_index)),
                 tag: Some(tag),
