@@ -36,9 +36,11 @@ pub struct Outcome {
 /// Verifies every check of a procedure. `requested` are the expressions whose values a failure
 /// should report, evaluated in the state where the check fails.
 ///
-/// While the solver decides, all open checks are asked about at once. After an `unknown`, each open
-/// check is asked about on its own (the others assumed, as a failed check is), so that one check
-/// the solver cannot decide does not leave the others undecided.
+/// While the solver decides, all open checks are asked about at once. After an `unknown`, the check
+/// that fails in the solver's candidate model is set aside and the others are asked about at once;
+/// what stays open is then asked about one check at a time (the others assumed, as a failed check
+/// is), and a check still unknown once more from scratch, so that one check the solver cannot
+/// decide does not leave the others undecided.
 pub fn procedure(vc: &ProcedureVc, solver: &mut dyn Solver, requested: &[Expr]) -> Result<Vec<Outcome>, SolverError> {
     let count = vc.checks.len();
     // A check valid by constant folding needs no solver; a procedure of only such checks, no
@@ -62,7 +64,8 @@ pub fn procedure(vc: &ProcedureVc, solver: &mut dyn Solver, requested: &[Expr]) 
                 let mut open_count = open.iter().filter(|open| **open).count();
                 // The solver's last candidate model, though not a counterexample, names the check
                 // it could not settle; the others are often settled in one question without it.
-                if let Some(suspect) = search.suspect(&open).filter(|_| open_count > 2) {
+                let suspect = search.failing_in_model(&open).ok().flatten();
+                if let Some(suspect) = suspect.filter(|_| open_count > 2) {
                     let others: Vec<bool> = (0..count).map(|check| open[check] && check != suspect).collect();
                     match search.round(&others, false)? {
                         Round::AllHold => {
@@ -123,11 +126,12 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    /// After an `unknown`, the enabled check that fails in the solver's candidate model, if it has one.
-    fn suspect(&mut self, enabled: &[bool]) -> Option<usize> {
-        let values = self.solver.values(&self.trace_terms).ok()?;
+    /// The enabled check that fails in the solver's model: after `sat` the counterexample's, after
+    /// `unknown` the candidate model's (if it has one).
+    fn failing_in_model(&mut self, enabled: &[bool]) -> Result<Option<usize>, SolverError> {
+        let values = self.solver.values(&self.trace_terms)?;
         let booleans: Vec<bool> = values.iter().map(|value| matches!(value, Value::Bool(true))).collect();
-        self.vc.failing_check(&booleans, enabled)
+        Ok(self.vc.failing_check(&booleans, enabled))
     }
 
     /// One question: incremental, or (`alone`) from scratch with the assumptions as facts.
@@ -138,14 +142,10 @@ impl Search<'_> {
         Ok(match answer {
             Answer::Unsat => Round::AllHold,
             Answer::Unknown(reason) => Round::Unknown(reason),
-            Answer::Sat => {
-                let values = self.solver.values(&self.trace_terms)?;
-                let booleans: Vec<bool> = values.iter().map(|value| matches!(value, Value::Bool(true))).collect();
-                match self.vc.failing_check(&booleans, enabled) {
-                    Some(check) => Round::Fails(check, counterexample(self.vc, self.solver, check, self.requested)),
-                    None => Round::Unknown("the model names no failing check".into()),
-                }
-            }
+            Answer::Sat => match self.failing_in_model(enabled)? {
+                Some(check) => Round::Fails(check, counterexample(self.vc, self.solver, check, self.requested)),
+                None => Round::Unknown("the model names no failing check".into()),
+            },
         })
     }
 }

@@ -86,37 +86,43 @@ fn kernel(program: &Program, kernel: &Kernel, backend: Backend, limits: &Limits)
     }
     let encoding = kernel::encode(program, kernel)
         .map_err(|unsupported| VerifyError { span: unsupported.span, message: unsupported.message })?;
-    // The cells each assertion reads, requested from the model of every failure in its procedure.
-    let reads: HashMap<String, Reads> = encoding
+    // What each assertion reads, by procedure and tag: requested from the model of every failure in
+    // its procedure, and shown for a failure of that assertion.
+    let reads: HashMap<&str, HashMap<String, Reads>> = encoding
         .program
         .declarations
         .iter()
         .filter_map(|declaration| match declaration {
-            Declaration::Procedure(procedure) => Some(encoding.reads(procedure)),
+            Declaration::Procedure(procedure) => Some((procedure.name.as_str(), encoding.reads(procedure))),
             _ => None,
         })
-        .flatten()
         .collect();
     let extra = |procedure: &lockstep_encoder::ivl::Procedure| {
-        let reads = encoding.reads(procedure).into_values();
-        reads
+        let in_procedure = reads.get(procedure.name.as_str()).into_iter().flat_map(HashMap::values);
+        in_procedure
             .flat_map(|reads| {
-                let shown = reads.shown.into_iter().map(|(_, expr)| expr);
-                reads.cells.into_iter().flat_map(|cell| [cell.index, cell.value]).chain(shown)
+                let cells = reads.cells.iter().flat_map(|cell| [cell.index.clone(), cell.value.clone()]);
+                cells.chain(reads.shown.iter().map(|(_, expr)| expr.clone()))
             })
             .collect::<Vec<_>>()
     };
     let outcomes = run::program_requesting(&encoding.program, backend, limits, &extra)
         .map_err(|error| VerifyError { span: kernel.span, message: format!("the solver failed: {}", error.0) })?;
     let mut verdicts: Vec<Option<(Verdict, Counterexample)>> = vec![None; encoding.obligations.len()];
-    for outcome in outcomes.iter().flat_map(|procedure| &procedure.outcomes) {
-        let Some(tag) = outcome.check.tag.as_deref() else { continue };
-        let Some(index) = tag.strip_prefix('o').and_then(|index| index.parse::<usize>().ok()) else { continue };
-        verdicts[index] = Some(match &outcome.status {
-            Status::Verified => (Verdict::Verified, Vec::new()),
-            Status::Failed { model } => (Verdict::Failed, counterexample(&encoding, model, reads.get(tag))),
-            Status::Undecided(reason) => (Verdict::Undecided(reason.clone()), Vec::new()),
-        });
+    for procedure in &outcomes {
+        let in_procedure = reads.get(procedure.procedure.as_str());
+        for outcome in &procedure.outcomes {
+            let Some(tag) = outcome.check.tag.as_deref() else { continue };
+            let Some(index) = tag.strip_prefix('o').and_then(|index| index.parse::<usize>().ok()) else { continue };
+            verdicts[index] = Some(match &outcome.status {
+                Status::Verified => (Verdict::Verified, Vec::new()),
+                Status::Failed { model } => {
+                    let reads = in_procedure.and_then(|reads| reads.get(tag));
+                    (Verdict::Failed, counterexample(&encoding, model, reads))
+                }
+                Status::Undecided(reason) => (Verdict::Undecided(reason.clone()), Vec::new()),
+            });
+        }
     }
     for (obligation, verdict) in encoding.obligations.iter().cloned().zip(verdicts) {
         // Every tag is asserted somewhere; one without an outcome was never checked, so it is not verified.

@@ -77,6 +77,11 @@ fn expected_failures(text: &str) -> std::collections::BTreeSet<(String, u64)> {
     expected
 }
 
+/// The verdict an example's `//:: verdict` header names; `verified` without one.
+fn expected_verdict(text: &str) -> &str {
+    text.lines().find_map(|line| line.strip_prefix("//:: verdict ")).unwrap_or("verified").trim()
+}
+
 /// The marker of a correct kernel (or a failing variant) that lockstep cannot yet get right, with
 /// the reason: `//:: known limitation (issue N): reason`.
 fn known_limitation(text: &str) -> Option<&str> {
@@ -101,7 +106,7 @@ fn every_example_gets_its_verdict_and_fails_where_marked() {
             .map(|(id, line, _)| (id.clone(), *line))
             .collect();
         let expected = expected_failures(&text);
-        let verdict = text.lines().find_map(|line| line.strip_prefix("//:: verdict ")).unwrap_or("verified").trim();
+        let verdict = expected_verdict(&text);
         let wanted_status = if verdict == "verified" { 0 } else { 1 };
         let as_expected = failed.len() == not_verified.len() && failed == expected && status == Some(wanted_status);
         let outcome = format!("exit {status:?} and {not_verified:?}");
@@ -230,7 +235,7 @@ fn real_boogie_agrees_with_the_built_in_engine() {
 /// What the verdict column of `examples/README.md` says of an example: `verified`, or `failed:` and
 /// the obligations that fail, and `known limitation` where the example carries that marker.
 fn verdict_cell(text: &str) -> String {
-    let verdict = text.lines().find_map(|line| line.strip_prefix("//:: verdict ")).unwrap_or("verified").trim();
+    let verdict = expected_verdict(text);
     let ids: std::collections::BTreeSet<String> = expected_failures(text).into_iter().map(|(id, _)| id).collect();
     let mut cell = verdict.to_string();
     if !ids.is_empty() {
@@ -295,7 +300,7 @@ fn no_procedure_of_a_verified_example_is_vacuous() {
     use lockstep_encoder::verify::Status;
     let vacuous = for_each_example(|path| {
         let text = std::fs::read_to_string(path).expect("readable");
-        if text.lines().any(|line| line.starts_with("//:: verdict failed")) {
+        if expected_verdict(&text) == "failed" {
             return Vec::new();
         }
         let checked = lockstep_frontend::check_bytes(&path.display().to_string(), text.into_bytes());

@@ -731,25 +731,19 @@ impl<'k> Encoder<'k> {
         let mut entry_context = context.clone();
         entry_context.read_id = ObligationId::Frame;
         self.exhale(&entry_context, invariants, ObligationId::LoopInvariantEntry, body)?;
+        // Each mask and heap as the loop finds it, in a fresh local.
+        let number = self.obligations.len();
+        let mut save = |original: String, ty: Type| {
+            let saved = format!("{original}_frame_{number}");
+            body.locals.push(Binding::new(&saved, ty));
+            body.push(StmtKind::Assign { target: saved.clone(), indices: Vec::new(), value: Expr::var(original) });
+            saved
+        };
         let mut frame = Vec::new();
         let mut frame_heaps = Vec::new();
         for index in self.arrays() {
-            let saved = format!("{}_frame_{}", names::mask(kernel, index), self.obligations.len());
-            body.locals.push(Binding::new(&saved, mask_type()));
-            body.push(StmtKind::Assign {
-                target: saved.clone(),
-                indices: Vec::new(),
-                value: Expr::var(names::mask(kernel, index)),
-            });
-            frame.push(saved);
-            let saved_heap = format!("{}_frame_{}", names::heap(kernel, index), self.obligations.len());
-            body.locals.push(Binding::new(&saved_heap, Type::map(Type::Int, Type::Int)));
-            body.push(StmtKind::Assign {
-                target: saved_heap.clone(),
-                indices: Vec::new(),
-                value: Expr::var(names::heap(kernel, index)),
-            });
-            frame_heaps.push(saved_heap);
+            frame.push(save(names::mask(kernel, index), mask_type()));
+            frame_heaps.push(save(names::heap(kernel, index), Type::map(Type::Int, Type::Int)));
         }
         let mut assigned = BTreeSet::new();
         assigned_in(loop_body, &mut assigned);

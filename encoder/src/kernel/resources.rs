@@ -466,9 +466,7 @@ pub(super) fn symbolic_inverse(
     context: &Context,
     shared: &dyn Fn(VarId) -> bool,
 ) -> Option<Inverse> {
-    let offset = |expr: &logic::Expr| -> Option<Expr> {
-        uniform(context.kernel, expr, shared).then(|| context.translate(expr, &mut Vec::new(), &mut Scope::default()))
-    };
+    let offset = |expr: &logic::Expr| offset(expr, context, shared);
     let invert = |inner: &logic::Expr, location: Expr| symbolic_inverse(inner, &location, context, shared);
     match &index.kind {
         ExprKind::Builtin(Builtin::Tid) => Some(Inverse::OfTid(location.clone())),
@@ -511,11 +509,10 @@ fn pinned_thread(guards: &[logic::Expr], context: &Context) -> Option<Inverse> {
             logic::BinaryOp::And => work.extend([&**lhs, &**rhs]),
             logic::BinaryOp::Eq => {
                 for (thread_side, value) in [(lhs, rhs), (rhs, lhs)] {
-                    if uniform(context.kernel, value, &|_| false) {
-                        let value = context.translate(value, &mut Vec::new(), &mut Scope::default());
-                        if let Some(inverse) = symbolic_inverse(thread_side, &value, context, &|_| false) {
-                            return Some(inverse);
-                        }
+                    let inverse = offset(value, context, &|_| false)
+                        .and_then(|value| symbolic_inverse(thread_side, &value, context, &|_| false));
+                    if inverse.is_some() {
+                        return inverse;
                     }
                 }
             }
@@ -523,6 +520,11 @@ fn pinned_thread(guards: &[logic::Expr], context: &Context) -> Option<Inverse> {
         }
     }
     None
+}
+
+/// An expression that is the same in all threads of a group ([`uniform`]), read in `context`.
+fn offset(expr: &logic::Expr, context: &Context, shared: &dyn Fn(VarId) -> bool) -> Option<Expr> {
+    uniform(context.kernel, expr, shared).then(|| context.translate(expr, &mut Vec::new(), &mut Scope::default()))
 }
 
 /// Whether an expression has one value for all threads of a group and needs no state: literals,
