@@ -10,6 +10,7 @@
 //! Architecture invariant: this crate does no I/O, knows no surface syntax (no tokens, no
 //! precedence, no spelling of keywords) and knows no solver. It is pure data and pure functions.
 
+pub mod eval;
 mod ir;
 pub mod lockstep;
 pub mod obligation;

@@ -1,0 +1,511 @@
+//! Concrete evaluation of expressions and pure functions: the semantics the encoding must agree
+//! with, computed on values.
+//!
+//! The verifier uses it to check a candidate counterexample against the real definition of a
+//! recursive function (which the solver only knows through quantified axioms), and the concrete
+//! executor to run kernels. What an expression may read (variables, thread ids, memory, `\old`)
+//! comes from an [`Env`]; what an evaluation may cost is bounded by a budget of steps, so a
+//! function that does not terminate, or a huge quantifier range, ends in
+//! [`EvalError::OutOfSteps`], never in a hang.
+//!
+//! Arithmetic is on unbounded integers, as in the logic: `/` truncates towards zero and `%` takes
+//! the sign of the dividend, as C does; `mod` lies in `[0, |d|)`.
+
+use crate::{ArrayId, BinaryOp, Builtin, Expr, ExprKind, Function, FunctionId, Quantifier, Span, UnaryOp, VarId};
+use num_bigint::BigInt;
+use num_traits::{Signed, ToPrimitive, Zero};
+use std::cell::Cell;
+use std::fmt;
+
+/// A value of a [`crate::Type`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    Int(BigInt),
+    Bool(bool),
+}
+
+impl Value {
+    pub fn int(value: impl Into<BigInt>) -> Value {
+        Value::Int(value.into())
+    }
+
+    fn as_int(&self, span: Span) -> Result<&BigInt, EvalError> {
+        match self {
+            Value::Int(value) => Ok(value),
+            Value::Bool(_) => Err(EvalError::IllTyped { span }),
+        }
+    }
+
+    fn as_bool(&self, span: Span) -> Result<bool, EvalError> {
+        match self {
+            Value::Bool(value) => Ok(*value),
+            Value::Int(_) => Err(EvalError::IllTyped { span }),
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(value) => write!(f, "{value}"),
+            Value::Bool(value) => write!(f, "{value}"),
+        }
+    }
+}
+
+/// Why an expression has no value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalError {
+    /// `/`, `%` or `mod` by zero.
+    DivisionByZero { span: Span },
+    /// A call whose arguments break the function's `requires`.
+    PreconditionFailed { function: FunctionId, call: Span, requirement: Span },
+    /// The evaluation took more steps (or nested deeper) than its budget allows.
+    OutOfSteps,
+    /// A quantifier whose range gives no finite bounds for its variable.
+    UnboundedQuantifier { span: Span },
+    /// Something the environment cannot give: a variable without a value, memory outside an
+    /// array, `\old` outside a kernel. The environment says which, at the span.
+    Unavailable { span: Span, what: String },
+    /// An operand of the wrong type: the IR was not type-checked.
+    IllTyped { span: Span },
+}
+
+/// What an expression reads besides its own subexpressions. Every method has a default that
+/// refuses, so an environment gives only what it has.
+pub trait Env {
+    fn builtin(&self, builtin: Builtin, span: Span) -> Result<Value, EvalError> {
+        Err(EvalError::Unavailable { span, what: format!("`{}`", builtin.name()) })
+    }
+
+    fn var(&self, var: VarId, span: Span) -> Result<Value, EvalError> {
+        Err(EvalError::Unavailable { span, what: format!("variable {}", var.0) })
+    }
+
+    fn read(&self, array: ArrayId, index: &BigInt, span: Span) -> Result<Value, EvalError> {
+        let _ = index;
+        Err(EvalError::Unavailable { span, what: format!("array {}", array.0) })
+    }
+
+    /// The state `\old(e)` reads: the kernel's initial one.
+    fn old(&self) -> Option<&dyn Env> {
+        None
+    }
+
+    /// `\result`, in a function's postcondition.
+    fn result(&self, span: Span) -> Result<Value, EvalError> {
+        Err(EvalError::Unavailable { span, what: "`\\result`".into() })
+    }
+}
+
+/// An environment with nothing in it: for closed expressions.
+pub struct Empty;
+
+impl Env for Empty {}
+
+/// Evaluates expressions that may call the pure functions of one program, within a budget.
+pub struct Evaluator<'p> {
+    functions: &'p [Function],
+    steps_left: Cell<u64>,
+    depth: Cell<u32>,
+}
+
+/// How deeply calls may nest. The budget of steps bounds the work; this bounds the memory.
+const MAX_CALL_DEPTH: u32 = 100_000;
+/// Below this much free stack, a call runs on a new segment of [`STACK_GROWTH`] bytes.
+const STACK_RED_ZONE: usize = 64 * 1024;
+const STACK_GROWTH: usize = 1024 * 1024;
+
+impl<'p> Evaluator<'p> {
+    /// An evaluator that may take `steps` steps in all (one per expression node evaluated).
+    pub fn new(functions: &'p [Function], steps: u64) -> Evaluator<'p> {
+        Evaluator { functions, steps_left: Cell::new(steps), depth: Cell::new(0) }
+    }
+
+    /// The value of a call of `function` on `args`, after checking its `requires`.
+    pub fn call(&self, function: FunctionId, args: Vec<Value>, call: Span) -> Result<Value, EvalError> {
+        let definition = &self.functions[function.index()];
+        let frame = Frame { function: definition, args };
+        for requirement in &definition.requires {
+            if !self.expr(requirement, &frame)?.as_bool(requirement.span)? {
+                return Err(EvalError::PreconditionFailed { function, call, requirement: requirement.span });
+            }
+        }
+        if self.depth.get() >= MAX_CALL_DEPTH {
+            return Err(EvalError::OutOfSteps);
+        }
+        self.depth.set(self.depth.get() + 1);
+        // Deep recursion (a function over a large argument) grows the stack rather than
+        // overflowing it.
+        let value = stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || self.expr(&definition.body, &frame));
+        self.depth.set(self.depth.get() - 1);
+        value
+    }
+
+    /// The value of `expr` in `env`.
+    pub fn expr(&self, expr: &Expr, env: &dyn Env) -> Result<Value, EvalError> {
+        self.in_scope(expr, env, &mut Vec::new())
+    }
+
+    /// Evaluates with the quantifier variables `bound` (innermost last) in scope.
+    fn in_scope(&self, expr: &Expr, env: &dyn Env, bound: &mut Vec<(VarId, Value)>) -> Result<Value, EvalError> {
+        let steps = self.steps_left.get();
+        if steps == 0 {
+            return Err(EvalError::OutOfSteps);
+        }
+        self.steps_left.set(steps - 1);
+        let span = expr.span;
+        Ok(match &expr.kind {
+            ExprKind::Int(value) => Value::Int(value.clone()),
+            ExprKind::Bool(value) => Value::Bool(*value),
+            ExprKind::Builtin(builtin) => env.builtin(*builtin, span)?,
+            ExprKind::Var(var) => match bound.iter().rev().find(|(bound, _)| bound == var) {
+                Some((_, value)) => value.clone(),
+                None => env.var(*var, span)?,
+            },
+            ExprKind::Read { array, index } => {
+                let index = self.in_scope(index, env, bound)?;
+                env.read(*array, index.as_int(span)?, span)?
+            }
+            ExprKind::Unary { op, operand } => {
+                let operand = self.in_scope(operand, env, bound)?;
+                match op {
+                    UnaryOp::Not => Value::Bool(!operand.as_bool(span)?),
+                    UnaryOp::Neg => Value::Int(-operand.as_int(span)?.clone()),
+                }
+            }
+            ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, span, env, bound)?,
+            ExprKind::Cond { cond, then_value, else_value } => {
+                if self.in_scope(cond, env, bound)?.as_bool(cond.span)? {
+                    self.in_scope(then_value, env, bound)?
+                } else {
+                    self.in_scope(else_value, env, bound)?
+                }
+            }
+            ExprKind::Call { function, args } => {
+                let args = args.iter().map(|arg| self.in_scope(arg, env, bound)).collect::<Result<Vec<_>, _>>()?;
+                self.call(*function, args, span)?
+            }
+            ExprKind::Quantifier { quantifier, var, range, body } => {
+                self.quantifier(*quantifier, *var, range, body, span, env, bound)?
+            }
+            ExprKind::Old(inner) => {
+                let old = env.old().ok_or_else(|| EvalError::Unavailable { span, what: "`\\old`".into() })?;
+                self.in_scope(inner, old, bound)?
+            }
+            ExprKind::Result => env.result(span)?,
+        })
+    }
+
+    fn binary(
+        &self,
+        op: BinaryOp,
+        lhs: &Expr,
+        rhs: &Expr,
+        span: Span,
+        env: &dyn Env,
+        bound: &mut Vec<(VarId, Value)>,
+    ) -> Result<Value, EvalError> {
+        let left = self.in_scope(lhs, env, bound)?;
+        // The connectives are short-circuit, as the logic's well-definedness reads them: the right
+        // operand need only be defined where it matters.
+        match op {
+            BinaryOp::And if !left.as_bool(lhs.span)? => return Ok(Value::Bool(false)),
+            BinaryOp::Or if left.as_bool(lhs.span)? => return Ok(Value::Bool(true)),
+            BinaryOp::Implies if !left.as_bool(lhs.span)? => return Ok(Value::Bool(true)),
+            BinaryOp::And | BinaryOp::Or | BinaryOp::Implies => {
+                return Ok(Value::Bool(self.in_scope(rhs, env, bound)?.as_bool(rhs.span)?))
+            }
+            _ => {}
+        }
+        let right = self.in_scope(rhs, env, bound)?;
+        if let BinaryOp::Eq | BinaryOp::Ne = op {
+            return Ok(Value::Bool((left == right) == (op == BinaryOp::Eq)));
+        }
+        let (a, b) = (left.as_int(lhs.span)?, right.as_int(rhs.span)?);
+        let nonzero = || if b.is_zero() { Err(EvalError::DivisionByZero { span }) } else { Ok(()) };
+        Ok(match op {
+            BinaryOp::Add => Value::Int(a + b),
+            BinaryOp::Sub => Value::Int(a - b),
+            BinaryOp::Mul => Value::Int(a * b),
+            // BigInt's `/` and `%` truncate towards zero, as C's do.
+            BinaryOp::Div => nonzero().map(|()| Value::Int(a / b))?,
+            BinaryOp::Rem => nonzero().map(|()| Value::Int(a % b))?,
+            BinaryOp::Mod => nonzero().map(|()| {
+                let remainder = a % b;
+                Value::Int(if remainder.is_negative() { remainder + b.abs() } else { remainder })
+            })?,
+            BinaryOp::Lt => Value::Bool(a < b),
+            BinaryOp::Le => Value::Bool(a <= b),
+            BinaryOp::Gt => Value::Bool(a > b),
+            BinaryOp::Ge => Value::Bool(a >= b),
+            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::And | BinaryOp::Or | BinaryOp::Implies => {
+                unreachable!("handled above")
+            }
+        })
+    }
+
+    /// A quantifier over the integers its range allows: the range must bound the variable below
+    /// and above by conjuncts such as `lo <= i` and `i < hi`, so the values are finitely many.
+    #[allow(clippy::too_many_arguments)]
+    fn quantifier(
+        &self,
+        quantifier: Quantifier,
+        var: VarId,
+        range: &Expr,
+        body: &Expr,
+        span: Span,
+        env: &dyn Env,
+        bound: &mut Vec<(VarId, Value)>,
+    ) -> Result<Value, EvalError> {
+        let (mut low, mut high): (Option<BigInt>, Option<BigInt>) = (None, None);
+        for (side, limit) in bounds(range, var) {
+            let value = self.in_scope(limit.expr, env, bound)?;
+            let value = value.as_int(limit.expr.span)? + limit.shift;
+            match side {
+                Side::Low => low = Some(low.map_or(value.clone(), |low| low.max(value))),
+                Side::High => high = Some(high.map_or(value.clone(), |high| high.min(value))),
+            }
+        }
+        let (Some(low), Some(high)) = (low, high) else { return Err(EvalError::UnboundedQuantifier { span }) };
+        let count: BigInt = (&high - &low + 1u32).max(BigInt::zero());
+        if count.to_u64().is_none_or(|count| count > self.steps_left.get()) {
+            return Err(EvalError::OutOfSteps);
+        }
+        let want = quantifier == Quantifier::Forall;
+        let mut value = low;
+        while value <= high {
+            bound.push((var, Value::Int(value.clone())));
+            let in_range = self.in_scope(range, env, bound).and_then(|in_range| in_range.as_bool(range.span));
+            let holds = match in_range {
+                Ok(true) => self.in_scope(body, env, bound).and_then(|holds| holds.as_bool(body.span)).map(Some),
+                Ok(false) => Ok(None),
+                Err(error) => Err(error),
+            };
+            bound.pop();
+            if holds? == Some(!want) {
+                return Ok(Value::Bool(!want));
+            }
+            value += 1;
+        }
+        Ok(Value::Bool(want))
+    }
+}
+
+/// The arguments of one function call: the environment of its body and `requires`.
+struct Frame<'f> {
+    function: &'f Function,
+    args: Vec<Value>,
+}
+
+impl Env for Frame<'_> {
+    fn var(&self, var: VarId, span: Span) -> Result<Value, EvalError> {
+        match self.function.params.iter().position(|param| *param == var) {
+            Some(position) => Ok(self.args[position].clone()),
+            None => Err(EvalError::Unavailable { span, what: format!("`{}`", self.function.vars[var.index()].name) }),
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Low,
+    High,
+}
+
+/// An inclusive bound on a quantified variable: `expr + shift`.
+struct Limit<'e> {
+    expr: &'e Expr,
+    shift: i32,
+}
+
+/// The bounds the top-level conjuncts of `range` put on `var`: `lo <= v`, `lo < v`, `v < hi`,
+/// `v <= hi` and their mirror images, where the other side does not mention `var`.
+fn bounds(range: &Expr, var: VarId) -> Vec<(Side, Limit<'_>)> {
+    let mut found = Vec::new();
+    let mut pending = vec![range];
+    while let Some(expr) = pending.pop() {
+        let ExprKind::Binary { op, lhs, rhs } = &expr.kind else { continue };
+        let is_var = |side: &Expr| matches!(side.kind, ExprKind::Var(v) if v == var);
+        let other = |side: &Expr| !mentions(side, var);
+        match op {
+            BinaryOp::And => pending.extend([lhs.as_ref(), rhs.as_ref()]),
+            // Normalise `a OP b` to "var against limit" with the operator seen from the variable.
+            BinaryOp::Le | BinaryOp::Lt | BinaryOp::Ge | BinaryOp::Gt => {
+                let (limit, op_from_var) = if is_var(lhs) && other(rhs) {
+                    (rhs.as_ref(), *op)
+                } else if is_var(rhs) && other(lhs) {
+                    let mirrored = match op {
+                        BinaryOp::Le => BinaryOp::Ge,
+                        BinaryOp::Lt => BinaryOp::Gt,
+                        BinaryOp::Ge => BinaryOp::Le,
+                        _ => BinaryOp::Lt,
+                    };
+                    (lhs.as_ref(), mirrored)
+                } else {
+                    continue;
+                };
+                found.push(match op_from_var {
+                    BinaryOp::Le => (Side::High, Limit { expr: limit, shift: 0 }),
+                    BinaryOp::Lt => (Side::High, Limit { expr: limit, shift: -1 }),
+                    BinaryOp::Ge => (Side::Low, Limit { expr: limit, shift: 0 }),
+                    _ => (Side::Low, Limit { expr: limit, shift: 1 }),
+                });
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+fn mentions(expr: &Expr, var: VarId) -> bool {
+    match &expr.kind {
+        ExprKind::Var(v) => *v == var,
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Builtin(_) | ExprKind::Result => false,
+        ExprKind::Read { index, .. } => mentions(index, var),
+        ExprKind::Unary { operand, .. } | ExprKind::Old(operand) => mentions(operand, var),
+        ExprKind::Binary { lhs, rhs, .. } => mentions(lhs, var) || mentions(rhs, var),
+        ExprKind::Cond { cond, then_value, else_value } => {
+            mentions(cond, var) || mentions(then_value, var) || mentions(else_value, var)
+        }
+        ExprKind::Call { args, .. } => args.iter().any(|arg| mentions(arg, var)),
+        ExprKind::Quantifier { range, body, .. } => mentions(range, var) || mentions(body, var),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Type, Var, VarKind};
+
+    fn expr(kind: ExprKind, ty: Type) -> Expr {
+        Expr { kind, ty, span: Span::default() }
+    }
+
+    fn int(value: i64) -> Expr {
+        expr(ExprKind::Int(value.into()), Type::Int)
+    }
+
+    fn var(id: u32) -> Expr {
+        expr(ExprKind::Var(VarId(id)), Type::Int)
+    }
+
+    fn binary(op: BinaryOp, lhs: Expr, rhs: Expr) -> Expr {
+        let ty = if matches!(
+            op,
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem | BinaryOp::Mod
+        ) {
+            Type::Int
+        } else {
+            Type::Bool
+        };
+        expr(ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, ty)
+    }
+
+    fn call(function: u32, args: Vec<Expr>) -> Expr {
+        expr(ExprKind::Call { function: FunctionId(function), args }, Type::Bool)
+    }
+
+    fn closed(value: &Expr) -> Result<Value, EvalError> {
+        Evaluator::new(&[], 1_000).expr(value, &Empty)
+    }
+
+    /// `pure bool pow2(int n) = n == 1 || (n > 1 && n % 2 == 0 && pow2(n / 2));`, with
+    /// `requires` as given.
+    fn pow2(requires: Vec<Expr>) -> Function {
+        let n = || var(0);
+        let even = binary(BinaryOp::Eq, binary(BinaryOp::Rem, n(), int(2)), int(0));
+        let halves = call(0, vec![binary(BinaryOp::Div, n(), int(2))]);
+        let recursive = binary(BinaryOp::And, binary(BinaryOp::And, binary(BinaryOp::Gt, n(), int(1)), even), halves);
+        Function {
+            name: "pow2".into(),
+            span: Span::default(),
+            params: vec![VarId(0)],
+            vars: vec![Var { name: "n".into(), ty: Type::Int, kind: VarKind::FunctionParam, span: Span::default() }],
+            result: Type::Bool,
+            requires,
+            ensures: Vec::new(),
+            body: binary(BinaryOp::Or, binary(BinaryOp::Eq, n(), int(1)), recursive),
+        }
+    }
+
+    #[test]
+    fn division_truncates_and_mod_is_never_negative() {
+        let cases = [
+            (BinaryOp::Div, -7, 2, -3),
+            (BinaryOp::Rem, -7, 2, -1),
+            (BinaryOp::Mod, -7, 2, 1),
+            (BinaryOp::Mod, -7, -2, 1),
+            (BinaryOp::Div, 7, -2, -3),
+            (BinaryOp::Rem, 7, -2, 1),
+        ];
+        for (op, a, b, expected) in cases {
+            assert_eq!(closed(&binary(op, int(a), int(b))), Ok(Value::int(expected)), "{a} {op:?} {b}");
+        }
+        assert_eq!(
+            closed(&binary(BinaryOp::Div, int(1), int(0))),
+            Err(EvalError::DivisionByZero { span: Span::default() })
+        );
+    }
+
+    #[test]
+    fn connectives_do_not_evaluate_what_they_do_not_need() {
+        let undefined = binary(BinaryOp::Eq, binary(BinaryOp::Div, int(1), int(0)), int(0));
+        let false_ = binary(BinaryOp::Eq, int(0), int(1));
+        assert_eq!(closed(&binary(BinaryOp::And, false_.clone(), undefined.clone())), Ok(Value::Bool(false)));
+        assert_eq!(closed(&binary(BinaryOp::Implies, false_.clone(), undefined.clone())), Ok(Value::Bool(true)));
+        assert!(closed(&binary(BinaryOp::Or, false_, undefined)).is_err());
+    }
+
+    #[test]
+    fn a_recursive_function_is_computed_by_its_definition() {
+        let functions = [pow2(Vec::new())];
+        let evaluate =
+            |n: i64| Evaluator::new(&functions, 10_000).call(FunctionId(0), vec![Value::int(n)], Span::default());
+        let powers: Vec<i64> = (-4..=40).filter(|&n| evaluate(n) == Ok(Value::Bool(true))).collect();
+        assert_eq!(powers, [1, 2, 4, 8, 16, 32]);
+    }
+
+    #[test]
+    fn a_call_that_breaks_the_precondition_has_no_value() {
+        let functions = [pow2(vec![binary(BinaryOp::Gt, var(0), int(0))])];
+        let evaluator = Evaluator::new(&functions, 10_000);
+        assert_eq!(evaluator.call(FunctionId(0), vec![Value::int(8)], Span::default()), Ok(Value::Bool(true)));
+        assert!(matches!(
+            evaluator.call(FunctionId(0), vec![Value::int(0)], Span::default()),
+            Err(EvalError::PreconditionFailed { .. })
+        ));
+    }
+
+    #[test]
+    fn a_call_that_does_not_terminate_runs_out_of_steps() {
+        // `f(n) = f(n + 1)`.
+        let mut looping = pow2(Vec::new());
+        looping.body = call(0, vec![binary(BinaryOp::Add, var(0), int(1))]);
+        let functions = [looping];
+        let evaluator = Evaluator::new(&functions, 1_000_000);
+        assert_eq!(evaluator.call(FunctionId(0), vec![Value::int(0)], Span::default()), Err(EvalError::OutOfSteps));
+    }
+
+    #[test]
+    fn quantifiers_range_over_the_bounds_of_their_range() {
+        // (\forall int i; 0 <= i && i < n; i * i < 50) for n = 8 (up to 7 * 7 = 49) and n = 9.
+        let quantified = |n: i64, quantifier| {
+            let range =
+                binary(BinaryOp::And, binary(BinaryOp::Le, int(0), var(1)), binary(BinaryOp::Lt, var(1), int(n)));
+            let body = binary(BinaryOp::Lt, binary(BinaryOp::Mul, var(1), var(1)), int(50));
+            let kind = ExprKind::Quantifier { quantifier, var: VarId(1), range: Box::new(range), body: Box::new(body) };
+            closed(&expr(kind, Type::Bool))
+        };
+        assert_eq!(quantified(8, Quantifier::Forall), Ok(Value::Bool(true)));
+        assert_eq!(quantified(9, Quantifier::Forall), Ok(Value::Bool(false)));
+        assert_eq!(quantified(0, Quantifier::Exists), Ok(Value::Bool(false)));
+        let unbounded = ExprKind::Quantifier {
+            quantifier: Quantifier::Forall,
+            var: VarId(1),
+            range: Box::new(binary(BinaryOp::Le, int(0), var(1))),
+            body: Box::new(binary(BinaryOp::Le, int(0), var(1))),
+        };
+        assert!(matches!(closed(&expr(unbounded, Type::Bool)), Err(EvalError::UnboundedQuantifier { .. })));
+    }
+}
