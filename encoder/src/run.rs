@@ -7,7 +7,7 @@ use crate::smt::process::{Flavour, ProcessSolver};
 use crate::smt::z3_native::Z3Solver;
 use crate::smt::{Limits, Solver, SolverError};
 use crate::vcgen;
-use crate::verify::{self, Outcome, Status};
+use crate::verify::{self, Definition, Outcome, Status};
 use std::collections::BTreeSet;
 
 /// Who decides the checks.
@@ -31,21 +31,24 @@ pub struct ProcedureOutcome {
 /// Verifies every procedure with a body. For a failure, the model gives the values of the
 /// procedure's scalar parameters, results, locals and globals, in the failing state.
 pub fn program(program: &Program, backend: Backend, limits: &Limits) -> Result<Vec<ProcedureOutcome>, SolverError> {
-    program_requesting(program, backend, limits, &|_| Vec::new())
+    program_requesting(program, backend, limits, &|_| Vec::new(), &[])
 }
 
 /// Like [`program`], with `extra` expressions of each procedure whose values a failure reports
-/// too (such as the array cells the failing assertion reads). Real Boogie gives no values.
+/// too (such as the array cells the failing assertion reads), and the `definitions` of functions
+/// the program axiomatises, which settle checks the axioms leave undecided
+/// ([`verify::procedure`]). Real Boogie gives no values and uses no definitions.
 pub fn program_requesting(
     program: &Program,
     backend: Backend,
     limits: &Limits,
     extra: &(dyn Fn(&ivl::Procedure) -> Vec<Expr> + Sync),
+    definitions: &[Definition],
 ) -> Result<Vec<ProcedureOutcome>, SolverError> {
     match backend {
-        Backend::Z3 => with_solvers(program, &|| Box::new(Z3Solver::new(limits.clone())), extra),
+        Backend::Z3 => with_solvers(program, &|| Box::new(Z3Solver::new(limits.clone())), extra, definitions),
         Backend::Process(flavour) => {
-            with_solvers(program, &|| Box::new(ProcessSolver::new(flavour, limits.clone())), extra)
+            with_solvers(program, &|| Box::new(ProcessSolver::new(flavour, limits.clone())), extra, definitions)
         }
         Backend::Boogie => with_boogie(program, limits),
     }
@@ -85,13 +88,14 @@ fn with_solvers(
     program: &Program,
     new_solver: &(dyn Fn() -> Box<dyn Solver> + Sync),
     extra: &(dyn Fn(&ivl::Procedure) -> Vec<Expr> + Sync),
+    definitions: &[Definition],
 ) -> Result<Vec<ProcedureOutcome>, SolverError> {
     let procedures: Vec<&ivl::Procedure> = procedures(program).collect();
     let verify_one = |procedure: &ivl::Procedure, solver: &mut dyn Solver| {
         let vc = vcgen::procedure(program, procedure);
         let mut requested = visible_variables(program, procedure);
         requested.extend(extra(procedure));
-        let outcomes = verify::procedure(&vc, solver, &requested)?;
+        let outcomes = verify::procedure(&vc, solver, &requested, definitions)?;
         Ok(ProcedureOutcome { procedure: procedure.name.clone(), outcomes })
     };
     let workers = std::thread::available_parallelism().map_or(1, |count| count.get()).min(procedures.len()).max(1);

@@ -9,10 +9,17 @@
 //!
 //! A disabled check is assumed, so each verdict reads "holds wherever the other checks hold", as in
 //! Boogie: the procedure is correct exactly when every check is verified (`proofs/vcgen.md`, V4).
+//!
+//! A function the script defines only by quantified axioms (a recursive one) often keeps the
+//! solver from ever finding a model. A check left undecided is then asked once more without those
+//! axioms, with ground instances of the definition instead, computed by the caller's concrete
+//! evaluation ([`Definition`]): see [`confirm`].
 
 use crate::ivl::Expr;
-use crate::smt::{Answer, Solver, SolverError, Term, Value};
+use crate::smt::{Answer, Command, Op, Script, Solver, SolverError, Term, Value};
 use crate::vcgen::{enabled_symbol, Check, ProcedureVc};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 /// The verdict on one check.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,7 +48,15 @@ pub struct Outcome {
 /// what stays open is then asked about one check at a time (the others assumed, as a failed check
 /// is), and a check still unknown once more from scratch, so that one check the solver cannot
 /// decide does not leave the others undecided.
-pub fn procedure(vc: &ProcedureVc, solver: &mut dyn Solver, requested: &[Expr]) -> Result<Vec<Outcome>, SolverError> {
+///
+/// A check still undecided in the end, in a script with [`Definition`]s, is asked once more by
+/// [`confirm`].
+pub fn procedure(
+    vc: &ProcedureVc,
+    solver: &mut dyn Solver,
+    requested: &[Expr],
+    definitions: &[Definition],
+) -> Result<Vec<Outcome>, SolverError> {
     let count = vc.checks.len();
     // A check valid by constant folding needs no solver; a procedure of only such checks, no
     // solver at all.
@@ -97,6 +112,13 @@ pub fn procedure(vc: &ProcedureVc, solver: &mut dyn Solver, requested: &[Expr]) 
                 Round::Fails(_, model) => Status::Failed { model },
                 Round::Unknown(reason) => Status::Undecided(reason),
             });
+        }
+    }
+    for (check, status) in statuses.iter_mut().enumerate() {
+        if let Some(Status::Undecided(_)) = status {
+            if let Some(confirmed) = confirm(&mut search, check, definitions)? {
+                *status = Some(confirmed);
+            }
         }
     }
     Ok(vc
@@ -166,4 +188,217 @@ fn counterexample(vc: &ProcedureVc, solver: &mut dyn Solver, check: usize, reque
         Ok(values) => names.into_iter().zip(values).collect(),
         Err(_) => Vec::new(),
     }
+}
+
+/// A function that a script defines only by quantified axioms, each asserted as `guard => axiom`,
+/// and that the caller can compute: the solver may use the axioms, and [`confirm`] their ground
+/// instances in their place.
+#[derive(Clone)]
+pub struct Definition {
+    /// The function's symbol in the script.
+    pub function: String,
+    /// The Boolean constant that guards each of its axioms.
+    pub guard: String,
+    /// Leading arguments the value does not depend on (such as fuel).
+    pub ignored_arguments: usize,
+    /// The value at the other arguments.
+    pub evaluate: Evaluate,
+}
+
+/// A [`Definition`]'s concrete evaluation, shared by the workers that verify procedures.
+pub type Evaluate = Arc<dyn Fn(&[Value]) -> Evaluation + Send + Sync>;
+
+/// A [`Definition`]'s value at some arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Evaluation {
+    Value(Value),
+    /// The axioms say nothing here (the arguments break the function's precondition).
+    Unconstrained,
+    /// The value could not be computed (too costly, say).
+    Unknown,
+}
+
+/// How many rounds of ground instances [`confirm`] adds before it gives up.
+const CONFIRMATION_ROUNDS: usize = 12;
+
+/// Settles an undecided check, if it can, without the quantified axioms of the [`Definition`]s
+/// (`proofs/vcgen.md`, V6). The check is asked alone in the script without those axioms, where the
+/// solver usually answers:
+/// - `unsat`: the check holds. The script without the axioms but with instances of them is
+///   implied by the full script, so the check holds there too.
+/// - `sat`: the model gives a value to each application of a defined function in the script. If
+///   every one is the function's value, the model with the function as defined is a model of the
+///   full script, so the check fails; otherwise the instances at the wrong points are added, and
+///   the question asked again.
+///
+/// `None` when the check stays undecided: no axioms to set aside, an application under a
+/// quantifier (whose instances the model does not show), a value that cannot be computed, or too
+/// many rounds.
+fn confirm(search: &mut Search, check: usize, definitions: &[Definition]) -> Result<Option<Status>, SolverError> {
+    let guards: HashSet<&str> = definitions.iter().map(|definition| definition.guard.as_str()).collect();
+    let is_axiom = |command: &Command| match command {
+        Command::Assert(Term::App(Op::Implies, operands)) => {
+            matches!(&operands[0], Term::Symbol(guard) if guards.contains(guard.as_str()))
+        }
+        _ => false,
+    };
+    if !search.vc.script.commands.iter().any(is_axiom) {
+        return Ok(None);
+    }
+    let mut relaxed =
+        Script { commands: search.vc.script.commands.iter().filter(|command| !is_axiom(command)).cloned().collect() };
+    let by_symbol: HashMap<&str, &Definition> =
+        definitions.iter().map(|definition| (definition.function.as_str(), definition)).collect();
+    let mut applications = Vec::new();
+    for command in &relaxed.commands {
+        if let Command::Assert(term) = command {
+            if !ground_applications(term, &by_symbol, &mut Vec::new(), &mut applications) {
+                return Ok(None);
+            }
+        }
+    }
+    let unique: HashSet<Term> = applications.drain(..).collect();
+    let applications: Vec<(&Definition, Term)> = unique
+        .into_iter()
+        .map(|application| match &application {
+            Term::App(Op::Apply(symbol), _) => (by_symbol[symbol.as_str()], application),
+            _ => unreachable!("ground_applications collects applications"),
+        })
+        .collect();
+    let only: Vec<bool> = (0..search.vc.checks.len()).map(|other| other == check).collect();
+    for _ in 0..CONFIRMATION_ROUNDS {
+        search.solver.load(&relaxed)?;
+        let model = match search.round(&only, false)? {
+            Round::AllHold => return Ok(Some(Status::Verified)),
+            Round::Unknown(_) => return Ok(None),
+            Round::Fails(_, model) => model,
+        };
+        let Some(instances) = wrong_instances(search.solver, &applications)? else { return Ok(None) };
+        if instances.is_empty() {
+            return Ok(Some(Status::Failed { model }));
+        }
+        relaxed.commands.extend(instances.into_iter().map(Command::Assert));
+    }
+    Ok(None)
+}
+
+/// Collects the applications of defined functions in `term`; `false` if one has an argument that
+/// mentions a variable bound in `term` (`bound`, innermost last).
+fn ground_applications(
+    term: &Term,
+    definitions: &HashMap<&str, &Definition>,
+    bound: &mut Vec<String>,
+    found: &mut Vec<Term>,
+) -> bool {
+    match term {
+        Term::Bool(_) | Term::Int(_) | Term::Real(_) | Term::Symbol(_) => true,
+        Term::App(op, args) => {
+            if let Op::Apply(symbol) = op {
+                if definitions.contains_key(symbol.as_str()) {
+                    if args.iter().any(|arg| mentions_any(arg, bound)) {
+                        return false;
+                    }
+                    found.push(term.clone());
+                }
+            }
+            args.iter().all(|arg| ground_applications(arg, definitions, bound, found))
+        }
+        Term::Quantifier { bound: variables, body, .. } => {
+            let depth = bound.len();
+            bound.extend(variables.iter().map(|(name, _)| name.clone()));
+            let ground = ground_applications(body, definitions, bound, found);
+            bound.truncate(depth);
+            ground
+        }
+        Term::Lambda { bound: (name, _), body } => {
+            bound.push(name.clone());
+            let ground = ground_applications(body, definitions, bound, found);
+            bound.pop();
+            ground
+        }
+    }
+}
+
+fn mentions_any(term: &Term, names: &[String]) -> bool {
+    match term {
+        Term::Symbol(name) => names.contains(name),
+        Term::Bool(_) | Term::Int(_) | Term::Real(_) => false,
+        Term::App(_, args) => args.iter().any(|arg| mentions_any(arg, names)),
+        Term::Quantifier { body, .. } | Term::Lambda { body, .. } => mentions_any(body, names),
+    }
+}
+
+/// The instances of the definitions that the current model breaks: for each application whose
+/// value in the model is not the function's, `guard => (args == point => application == value)`,
+/// for every application of that function (any of them may take that point next). Where the guard
+/// is false in the model, the axioms hold whatever the function's values. `None` when the model
+/// cannot be judged: a value that cannot be computed, or two applications at one point, outside
+/// the precondition, that disagree (the axioms tie those together, the instances would not).
+fn wrong_instances(
+    solver: &mut dyn Solver,
+    applications: &[(&Definition, Term)],
+) -> Result<Option<Vec<Term>>, SolverError> {
+    let arguments = |application: &Term, definition: &Definition| -> Vec<Term> {
+        match application {
+            Term::App(_, args) => args[definition.ignored_arguments..].to_vec(),
+            _ => Vec::new(),
+        }
+    };
+    let mut terms = Vec::new();
+    for (definition, application) in applications {
+        terms.push(Term::symbol(&definition.guard));
+        terms.push(application.clone());
+        terms.extend(arguments(application, definition));
+    }
+    let mut values = solver.values(&terms)?.into_iter();
+    let mut next = || values.next().expect("one value per term");
+    let mut unconstrained: HashMap<(&str, Vec<Value>), Value> = HashMap::new();
+    let mut wrong: Vec<(&Definition, Vec<Value>, Value)> = Vec::new();
+    for (definition, application) in applications {
+        let guarded = next() != Value::Bool(false);
+        let in_model = next();
+        let point: Vec<Value> = arguments(application, definition).iter().map(|_| next()).collect();
+        if !guarded {
+            continue;
+        }
+        match (definition.evaluate)(&point) {
+            Evaluation::Value(value) if value == in_model => {}
+            Evaluation::Value(value) => {
+                if !wrong.iter().any(|(other, at, _)| other.function == definition.function && *at == point) {
+                    wrong.push((definition, point, value));
+                }
+            }
+            Evaluation::Unconstrained => {
+                let key = (definition.function.as_str(), point);
+                if unconstrained.get(&key).is_some_and(|seen| *seen != in_model) {
+                    return Ok(None);
+                }
+                unconstrained.insert(key, in_model);
+            }
+            Evaluation::Unknown => return Ok(None),
+        }
+    }
+    let literal = |value: &Value| match value {
+        Value::Bool(value) => Some(Term::Bool(*value)),
+        Value::Int(value) => Some(Term::Int(value.clone())),
+        Value::Real(value) => Some(Term::Real(value.clone())),
+        Value::Other(_) => None,
+    };
+    let mut instances = Vec::new();
+    for (definition, point, value) in wrong {
+        let Some(value) = literal(&value) else { return Ok(None) };
+        let Some(point) = point.iter().map(literal).collect::<Option<Vec<Term>>>() else { return Ok(None) };
+        for (other, application) in applications.iter().filter(|(other, _)| other.function == definition.function) {
+            let at_point = Term::and(
+                arguments(application, other)
+                    .into_iter()
+                    .zip(&point)
+                    .map(|(arg, coordinate)| Term::eq(arg, coordinate.clone()))
+                    .collect(),
+            );
+            let instance = Term::implies(at_point, Term::eq(application.clone(), value.clone()));
+            instances.push(Term::implies(Term::symbol(&definition.guard), instance));
+        }
+    }
+    Ok(Some(instances))
 }

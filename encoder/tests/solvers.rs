@@ -6,9 +6,10 @@ use lockstep_encoder::smt::process::{Flavour, ProcessSolver};
 use lockstep_encoder::smt::z3_native::Z3Solver;
 use lockstep_encoder::smt::{Limits, Solver, Value};
 use lockstep_encoder::vcgen;
-use lockstep_encoder::verify::{self, Status};
+use lockstep_encoder::verify::{self, Definition, Evaluation, Status};
 use num_bigint::BigInt;
 use num_rational::BigRational;
+use std::sync::Arc;
 
 fn program(text: &str) -> Program {
     let program = ivl::parse::program(text).expect("parses");
@@ -26,8 +27,18 @@ fn backends(limits: Limits) -> Vec<(&'static str, Box<dyn Solver>)> {
 
 fn statuses(program: &Program, solver: &mut dyn Solver, requested: &[Expr]) -> Vec<Status> {
     let Declaration::Procedure(procedure) = &program.declarations.last().expect("a procedure") else { panic!() };
+    statuses_of(program, procedure, solver, requested, &[])
+}
+
+fn statuses_of(
+    program: &Program,
+    procedure: &ivl::Procedure,
+    solver: &mut dyn Solver,
+    requested: &[Expr],
+    definitions: &[Definition],
+) -> Vec<Status> {
     let vc = vcgen::procedure(program, procedure);
-    verify::procedure(&vc, solver, requested)
+    verify::procedure(&vc, solver, requested, definitions)
         .expect("the solver runs")
         .into_iter()
         .map(|outcome| outcome.status)
@@ -88,6 +99,81 @@ fn a_missing_solver_is_an_error_with_a_way_out() {
     let Declaration::Procedure(procedure) = &program.declarations[0] else { panic!() };
     let vc = vcgen::procedure(&program, procedure);
     let mut solver = ProcessSolver::with_program(Flavour::Cvc5, "/nonexistent/cvc5", Limits::default());
-    let error = verify::procedure(&vc, &mut solver, &[]).unwrap_err();
+    let error = verify::procedure(&vc, &mut solver, &[], &[]).unwrap_err();
     assert!(error.0.contains("apt-get install cvc5") && error.0.contains("LOCKSTEP_CVC5"), "{error}");
+}
+
+/// `sum(n) = n <= 0 ? 0 : n + sum(n - 1)`, axiomatised with fuel as the kernel encoder does
+/// (`proofs/kernel.md`, E5): two unfoldings are not enough to compute `sum(30)`, so the solver
+/// alone cannot decide either check.
+const SUM: &str = "function succ(n: int): int;
+function f_sum(fuel: int, n: int): int;
+const defined_sum: bool;
+const no_fuel: int;
+axiom defined_sum ==> (forall fuel: int, n: int :: {f_sum(succ(fuel), n)} f_sum(succ(fuel), n) == (if n <= 0 then 0 else n + f_sum(fuel, n - 1)));
+axiom defined_sum ==> (forall fuel: int, n: int :: {f_sum(succ(fuel), n)} f_sum(succ(fuel), n) == f_sum(fuel, n));
+procedure right(n: int) { assume defined_sum; assume n == 30; assert f_sum(succ(succ(no_fuel)), n) == 465; }
+procedure wrong(n: int) { assume defined_sum; assume n == 30; assert f_sum(succ(succ(no_fuel)), n) == 466; }
+procedure quantified(n: int) {
+  assume defined_sum; assume n == 30;
+  assert (forall k: int :: 0 <= k && k <= n ==> f_sum(succ(succ(no_fuel)), k) <= 400);
+}
+";
+
+/// cvc5 spends its whole time limit on the axioms of [`SUM`]; the ground questions without them
+/// take milliseconds.
+const SHORT: Limits = Limits { timeout: std::time::Duration::from_secs(2), resource_limit: 0, seed: 0 };
+
+fn sum_definition(evaluate: impl Fn(&[Value]) -> Evaluation + Send + Sync + 'static) -> Definition {
+    Definition {
+        function: "f_sum".into(),
+        guard: "defined_sum".into(),
+        ignored_arguments: 1,
+        evaluate: Arc::new(evaluate),
+    }
+}
+
+fn sum(args: &[Value]) -> Evaluation {
+    let [Value::Int(n)] = args else { return Evaluation::Unknown };
+    let n = n.max(&BigInt::from(0)).clone();
+    Evaluation::Value(Value::Int(&n * (&n + 1) / 2))
+}
+
+/// The statuses of the procedures `right`, `wrong` and `quantified` of [`SUM`].
+fn sum_statuses(solver: &mut dyn Solver, definitions: &[Definition]) -> Vec<Vec<Status>> {
+    let program = program(SUM);
+    let procedures: Vec<&ivl::Procedure> = program
+        .declarations
+        .iter()
+        .filter_map(|declaration| match declaration {
+            Declaration::Procedure(procedure) => Some(procedure),
+            _ => None,
+        })
+        .collect();
+    procedures
+        .iter()
+        .map(|procedure| statuses_of(&program, procedure, solver, &[Expr::var("n")], definitions))
+        .collect()
+}
+
+#[test]
+fn a_recursive_definition_settles_what_its_axioms_leave_undecided() {
+    let thirty = Value::Int(BigInt::from(30));
+    for (name, mut solver) in backends(SHORT) {
+        let alone = sum_statuses(solver.as_mut(), &[]);
+        assert!(alone.iter().flatten().all(|status| matches!(status, Status::Undecided(_))), "{name}: {alone:?}");
+        let found = sum_statuses(solver.as_mut(), &[sum_definition(sum)]);
+        assert_eq!(found[0], [Status::Verified], "{name}: sum(30) == 465 holds");
+        assert_eq!(found[1], [Status::Failed { model: vec![("n".into(), thirty.clone())] }], "{name}");
+        // An application under a quantifier has instances the model does not show.
+        assert!(matches!(found[2].as_slice(), [Status::Undecided(_)]), "{name}: {:?}", found[2]);
+    }
+}
+
+#[test]
+fn a_definition_that_cannot_be_computed_settles_nothing() {
+    for (name, mut solver) in backends(SHORT) {
+        let found = sum_statuses(solver.as_mut(), &[sum_definition(|_| Evaluation::Unknown)]);
+        assert!(found.iter().flatten().all(|status| matches!(status, Status::Undecided(_))), "{name}: {found:?}");
+    }
 }

@@ -106,7 +106,7 @@ fn kernel(program: &Program, kernel: &Kernel, backend: Backend, limits: &Limits)
             })
             .collect::<Vec<_>>()
     };
-    let outcomes = run::program_requesting(&encoding.program, backend, limits, &extra)
+    let outcomes = run::program_requesting(&encoding.program, backend, limits, &extra, &encoding.definitions)
         .map_err(|error| VerifyError { span: kernel.span, message: format!("the solver failed: {}", error.0) })?;
     let mut verdicts: Vec<Option<(Verdict, Counterexample)>> = vec![None; encoding.obligations.len()];
     for procedure in &outcomes {

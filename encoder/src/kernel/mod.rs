@@ -17,12 +17,16 @@ mod names;
 mod resources;
 
 use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Spec, Stmt, StmtKind, Type};
+use crate::smt::Value;
+use crate::verify::{Definition, Evaluation};
 use expr::{Condition, Context, Scope};
+use lockstep_logic::eval;
 use lockstep_logic::resources::normal_form;
 use lockstep_logic::{self as logic, Amount, Obligation, ObligationId, Span, VarId, VarKind};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 /// A kernel's IVL program, and the obligation behind each tag (`o12` is `obligations[12]`).
 pub struct Encoding {
@@ -33,6 +37,9 @@ pub struct Encoding {
     /// Further values a counterexample of a tagged check shows, with their labels (such as the
     /// location two threads both name, for an injectivity check).
     pub shown: HashMap<String, Vec<(String, Expr)>>,
+    /// The recursive functions, which the program only axiomatises, with their concrete
+    /// evaluation (E5).
+    pub definitions: Vec<Definition>,
 }
 
 /// An array cell an assertion reads, for counterexamples: the array's name, the index and the
@@ -141,7 +148,52 @@ pub fn encode<'k>(program: &'k logic::Program, kernel: &'k logic::Kernel) -> Res
         obligations: encoder.obligations,
         display: display(kernel),
         shown: encoder.shown,
+        definitions: definitions(&program.functions),
     })
+}
+
+/// Evaluation may take this many steps (expression nodes) per application. It is spent only on
+/// checks the solver left undecided.
+const EVALUATION_STEPS: u64 = 1_000_000;
+
+/// The recursive functions with their concrete evaluation, for the checks their axioms leave
+/// undecided (E5). Their fuel, the first argument, does not change their value.
+fn definitions(functions: &[logic::Function]) -> Vec<Definition> {
+    let shared: Arc<Vec<logic::Function>> = Arc::new(functions.to_vec());
+    functions
+        .iter()
+        .enumerate()
+        .filter(|(_, function)| recursive(functions, function))
+        .map(|(index, function)| {
+            let functions = Arc::clone(&shared);
+            let evaluate = move |args: &[Value]| {
+                let args: Option<Vec<eval::Value>> = args
+                    .iter()
+                    .map(|arg| match arg {
+                        Value::Int(value) => Some(eval::Value::Int(value.clone())),
+                        Value::Bool(value) => Some(eval::Value::Bool(*value)),
+                        Value::Real(_) | Value::Other(_) => None,
+                    })
+                    .collect();
+                let Some(args) = args else { return Evaluation::Unknown };
+                let evaluator = eval::Evaluator::new(&functions, EVALUATION_STEPS);
+                match evaluator.call(logic::FunctionId(index as u32), args, Span::default()) {
+                    Ok(eval::Value::Int(value)) => Evaluation::Value(Value::Int(value)),
+                    Ok(eval::Value::Bool(value)) => Evaluation::Value(Value::Bool(value)),
+                    Err(eval::EvalError::PreconditionFailed { function, .. }) if function.index() == index => {
+                        Evaluation::Unconstrained
+                    }
+                    Err(_) => Evaluation::Unknown,
+                }
+            };
+            Definition {
+                function: names::function(function),
+                guard: names::defined(function),
+                ignored_arguments: 1,
+                evaluate: Arc::new(evaluate),
+            }
+        })
+        .collect()
 }
 
 struct Encoder<'k> {

@@ -277,7 +277,7 @@ pub enum Answer {
 }
 
 /// A value from a model.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
     Bool(bool),
     Int(BigInt),
