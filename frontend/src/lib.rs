@@ -23,6 +23,7 @@ pub mod diagnostics;
 pub mod lexer;
 pub mod parser;
 pub mod resolve;
+pub mod run;
 pub mod source;
 pub mod verify;
 

@@ -9,6 +9,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 mod ivl_command;
+mod run_command;
 mod verify_command;
 
 /// lockstep: a deductive verifier for GPU kernels annotated in permission-based separation logic.
@@ -56,6 +57,50 @@ enum Command {
         /// How to report: `human` or `json`.
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
+    },
+    /// Run a file's kernels concretely on one launch, and report the first bug met.
+    ///
+    /// Finds data races (from the accesses, whatever the permissions say), barrier divergence,
+    /// accesses outside an array, divisions by zero, failed asserts and violated contracts (their
+    /// pure facts), with the threads, places and schedule involved. One canonical schedule decides
+    /// a launch; `--schedule random` and `exhaustive` show it. Exit status: 0 no bug found, 1 a bug
+    /// found, 2 bad input or a launch that breaks the kernel's precondition, 3 the run gave up.
+    Run {
+        /// The `.pvl` file.
+        #[arg(value_name = "FILE")]
+        file: String,
+        /// Run only the kernel of this name.
+        #[arg(long)]
+        kernel: Option<String>,
+        /// Work groups.
+        #[arg(long, default_value_t = 1)]
+        groups: u32,
+        /// Threads per work group.
+        #[arg(long, default_value_t = 4)]
+        gsize: u32,
+        /// A kernel parameter's value, `NAME=VALUE` (repeatable). Parameters not given take the
+        /// value a precondition pins them to (`requires n == tcount;`), else 0.
+        #[arg(long = "param", value_name = "NAME=VALUE")]
+        params: Vec<String>,
+        /// The first cells of an array, `ARRAY=V0,V1,...` (repeatable).
+        #[arg(long = "init", value_name = "ARRAY=V0,V1,...")]
+        init: Vec<String>,
+        /// The other cells: zero, or random in [-16, 16] from `--seed`. Cells a precondition pins
+        /// (`requires a[tid] == 1;`) take that value.
+        #[arg(long, value_enum, default_value_t = run_command::MemoryKind::Zero)]
+        memory: run_command::MemoryKind,
+        /// The seed of random memory and random schedules.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// How the threads' steps are ordered.
+        #[arg(long, value_enum, default_value_t = run_command::ScheduleKind::Canonical)]
+        schedule: run_command::ScheduleKind,
+        /// How many random schedules `--schedule random` runs.
+        #[arg(long, default_value_t = 10)]
+        runs: u64,
+        /// How many schedules `--schedule exhaustive` may explore before it gives up.
+        #[arg(long, default_value_t = 100_000)]
+        limit: u64,
     },
     /// Verify a program in the intermediate verification language (a subset of Boogie) directly.
     ///
@@ -124,6 +169,21 @@ fn main() -> ExitCode {
         Command::Check { files, format } => check(&files, format),
         Command::Verify { files, solver, emit, format } => {
             verify_command::run(&files, solver.backend, &solver.limits(), emit, format == Format::Json)
+        }
+        Command::Run { file, kernel, groups, gsize, params, init, memory, seed, schedule, runs, limit } => {
+            run_command::run(&run_command::Arguments {
+                file,
+                kernel,
+                groups,
+                gsize,
+                params,
+                init,
+                memory,
+                seed,
+                schedule,
+                runs,
+                limit,
+            })
         }
         Command::Ivl { file, solver, emit, format } => {
             ivl_command::run(&file, solver.backend, &solver.limits(), emit, format == Format::Json)

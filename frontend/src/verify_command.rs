@@ -145,10 +145,8 @@ pub fn render(file: &SourceFile, outcome: &ObligationResult, color: bool) -> Str
         Verdict::Undecided(reason) => (miette::Severity::Warning, format!("undecided: {reason}")),
         Verdict::Verified => (miette::Severity::Advice, "verified".to_string()),
     };
-    let mut labels = vec![miette::LabeledSpan::new_primary_with_span(Some(label), span(obligation.span))];
-    if let Some((related, note)) = &obligation.related {
-        labels.push(miette::LabeledSpan::new_with_span(Some(note.clone()), span(*related)));
-    }
+    let mut labels = vec![(obligation.span, label)];
+    labels.extend(obligation.related.clone());
     let mut help: Vec<String> = Vec::new();
     if let Some(text) = obligation.help.as_ref().filter(|_| outcome.verdict == Verdict::Failed) {
         help.push(text.clone());
@@ -158,8 +156,30 @@ pub fn render(file: &SourceFile, outcome: &ObligationResult, color: bool) -> Str
             outcome.counterexample.iter().map(|(name, value)| format!("{name} = {value}")).collect();
         help.push(format!("counterexample: {}", values.join(", ")));
     }
-    let mut report = miette::MietteDiagnostic::new(obligation.message.clone())
-        .with_code(obligation.id.as_str())
+    render_report(file, obligation.id.as_str(), &obligation.message, severity, &labels, &help, color)
+}
+
+/// A report as miette draws it: the code, the message, the labelled places (the first primary) and
+/// the help lines below.
+pub fn render_report(
+    file: &SourceFile,
+    code: &str,
+    message: &str,
+    severity: miette::Severity,
+    labels: &[(lockstep_logic::Span, String)],
+    help: &[String],
+    color: bool,
+) -> String {
+    let labels = labels.iter().enumerate().map(|(index, (place, label))| {
+        let label = Some(label.clone()).filter(|label| !label.is_empty());
+        if index == 0 {
+            miette::LabeledSpan::new_primary_with_span(label, span(*place))
+        } else {
+            miette::LabeledSpan::new_with_span(label, span(*place))
+        }
+    });
+    let mut report = miette::MietteDiagnostic::new(message.to_string())
+        .with_code(code.to_string())
         .with_severity(severity)
         .with_labels(labels);
     if !help.is_empty() {

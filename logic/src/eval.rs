@@ -64,6 +64,8 @@ pub enum EvalError {
     OutOfSteps,
     /// A quantifier whose range gives no finite bounds for its variable.
     UnboundedQuantifier { span: Span },
+    /// A read of a cell outside its array.
+    OutOfBounds { array: ArrayId, index: BigInt, size: usize, span: Span },
     /// Something the environment cannot give: a variable without a value, memory outside an
     /// array, `\old` outside a kernel. The environment says which, at the span.
     Unavailable { span: Span, what: String },
@@ -245,6 +247,53 @@ impl<'p> Evaluator<'p> {
         })
     }
 
+    /// The values of `var` that `range` allows, in increasing order: the range must bound the
+    /// variable below and above (see [`Evaluator::quantifier`]).
+    pub fn range(&self, var: VarId, range: &Expr, env: &dyn Env) -> Result<Vec<BigInt>, EvalError> {
+        let mut bound = Vec::new();
+        let (low, high) = self.limits(var, range, env, &mut bound)?;
+        let mut values = Vec::new();
+        let mut value = low;
+        while value <= high {
+            bound.push((var, Value::Int(value.clone())));
+            let in_range = self.in_scope(range, env, &mut bound).and_then(|in_range| in_range.as_bool(range.span));
+            bound.pop();
+            if in_range? {
+                values.push(value.clone());
+            }
+            value += 1;
+        }
+        Ok(values)
+    }
+
+    /// The least and greatest value the conjuncts of `range` allow `var`; the count of values
+    /// between them is charged to the budget up front.
+    fn limits(
+        &self,
+        var: VarId,
+        range: &Expr,
+        env: &dyn Env,
+        bound: &mut Vec<(VarId, Value)>,
+    ) -> Result<(BigInt, BigInt), EvalError> {
+        let (mut low, mut high): (Option<BigInt>, Option<BigInt>) = (None, None);
+        for (side, limit) in bounds(range, var) {
+            let value = self.in_scope(limit.expr, env, bound)?;
+            let value = value.as_int(limit.expr.span)? + limit.shift;
+            match side {
+                Side::Low => low = Some(low.map_or(value.clone(), |low| low.max(value))),
+                Side::High => high = Some(high.map_or(value.clone(), |high| high.min(value))),
+            }
+        }
+        let (Some(low), Some(high)) = (low, high) else {
+            return Err(EvalError::UnboundedQuantifier { span: range.span });
+        };
+        let count: BigInt = (&high - &low + 1u32).max(BigInt::zero());
+        if count.to_u64().is_none_or(|count| count > self.steps_left.get()) {
+            return Err(EvalError::OutOfSteps);
+        }
+        Ok((low, high))
+    }
+
     /// A quantifier over the integers its range allows: the range must bound the variable below
     /// and above by conjuncts such as `lo <= i` and `i < hi`, so the values are finitely many.
     #[allow(clippy::too_many_arguments)]
@@ -258,20 +307,10 @@ impl<'p> Evaluator<'p> {
         env: &dyn Env,
         bound: &mut Vec<(VarId, Value)>,
     ) -> Result<Value, EvalError> {
-        let (mut low, mut high): (Option<BigInt>, Option<BigInt>) = (None, None);
-        for (side, limit) in bounds(range, var) {
-            let value = self.in_scope(limit.expr, env, bound)?;
-            let value = value.as_int(limit.expr.span)? + limit.shift;
-            match side {
-                Side::Low => low = Some(low.map_or(value.clone(), |low| low.max(value))),
-                Side::High => high = Some(high.map_or(value.clone(), |high| high.min(value))),
-            }
-        }
-        let (Some(low), Some(high)) = (low, high) else { return Err(EvalError::UnboundedQuantifier { span }) };
-        let count: BigInt = (&high - &low + 1u32).max(BigInt::zero());
-        if count.to_u64().is_none_or(|count| count > self.steps_left.get()) {
-            return Err(EvalError::OutOfSteps);
-        }
+        let (low, high) = self.limits(var, range, env, bound).map_err(|error| match error {
+            EvalError::UnboundedQuantifier { .. } => EvalError::UnboundedQuantifier { span },
+            other => other,
+        })?;
         let want = quantifier == Quantifier::Forall;
         let mut value = low;
         while value <= high {

@@ -12,6 +12,7 @@
 //! precedence, no spelling of keywords) and knows no solver. It is pure data and pure functions.
 
 pub mod eval;
+pub mod execute;
 mod ir;
 pub mod lockstep;
 pub mod obligation;

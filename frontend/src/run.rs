@@ -1,0 +1,246 @@
+//! `lockstep run`'s engine: a launch built from the user's choices, and what a run found, in the
+//! words and places a diagnostic shows.
+//!
+//! Decisions where the issue is silent:
+//! - a parameter the user does not give takes the value a thread precondition pins it to
+//!   (`requires n == tcount;`), else 0;
+//! - memory starts at zero, or at random values in `[-16, 16]` (`--memory random`); then the cells a
+//!   thread precondition pins (`requires a[tid] == 1;`) take that value, and last the cells the user
+//!   gives (`--init a=1,2,3`, a prefix of the array);
+//! - a launch that breaks the kernel's precondition is refused (exit 2): the kernel promises nothing
+//!   for it.
+
+use lockstep_logic::eval::Value;
+use lockstep_logic::execute::{self, Bug, Launch, RunError, ThreadIds};
+use lockstep_logic::{Kernel, Memory, Program, Span};
+use num_bigint::BigInt;
+
+/// What the user chose for a launch.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub groups: u32,
+    pub gsize: u32,
+    /// `name=value` for kernel parameters.
+    pub params: Vec<(String, BigInt)>,
+    /// `name=v0,v1,...`: the first cells of an array.
+    pub init: Vec<(String, Vec<BigInt>)>,
+    /// Random initial memory from this seed; zero memory when `None`.
+    pub random_memory: Option<u64>,
+}
+
+/// The values random memory takes lie in `[-RANDOM_RANGE, RANDOM_RANGE]`.
+const RANDOM_RANGE: i64 = 16;
+
+/// The launch the options describe, or why there is none.
+pub fn launch(program: &Program, kernel: &Kernel, options: &Options) -> Result<Launch, String> {
+    if options.groups == 0 || options.gsize == 0 {
+        return Err("a launch needs at least one group of at least one thread".into());
+    }
+    for (name, _) in &options.params {
+        if !kernel.params.iter().any(|param| kernel.var(*param).name == *name) {
+            return Err(format!("kernel `{}` has no parameter `{name}`{}", kernel.name, listing("parameters", kernel)));
+        }
+    }
+    let mut launch = Launch { groups: options.groups, gsize: options.gsize, params: Vec::new(), memory: Vec::new() };
+    launch.params = kernel
+        .params
+        .iter()
+        .map(|param| {
+            let given = options.params.iter().find(|(name, _)| *name == kernel.var(*param).name);
+            given.map_or(Value::int(0), |(_, value)| Value::Int(value.clone()))
+        })
+        .collect();
+    let given: Vec<bool> = kernel
+        .params
+        .iter()
+        .map(|param| options.params.iter().any(|(name, _)| *name == kernel.var(*param).name))
+        .collect();
+    execute::satisfy_parameter_equations(program, kernel, &mut launch, &given);
+    let sizes = execute::array_sizes(program, kernel, &launch).map_err(|error| run_error(&error))?;
+    let mut random = execute::SplitMix64(options.random_memory.unwrap_or(0));
+    launch.memory = sizes
+        .iter()
+        .map(|&size| {
+            (0..size)
+                .map(|_| match options.random_memory {
+                    Some(_) => BigInt::from((random.next() % (2 * RANDOM_RANGE as u64 + 1)) as i64 - RANDOM_RANGE),
+                    None => BigInt::from(0),
+                })
+                .collect()
+        })
+        .collect();
+    execute::satisfy_memory_equations(program, kernel, &mut launch).map_err(|error| run_error(&error))?;
+    for (name, values) in &options.init {
+        let Some(index) = kernel.arrays.iter().position(|array| array.name == *name) else {
+            return Err(format!("kernel `{}` has no array `{name}`", kernel.name));
+        };
+        let cells = &mut launch.memory[index];
+        if values.len() > cells.len() {
+            return Err(format!(
+                "`{name}` has {} cells under this launch; {} values were given",
+                cells.len(),
+                values.len()
+            ));
+        }
+        cells[..values.len()].clone_from_slice(values);
+    }
+    Ok(launch)
+}
+
+fn listing(what: &str, kernel: &Kernel) -> String {
+    let names: Vec<&str> = kernel.params.iter().map(|param| kernel.var(*param).name.as_str()).collect();
+    if names.is_empty() {
+        format!(" (it has no {what})")
+    } else {
+        format!(" (its {what}: {})", names.join(", "))
+    }
+}
+
+/// A run error in words (without its place).
+pub fn run_error(error: &RunError) -> String {
+    match error {
+        RunError::Precondition { detail, .. } => {
+            format!("this launch breaks the kernel's precondition ({detail}); the kernel promises nothing for it")
+        }
+        RunError::GaveUp { detail } => format!("the run gave up: {detail}"),
+        RunError::Assumed { thread, .. } => {
+            format!("an `assume` is false in thread {}: the run ends there, with nothing to report", thread.tid)
+        }
+        RunError::Mismatch { detail } => detail.clone(),
+    }
+}
+
+/// The place a run error points at, if it has one.
+pub fn run_error_span(error: &RunError) -> Option<Span> {
+    match error {
+        RunError::Precondition { span, .. } | RunError::Assumed { span, .. } => Some(*span),
+        RunError::GaveUp { .. } | RunError::Mismatch { .. } => None,
+    }
+}
+
+/// What a run found, ready for a diagnostic: a code (`race`, or the obligation the bug breaks), a
+/// message, the places involved with their labels (the first is the primary one), and notes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub code: &'static str,
+    pub message: String,
+    pub labels: Vec<(Span, String)>,
+    pub notes: Vec<String>,
+}
+
+/// The code of a race, which no obligation names: it breaks the resource obligations together.
+pub const RACE: &str = "race";
+/// The code of a read a barrier without the right fence may leave stale (the verifier reports
+/// the same bug as `barrier.functional`, where a promise rests on the unfenced value).
+pub const STALE_READ: &str = "stale.read";
+
+fn thread(ids: ThreadIds) -> String {
+    format!("thread {} (gid {}, lid {})", ids.tid, ids.gid, ids.lid)
+}
+
+/// Describes a bug, with the steps that led to it.
+pub fn finding(kernel: &Kernel, bug: &Bug, steps: &[u32], schedule: &str) -> Finding {
+    let mut finding = match bug {
+        Bug::Race { location, first, second } => {
+            let array = kernel.array(location.array);
+            let cell = format!("{}[{}]", array.name, location.index);
+            let verb = |write: bool| if write { "writes" } else { "reads" };
+            let (memory, fence) = match array.memory {
+                Memory::Local => ("local", "barrier(local)"),
+                Memory::Global => ("global", "barrier(global)"),
+            };
+            let why = if first.thread.gid == second.thread.gid {
+                format!(
+                    "no barrier that fences {memory} memory lies between these accesses: separate them with a `{fence}`, or let each thread touch cells no other thread touches in the same interval"
+                )
+            } else {
+                "the threads are in different work groups, which no barrier orders: a global cell one group writes must not be touched by another group".to_string()
+            };
+            Finding {
+                code: RACE,
+                message: format!(
+                    "data race on `{cell}`: {} {} it, and {} {} it, with nothing ordering the two",
+                    thread(second.thread),
+                    verb(second.write),
+                    thread(first.thread),
+                    verb(first.write)
+                ),
+                labels: vec![
+                    (second.span, format!("{} {} `{cell}` here", thread(second.thread), verb(second.write))),
+                    (first.span, format!("{} {} `{cell}` here", thread(first.thread), verb(first.write))),
+                ],
+                notes: vec![why],
+            }
+        }
+        Bug::StaleRead { location, write, read } => {
+            let array = kernel.array(location.array);
+            let cell = format!("{}[{}]", array.name, location.index);
+            let (memory, fence) = match array.memory {
+                Memory::Local => ("local", "local"),
+                Memory::Global => ("global", "global"),
+            };
+            Finding {
+                code: STALE_READ,
+                message: format!(
+                    "stale read of `{cell}`: {} reads it after {} wrote it, but no barrier between them fences {memory} memory, so the write need not be visible",
+                    thread(read.thread),
+                    thread(write.thread)
+                ),
+                labels: vec![
+                    (read.span, format!("{} reads `{cell}` here", thread(read.thread))),
+                    (write.span, format!("{} writes `{cell}` here", thread(write.thread))),
+                ],
+                notes: vec![format!("add `{fence}` to the fences of the barrier between them, as in `barrier({fence})`")],
+            }
+        }
+        Bug::Divergence { group, waiting, finished } => {
+            let mut labels: Vec<(Span, String)> = Vec::new();
+            for (ids, _, span) in waiting {
+                match labels.iter_mut().find(|(other, _)| other == span) {
+                    Some((_, label)) => label.push_str(&format!(", {}", ids.tid)),
+                    None => labels.push((*span, format!("waiting here: thread {}", ids.tid))),
+                }
+            }
+            let mut notes = Vec::new();
+            if !finished.is_empty() {
+                let tids: Vec<String> = finished.iter().map(|ids| ids.tid.to_string()).collect();
+                notes.push(format!("thread(s) {} of the group have finished and will never arrive", tids.join(", ")));
+            }
+            notes.push("every thread of a group must reach the same barriers in the same order: a barrier may not sit under a condition that differs between the threads".into());
+            Finding {
+                code: "barrier.divergence",
+                message: format!(
+                    "barrier divergence in group {group}: its threads wait at different barriers, or some never arrive"
+                ),
+                labels,
+                notes,
+            }
+        }
+        Bug::Failed { obligation, thread: ids, span, detail } => Finding {
+            code: obligation.as_str(),
+            message: format!("{} in {}", detail, thread(*ids)),
+            labels: vec![(*span, format!("fails in {}", thread(*ids)))],
+            notes: Vec::new(),
+        },
+    };
+    finding.notes.push(format!("schedule: {schedule}; steps so far: {}", steps_summary(steps)));
+    finding
+}
+
+/// The steps as runs of one thread: `t0 x5, t1 x3, ...`, the last 16 runs when there are more.
+pub fn steps_summary(steps: &[u32]) -> String {
+    let mut runs: Vec<(u32, usize)> = Vec::new();
+    for &tid in steps {
+        match runs.last_mut() {
+            Some((last, count)) if *last == tid => *count += 1,
+            _ => runs.push((tid, 1)),
+        }
+    }
+    let shown = runs.len().saturating_sub(16);
+    let mut parts: Vec<String> = runs[shown..].iter().map(|(tid, count)| format!("t{tid} x{count}")).collect();
+    if shown > 0 {
+        parts.insert(0, format!("({shown} earlier runs)"));
+    }
+    let plural = if steps.len() == 1 { "" } else { "s" };
+    format!("{} step{plural}: {}", steps.len(), parts.join(", "))
+}

@@ -1,0 +1,260 @@
+//! `lockstep run`: run a file's kernels concretely on one launch.
+
+use crate::verify_command::render_report;
+use clap::ValueEnum;
+use lockstep_frontend::run::{self, Finding, Options};
+use lockstep_frontend::source::SourceFile;
+use lockstep_logic::execute::{self, Outcome, RunError, Schedule};
+use lockstep_logic::{Kernel, Program};
+use num_bigint::{BigInt, BigUint};
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+/// How the threads' steps are ordered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ScheduleKind {
+    /// Each thread in turn runs to its next barrier: one schedule, which decides the launch
+    /// (a race-free run behaves as every other schedule does, and a race shows in every schedule).
+    Canonical,
+    /// `--runs` schedules drawn at random from `--seed`, each checked against the canonical one.
+    Random,
+    /// Every interleaving of the threads' steps, up to `--limit`: for very small launches.
+    Exhaustive,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MemoryKind {
+    Zero,
+    Random,
+}
+
+/// The command's arguments, as `main` parsed them.
+pub struct Arguments {
+    pub file: String,
+    pub kernel: Option<String>,
+    pub groups: u32,
+    pub gsize: u32,
+    pub params: Vec<String>,
+    pub init: Vec<String>,
+    pub memory: MemoryKind,
+    pub seed: u64,
+    pub schedule: ScheduleKind,
+    pub runs: u64,
+    pub limit: u64,
+}
+
+pub fn run(arguments: &Arguments) -> ExitCode {
+    let checked = match std::fs::read(&arguments.file) {
+        Ok(bytes) => lockstep_frontend::check_bytes(&arguments.file, bytes),
+        Err(error) => {
+            eprintln!("error: cannot read `{}`: {error}", arguments.file);
+            return ExitCode::from(2);
+        }
+    };
+    let Some(program) = checked.program.as_ref().filter(|_| !checked.has_errors()) else {
+        for diagnostic in &checked.diagnostics {
+            eprint!("{}", diagnostic.render(&checked.file));
+        }
+        return ExitCode::from(2);
+    };
+    let options = match options(arguments) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let kernels: Vec<&Kernel> = program
+        .kernels
+        .iter()
+        .filter(|kernel| arguments.kernel.as_ref().is_none_or(|name| kernel.name == *name))
+        .collect();
+    if kernels.is_empty() {
+        let names: Vec<&str> = program.kernels.iter().map(|kernel| kernel.name.as_str()).collect();
+        eprintln!("error: `{}` has no kernel named so (its kernels: {})", arguments.file, names.join(", "));
+        return ExitCode::from(2);
+    }
+    let codes: Vec<u8> =
+        kernels.iter().map(|kernel| run_kernel(&checked.file, program, kernel, &options, arguments)).collect();
+    // A bad input outranks a bug, which outranks a run that gave up.
+    let code = [2, 1, 3].into_iter().find(|code| codes.contains(code)).unwrap_or(0);
+    ExitCode::from(code)
+}
+
+fn options(arguments: &Arguments) -> Result<Options, String> {
+    let params = arguments
+        .params
+        .iter()
+        .map(|param| {
+            let (name, value) = param.split_once('=').ok_or(format!("`--param {param}`: write NAME=VALUE"))?;
+            let value =
+                value.trim().parse::<BigInt>().map_err(|_| format!("`--param {param}`: `{value}` is no integer"))?;
+            Ok((name.trim().to_string(), value))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let init = arguments
+        .init
+        .iter()
+        .map(|init| {
+            let (name, values) = init.split_once('=').ok_or(format!("`--init {init}`: write ARRAY=V0,V1,..."))?;
+            let values = values
+                .split(',')
+                .map(|value| {
+                    value.trim().parse::<BigInt>().map_err(|_| format!("`--init {init}`: `{value}` is no integer"))
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            Ok((name.trim().to_string(), values))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(Options {
+        groups: arguments.groups,
+        gsize: arguments.gsize,
+        params,
+        init,
+        random_memory: (arguments.memory == MemoryKind::Random).then_some(arguments.seed),
+    })
+}
+
+/// Runs one kernel and reports; the exit code it calls for.
+fn run_kernel(file: &SourceFile, program: &Program, kernel: &Kernel, options: &Options, arguments: &Arguments) -> u8 {
+    let launch = match run::launch(program, kernel, options) {
+        Ok(launch) => launch,
+        Err(message) => {
+            eprintln!("error: kernel {}: {message}", kernel.name);
+            return 2;
+        }
+    };
+    let threads =
+        format!("{} group{} of {} thread{}", launch.groups, plural(launch.groups), launch.gsize, plural(launch.gsize));
+    let header = format!("{}: kernel {} on {threads}", file.path, kernel.name);
+    let canonical = execute::run(program, kernel, &launch, &Schedule::Canonical);
+    let (result, schedule) = match arguments.schedule {
+        ScheduleKind::Canonical => (canonical, "canonical (each thread in turn to its next barrier)".to_string()),
+        ScheduleKind::Exhaustive => (
+            execute::run(program, kernel, &launch, &Schedule::Exhaustive { limit: arguments.limit }),
+            "exhaustive (depth first)".to_string(),
+        ),
+        ScheduleKind::Random => random_runs(program, kernel, &launch, canonical, arguments),
+    };
+    match result {
+        Ok(outcome) => match &outcome.bug {
+            Some((bug, steps)) => {
+                let finding = run::finding(kernel, bug, steps, &schedule);
+                eprint!("{}", render(file, &finding));
+                println!(
+                    "{header}: bug found ({}) after {} schedule{}",
+                    finding.code,
+                    outcome.schedules,
+                    plural(outcome.schedules)
+                );
+                1
+            }
+            None => {
+                println!("{header}: no bug found ({})", explored(&outcome, arguments.schedule));
+                0
+            }
+        },
+        Err(error) => {
+            let message = run::run_error(&error);
+            match run::run_error_span(&error) {
+                Some(span) => {
+                    let finding =
+                        Finding { code: "run", message, labels: vec![(span, String::new())], notes: Vec::new() };
+                    eprint!("{}", render(file, &finding));
+                }
+                None => eprintln!("error: kernel {}: {message}", kernel.name),
+            }
+            let (code, verdict) = match error {
+                RunError::Precondition { .. } | RunError::Mismatch { .. } => (2, "launch refused"),
+                RunError::GaveUp { .. } | RunError::Assumed { .. } => (3, "run incomplete"),
+            };
+            println!("{header}: {verdict}");
+            code
+        }
+    }
+}
+
+/// `--runs` random schedules: the first with a bug, or the last, after checking that every one
+/// ends in the canonical schedule's memory.
+fn random_runs(
+    program: &Program,
+    kernel: &Kernel,
+    launch: &execute::Launch,
+    canonical: Result<Outcome, RunError>,
+    arguments: &Arguments,
+) -> (Result<Outcome, RunError>, String) {
+    let canonical = match canonical {
+        Ok(outcome) => outcome,
+        Err(error) => return (Err(error), String::new()),
+    };
+    let mut last = canonical.clone();
+    for run in 0..arguments.runs.max(1) {
+        let seed = arguments.seed.wrapping_add(run);
+        let schedule = format!("random (seed {seed})");
+        let outcome = match execute::run(program, kernel, launch, &Schedule::Random { seed }) {
+            Ok(outcome) => outcome,
+            Err(error) => return (Err(error), schedule),
+        };
+        if outcome.bug.is_some() {
+            return (Ok(Outcome { schedules: run + 1, ..outcome }), schedule);
+        }
+        if canonical.bug.is_none() && outcome.memory != canonical.memory {
+            // A race-free run behaves as every schedule does; anything else is a bug of `run`.
+            return (
+                Err(RunError::GaveUp {
+                    detail: format!(
+                        "the schedule of seed {seed} ended in other memory than the canonical one: please report this"
+                    ),
+                }),
+                schedule,
+            );
+        }
+        last = Outcome { schedules: run + 1, ..outcome };
+    }
+    (
+        Ok(last),
+        format!("random (seeds {} to {})", arguments.seed, arguments.seed.wrapping_add(arguments.runs.max(1) - 1)),
+    )
+}
+
+fn explored(outcome: &Outcome, schedule: ScheduleKind) -> String {
+    match schedule {
+        ScheduleKind::Canonical => {
+            format!(
+                "1 schedule explored, standing for {} interleavings of the threads' steps",
+                count(&outcome.interleavings)
+            )
+        }
+        ScheduleKind::Random => format!(
+            "{} random schedule{} explored, each ending as the canonical one",
+            outcome.schedules,
+            plural(outcome.schedules)
+        ),
+        ScheduleKind::Exhaustive => {
+            format!("all {} schedule{} explored", outcome.schedules, plural(outcome.schedules))
+        }
+    }
+}
+
+/// A count as a person reads it: exact up to nine digits, else in scientific notation.
+fn count(value: &BigUint) -> String {
+    let digits = value.to_string();
+    if digits.len() <= 9 {
+        format!("all {digits}")
+    } else {
+        format!("about {}.{}e{}", &digits[..1], &digits[1..3], digits.len() - 1)
+    }
+}
+
+fn plural<N: PartialEq + From<u8>>(count: N) -> &'static str {
+    if count == N::from(1) {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn render(file: &SourceFile, finding: &Finding) -> String {
+    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    render_report(file, finding.code, &finding.message, miette::Severity::Error, &finding.labels, &finding.notes, color)
+}

@@ -1,0 +1,1107 @@
+//! Concrete execution of a kernel on one launch: the small-step semantics of Fig. 5.3 of the seed
+//! (threads interleave freely between barriers; a group's threads wait at a barrier until all of
+//! them have reached it), with the checks a run can make.
+//!
+//! A run reports the bugs it meets:
+//! - a **data race**: two accesses of different threads to one location, at least one a write, in
+//!   the same barrier interval of their group, or in different groups (which nothing orders). As in
+//!   Fig. 5.3, any barrier orders a group's accesses, whatever it fences. Races are found from the
+//!   accesses, whatever the permissions say;
+//! - a **stale read**: a thread reads a cell another thread of its group wrote before a barrier, but
+//!   no barrier since fences the cell's memory, so on a GPU the reader may see the old value (the
+//!   wrong-fence bug, which the verifier reports as `barrier.functional`);
+//! - **barrier divergence**: the threads of a group wait at different barriers, or some wait while
+//!   others have finished;
+//! - an access outside its array, a division by zero, a failed `assert`, a call that breaks a pure
+//!   function's `requires`;
+//! - a violated contract: barrier `requires` on arrival, barrier `ensures` after it, loop
+//!   invariants before each test of the condition, thread `ensures` when all threads have finished.
+//!   Only the pure facts of contracts are checked; permissions are not (yet) tracked.
+//!
+//! A violated contract or assert does not stop the run: a race met later is the likelier cause,
+//! and is reported instead. Any other bug stops it.
+//!
+//! Races do not depend on the schedule. If the run under one schedule has no race, the threads' steps
+//! of any other schedule read the same values (the first read that differed would have to see a
+//! write of another thread in the same barrier interval: a race in the first run), so every
+//! schedule behaves alike; and a race in any schedule is a race in every one. So one schedule
+//! decides a launch ([`Schedule::Canonical`]: each thread in turn runs to its next barrier), and
+//! [`Outcome::interleavings`] counts the interleavings it stands for. Other schedules
+//! ([`Schedule::Random`], [`Schedule::Exhaustive`]) exist to show that in a run, and to check it.
+//!
+//! A statement is one step: its reads and its write happen together. A finer interleaving could not
+//! hide a race, which is a pair of accesses, not an order.
+
+use crate::eval::{EvalError, Evaluator, Value};
+use crate::{
+    ArrayId, Assertion, AssertionKind, BarrierId, Builtin, Clause, ExprKind, Kernel, Memory, ObligationId, Program,
+    Span, Stmt, StmtKind, VarId, VarKind,
+};
+use num_bigint::{BigInt, BigUint};
+use num_traits::{One, ToPrimitive, Zero};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// The steps a run may take (statements, over all threads) before it gives up: a kernel whose loop
+/// never ends must not hang the run.
+pub const MAX_STEPS: u64 = 5_000_000;
+/// The steps one expression's evaluation may take (its function calls included).
+const EXPRESSION_STEPS: u64 = 1_000_000;
+
+/// Where a kernel runs: its groups, their size, its parameters and its initial memory.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Launch {
+    pub groups: u32,
+    pub gsize: u32,
+    /// One value per kernel parameter, in [`Kernel::params`] order.
+    pub params: Vec<Value>,
+    /// The initial contents of each array (indexed by [`ArrayId`]), of its size (see
+    /// [`array_sizes`]). A local array starts with the same contents in every group.
+    pub memory: Vec<Vec<BigInt>>,
+}
+
+impl Launch {
+    pub fn tcount(&self) -> u32 {
+        self.groups * self.gsize
+    }
+}
+
+/// The order in which threads take steps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// Each thread in turn (by `tid`) runs until it waits at a barrier or ends; then the barriers
+    /// open. It decides the launch (see the module documentation).
+    Canonical,
+    /// At each step, a thread drawn at random among those that can run.
+    Random { seed: u64 },
+    /// Every interleaving of the threads' steps, up to `limit` complete runs.
+    Exhaustive { limit: u64 },
+}
+
+/// One thread's ids.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ThreadIds {
+    pub tid: u32,
+    pub gid: u32,
+    pub lid: u32,
+}
+
+/// A location of memory: a local array's cells are one per group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Location {
+    pub array: ArrayId,
+    /// The group whose copy of a local array this is; `None` for a global array.
+    pub group: Option<u32>,
+    pub index: usize,
+}
+
+/// One access to memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Access {
+    pub thread: ThreadIds,
+    pub write: bool,
+    pub span: Span,
+    /// How many barriers the thread's group had passed.
+    interval: u32,
+    /// How many of them fence the location's memory.
+    fenced: u32,
+}
+
+/// What a run found wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Bug {
+    /// Two accesses not ordered by a barrier, at least one a write.
+    Race { location: Location, first: Access, second: Access },
+    /// A read (`read`) of a cell another thread of the group wrote (`write`) before a barrier, with
+    /// no barrier since that fences the cell's memory.
+    StaleRead { location: Location, write: Access, read: Access },
+    /// Threads of a group at different barriers (`waiting`), or some waiting while others have
+    /// finished.
+    Divergence { group: u32, waiting: Vec<(ThreadIds, BarrierId, Span)>, finished: Vec<ThreadIds> },
+    /// A check failed in one thread: the obligation it breaks, where, and what happened.
+    Failed { obligation: ObligationId, thread: ThreadIds, span: Span, detail: String },
+}
+
+/// Why a launch could not be run to the end: not a bug of the kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunError {
+    /// The launch breaks the kernel's precondition (or a size is negative): the kernel promises
+    /// nothing for it.
+    Precondition { thread: Option<ThreadIds>, span: Span, detail: String },
+    /// More steps than [`MAX_STEPS`], an expression too costly, or too many schedules.
+    GaveUp { detail: String },
+    /// `assume` was false: the run ends without a verdict on what follows.
+    Assumed { thread: ThreadIds, span: Span },
+    /// The launch does not fit the kernel (parameter count, memory sizes).
+    Mismatch { detail: String },
+}
+
+/// The result of running a launch under a schedule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// The first bug met, with the steps taken up to it (as the tids of the threads that took
+    /// them, in order).
+    pub bug: Option<(Bug, Vec<u32>)>,
+    /// Complete runs explored: one except for [`Schedule::Exhaustive`].
+    pub schedules: u64,
+    /// How many interleavings of the threads' steps the run stands for: those that take, in each
+    /// barrier interval, the same steps in any order. Meaningful when no bug was found.
+    pub interleavings: BigUint,
+    /// The memory at the end (global arrays; local arrays of group 0), when no bug was found.
+    pub memory: Vec<Vec<BigInt>>,
+}
+
+/// The number of cells of each array under a launch.
+pub fn array_sizes(program: &Program, kernel: &Kernel, launch: &Launch) -> Result<Vec<usize>, RunError> {
+    let scope = LaunchScope { kernel, launch };
+    kernel
+        .arrays
+        .iter()
+        .map(|array| {
+            let evaluator = Evaluator::new(&program.functions, EXPRESSION_STEPS);
+            let size = evaluator.expr(&array.size, &scope).map_err(|error| RunError::Precondition {
+                thread: None,
+                span: array.span,
+                detail: format!("the size of `{}` has no value: {}", array.name, describe(&error)),
+            })?;
+            match size {
+                Value::Int(size) => size.to_usize().ok_or_else(|| RunError::Precondition {
+                    thread: None,
+                    span: array.span,
+                    detail: format!("`{}` would have {size} cells", array.name),
+                }),
+                Value::Bool(_) => Err(RunError::Mismatch { detail: format!("the size of `{}` is no int", array.name) }),
+            }
+        })
+        .collect()
+}
+
+/// Sets each parameter not `given` that a thread precondition pins with an equation `p == e` (a
+/// conjunct at the top of a clause, `e` over the sizes and other parameters) to the value of `e`.
+pub fn satisfy_parameter_equations(program: &Program, kernel: &Kernel, launch: &mut Launch, given: &[bool]) {
+    let mut facts: Vec<&crate::Expr> = Vec::new();
+    let mut pending: Vec<&Assertion> = kernel.thread_contract.requires.iter().map(|clause| &clause.assertion).collect();
+    while let Some(assertion) = pending.pop() {
+        match &assertion.kind {
+            AssertionKind::Star(left, right) => pending.extend([left.as_ref(), right.as_ref()]),
+            AssertionKind::Pure(fact) => facts.push(fact),
+            _ => {}
+        }
+    }
+    while let Some(fact) = facts.pop() {
+        let ExprKind::Binary { op, lhs, rhs } = &fact.kind else { continue };
+        match op {
+            crate::BinaryOp::And => facts.extend([lhs.as_ref(), rhs.as_ref()]),
+            crate::BinaryOp::Eq => {
+                for (side, value) in [(lhs, rhs), (rhs, lhs)] {
+                    let ExprKind::Var(var) = side.kind else { continue };
+                    let Some(position) = kernel.params.iter().position(|param| *param == var) else { continue };
+                    if given[position] {
+                        continue;
+                    }
+                    let evaluated = Evaluator::new(&program.functions, EXPRESSION_STEPS)
+                        .expr(value, &LaunchScope { kernel, launch });
+                    if let Ok(value) = evaluated {
+                        launch.params[position] = value;
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Sets the cells that the thread preconditions pin with an equation `a[i] == e` (at the top of a
+/// clause, under a true guard, or in a `\forall*`) to the value they must have, so that a launch
+/// with arbitrary memory meets them. Equations are taken in thread order, clause order.
+pub fn satisfy_memory_equations(program: &Program, kernel: &Kernel, launch: &mut Launch) -> Result<(), RunError> {
+    let sizes = array_sizes(program, kernel, launch)?;
+    check_memory(kernel, launch, &sizes)?;
+    let mut machine = Machine::new(program, kernel, launch.clone());
+    for thread in 0..machine.threads.len() {
+        for clause in &kernel.thread_contract.requires {
+            machine.pin(thread, &clause.assertion);
+        }
+    }
+    launch.memory = machine.memory.global.clone();
+    for (array, cells) in machine.memory.local[0].iter().enumerate() {
+        if kernel.arrays[array].memory == Memory::Local {
+            launch.memory[array] = cells.clone();
+        }
+    }
+    Ok(())
+}
+
+/// Runs a launch under a schedule.
+pub fn run(program: &Program, kernel: &Kernel, launch: &Launch, schedule: &Schedule) -> Result<Outcome, RunError> {
+    let sizes = array_sizes(program, kernel, launch)?;
+    check_memory(kernel, launch, &sizes)?;
+    let machine = Machine::new(program, kernel, launch.clone());
+    machine.check_preconditions()?;
+    match schedule {
+        Schedule::Canonical => machine.run_canonical(),
+        Schedule::Random { seed } => machine.run_random(*seed),
+        Schedule::Exhaustive { limit } => machine.run_exhaustive(*limit),
+    }
+}
+
+fn check_memory(kernel: &Kernel, launch: &Launch, sizes: &[usize]) -> Result<(), RunError> {
+    if launch.memory.len() != kernel.arrays.len() {
+        return Err(RunError::Mismatch { detail: "the launch gives memory for a different number of arrays".into() });
+    }
+    if launch.params.len() != kernel.params.len() {
+        return Err(RunError::Mismatch {
+            detail: format!(
+                "the kernel has {} parameters, the launch gives {}",
+                kernel.params.len(),
+                launch.params.len()
+            ),
+        });
+    }
+    for ((array, cells), size) in kernel.arrays.iter().zip(&launch.memory).zip(sizes) {
+        if cells.len() != *size {
+            return Err(RunError::Mismatch {
+                detail: format!("`{}` has {size} cells, the launch gives {}", array.name, cells.len()),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The words of an evaluation error, for a diagnostic.
+pub fn describe(error: &EvalError) -> String {
+    match error {
+        EvalError::DivisionByZero { .. } => "a division by zero".into(),
+        EvalError::PreconditionFailed { .. } => "a call breaks the function's precondition".into(),
+        EvalError::OutOfSteps => "the evaluation took too many steps".into(),
+        EvalError::UnboundedQuantifier { .. } => "a quantifier whose range has no finite bounds".into(),
+        EvalError::OutOfBounds { index, size, .. } => format!("index {index} lies outside the array's {size} cells"),
+        EvalError::Unavailable { what, .. } => format!("{what} has no value here"),
+        EvalError::IllTyped { .. } => "an operand of the wrong type".into(),
+    }
+}
+
+/// The scope of array sizes: the launch's sizes and parameters.
+struct LaunchScope<'a> {
+    kernel: &'a Kernel,
+    launch: &'a Launch,
+}
+
+impl crate::eval::Env for LaunchScope<'_> {
+    fn builtin(&self, builtin: Builtin, span: Span) -> Result<Value, EvalError> {
+        match builtin {
+            Builtin::Gsize => Ok(Value::int(self.launch.gsize)),
+            Builtin::Tcount => Ok(Value::int(self.launch.tcount())),
+            _ => Err(EvalError::Unavailable { span, what: format!("`{}`", builtin.name()) }),
+        }
+    }
+
+    fn var(&self, var: VarId, span: Span) -> Result<Value, EvalError> {
+        match self.kernel.params.iter().position(|param| *param == var) {
+            Some(position) => Ok(self.launch.params[position].clone()),
+            None => Err(EvalError::Unavailable { span, what: format!("`{}`", self.kernel.var(var).name) }),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum State {
+    Running,
+    Waiting(BarrierId, Span),
+    Finished,
+}
+
+/// What a thread has left to do, innermost last.
+#[derive(Clone, Debug)]
+enum Frame<'k> {
+    Block {
+        stmts: &'k [Stmt],
+        next: usize,
+    },
+    /// A loop whose condition is to be tested next; `entered` once the body has run.
+    Loop {
+        stmt: &'k Stmt,
+        entered: bool,
+    },
+}
+
+#[derive(Clone, Debug)]
+struct Thread<'k> {
+    ids: ThreadIds,
+    /// The values of the kernel's variables (parameters and privates), by [`VarId`].
+    vars: Vec<Option<Value>>,
+    frames: Vec<Frame<'k>>,
+    state: State,
+}
+
+/// The memory of a launch.
+#[derive(Clone, Debug)]
+struct Store {
+    /// By array; a local array's entry is unused.
+    global: Vec<Vec<BigInt>>,
+    /// By group, then array; a global array's entry is unused.
+    local: Vec<Vec<Vec<BigInt>>>,
+}
+
+impl Store {
+    fn cells(&self, kernel: &Kernel, array: ArrayId, group: u32) -> &[BigInt] {
+        match kernel.array(array).memory {
+            Memory::Global => &self.global[array.index()],
+            Memory::Local => &self.local[group as usize][array.index()],
+        }
+    }
+}
+
+/// Barriers passed by a group: all of them, and those fencing each memory.
+#[derive(Clone, Copy, Debug, Default)]
+struct Intervals {
+    all: u32,
+    local: u32,
+    global: u32,
+}
+
+/// The accesses to one location that later ones may conflict with.
+#[derive(Clone, Debug, Default)]
+struct Accesses {
+    /// At most one read and one write per thread and barrier interval.
+    seen: Vec<Access>,
+    last_write: Option<Access>,
+}
+
+#[derive(Clone)]
+struct Machine<'k> {
+    program: &'k Program,
+    kernel: &'k Kernel,
+    launch: Launch,
+    memory: Store,
+    initial: Store,
+    threads: Vec<Thread<'k>>,
+    intervals: Vec<Intervals>,
+    /// The accesses to each location so far, at most one read and one write per thread and
+    /// interval.
+    accesses: HashMap<Location, Accesses>,
+    /// The first contract or assert that failed, with the steps up to it.
+    failure: Option<(Bug, Vec<u32>)>,
+    /// The tids of the threads that took the steps so far.
+    steps: Vec<u32>,
+    /// Per group: the steps of each thread in the current barrier interval, and the
+    /// interleavings of the intervals before it.
+    interval_steps: Vec<Vec<u64>>,
+    group_interleavings: Vec<BigUint>,
+    group_steps: Vec<u64>,
+}
+
+/// Why a step stopped the run.
+enum Stop {
+    Bug(Bug),
+    Error(RunError),
+}
+
+impl From<RunError> for Stop {
+    fn from(error: RunError) -> Stop {
+        Stop::Error(error)
+    }
+}
+
+impl<'k> Machine<'k> {
+    fn new(program: &'k Program, kernel: &'k Kernel, launch: Launch) -> Self {
+        let global: Vec<Vec<BigInt>> = kernel
+            .arrays
+            .iter()
+            .zip(&launch.memory)
+            .map(|(array, cells)| if array.memory == Memory::Global { cells.clone() } else { Vec::new() })
+            .collect();
+        let one_group: Vec<Vec<BigInt>> = kernel
+            .arrays
+            .iter()
+            .zip(&launch.memory)
+            .map(|(array, cells)| if array.memory == Memory::Local { cells.clone() } else { Vec::new() })
+            .collect();
+        let memory = Store { global, local: vec![one_group; launch.groups as usize] };
+        let mut threads = Vec::new();
+        for gid in 0..launch.groups {
+            for lid in 0..launch.gsize {
+                let mut vars = vec![None; kernel.vars.len()];
+                for (param, value) in kernel.params.iter().zip(&launch.params) {
+                    vars[param.index()] = Some(value.clone());
+                }
+                threads.push(Thread {
+                    ids: ThreadIds { tid: gid * launch.gsize + lid, gid, lid },
+                    vars,
+                    frames: vec![Frame::Block { stmts: &kernel.body.stmts, next: 0 }],
+                    state: State::Running,
+                });
+            }
+        }
+        let groups = launch.groups as usize;
+        let gsize = launch.gsize as usize;
+        Machine {
+            program,
+            kernel,
+            initial: memory.clone(),
+            memory,
+            threads,
+            intervals: vec![Intervals::default(); groups],
+            accesses: HashMap::new(),
+            failure: None,
+            steps: Vec::new(),
+            interval_steps: vec![vec![0; gsize]; groups],
+            group_interleavings: vec![BigUint::one(); groups],
+            group_steps: vec![0; groups],
+            launch,
+        }
+    }
+
+    fn evaluator(&self) -> Evaluator<'k> {
+        Evaluator::new(&self.program.functions, EXPRESSION_STEPS)
+    }
+
+    /// The scope of an expression of thread `thread`; `reads` collects the memory it reads, for
+    /// code (contracts read without being accesses).
+    fn view<'a>(&'a self, thread: usize, reads: Option<&'a Reads>) -> View<'a, 'k> {
+        let bound = Rc::new(RefCell::new(Vec::new()));
+        // `\old` reads the initial memory; it is no access (the cells were written before the launch).
+        let old = View { machine: self, thread, reads: None, bound: Rc::clone(&bound), old: None };
+        View { machine: self, thread, reads, bound, old: Some(Box::new(old)) }
+    }
+
+    fn ids(&self, thread: usize) -> ThreadIds {
+        self.threads[thread].ids
+    }
+
+    /// Evaluates code of a thread, recording its reads as accesses.
+    fn code(&mut self, thread: usize, expr: &crate::Expr) -> Result<Value, Stop> {
+        let reads = RefCell::new(Vec::new());
+        let value = self.evaluator().expr(expr, &self.view(thread, Some(&reads)));
+        let value = value.map_err(|error| self.evaluation_bug(thread, error))?;
+        for (array, index, span) in reads.into_inner() {
+            self.access(thread, array, index, false, span)?;
+        }
+        Ok(value)
+    }
+
+    fn evaluation_bug(&self, thread: usize, error: EvalError) -> Stop {
+        let thread = self.ids(thread);
+        let failed = |obligation, span, detail: String| Stop::Bug(Bug::Failed { obligation, thread, span, detail });
+        match error {
+            EvalError::DivisionByZero { span } => failed(ObligationId::DivisionByZero, span, "divides by zero".into()),
+            EvalError::PreconditionFailed { function, call, .. } => failed(
+                ObligationId::CallPre,
+                call,
+                format!("this call breaks the precondition of `{}`", self.program.functions[function.index()].name),
+            ),
+            EvalError::OutOfBounds { array, index, size, span } => failed(
+                ObligationId::AccessBounds,
+                span,
+                format!("reads `{}[{index}]`, outside its {size} cells", self.kernel.array(array).name),
+            ),
+            other => Stop::Error(RunError::GaveUp { detail: describe(&other) }),
+        }
+    }
+
+    /// Records an access, and reports a race with an earlier one.
+    fn access(&mut self, thread: usize, array: ArrayId, index: usize, write: bool, span: Span) -> Result<(), Stop> {
+        let ids = self.ids(thread);
+        let memory = self.kernel.array(array).memory;
+        let intervals = self.intervals[ids.gid as usize];
+        let fenced = match memory {
+            Memory::Local => intervals.local,
+            Memory::Global => intervals.global,
+        };
+        let location = Location { array, group: (memory == Memory::Local).then_some(ids.gid), index };
+        let access = Access { thread: ids, write, span, interval: intervals.all, fenced };
+        let earlier = self.accesses.entry(location).or_default();
+        let conflict = earlier.seen.iter().find(|other| {
+            other.thread.tid != ids.tid
+                && (other.write || write)
+                && (other.thread.gid != ids.gid || other.interval == access.interval)
+        });
+        if let Some(first) = conflict {
+            return Err(Stop::Bug(Bug::Race { location, first: *first, second: access }));
+        }
+        if let Some(last) =
+            earlier.last_write.filter(|last| !write && last.thread.tid != ids.tid && last.fenced == fenced)
+        {
+            return Err(Stop::Bug(Bug::StaleRead { location, write: last, read: access }));
+        }
+        if write {
+            earlier.last_write = Some(access);
+        }
+        let seen = earlier
+            .seen
+            .iter()
+            .any(|other| other.thread.tid == ids.tid && other.write == write && other.interval == access.interval);
+        if !seen {
+            earlier.seen.push(access);
+        }
+        Ok(())
+    }
+
+    /// The thread preconditions' pure facts, in every thread.
+    fn check_preconditions(&self) -> Result<(), RunError> {
+        for thread in 0..self.threads.len() {
+            for clause in &self.kernel.thread_contract.requires {
+                if let Err(failure) = self.holds(thread, &clause.assertion) {
+                    let (span, detail) = match failure {
+                        Failure::False(span) => (span, "is false".to_string()),
+                        Failure::Error(error) => (clause.span, describe(&error)),
+                    };
+                    return Err(RunError::Precondition {
+                        thread: Some(self.ids(thread)),
+                        span,
+                        detail: format!("this precondition {detail} in thread {}", self.ids(thread).tid),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the pure facts of an assertion hold in a thread (permissions are not tracked).
+    fn holds(&self, thread: usize, assertion: &Assertion) -> Result<(), Failure> {
+        let view = self.view(thread, None);
+        view.assertion(&self.evaluator(), assertion)
+    }
+
+    /// Checks contract clauses in a thread, as the obligation `obligation`. A failure is recorded
+    /// (the first one is kept) and the run goes on.
+    fn check(&mut self, thread: usize, clauses: &[Clause], obligation: ObligationId) {
+        for clause in clauses {
+            if let Err(failure) = self.holds(thread, &clause.assertion) {
+                let (span, detail) = match failure {
+                    Failure::False(span) => (span, "this fact is false".to_string()),
+                    Failure::Error(error) => (clause.span, format!("this clause has no value: {}", describe(&error))),
+                };
+                self.fail(Bug::Failed { obligation, thread: self.ids(thread), span, detail });
+                return;
+            }
+        }
+    }
+
+    /// Records a failed check; the first one is kept.
+    fn fail(&mut self, bug: Bug) {
+        if self.failure.is_none() {
+            self.failure = Some((bug, self.steps.clone()));
+        }
+    }
+
+    /// Writes the cells the equations of an assertion pin (see [`satisfy_memory_equations`]).
+    fn pin(&mut self, thread: usize, assertion: &Assertion) {
+        let mut pinned = Vec::new();
+        {
+            let view = self.view(thread, None);
+            view.equations(&self.evaluator(), assertion, &mut pinned);
+        }
+        let gid = self.ids(thread).gid as usize;
+        for (array, index, value) in pinned {
+            let cells = match self.kernel.array(array).memory {
+                Memory::Global => &mut self.memory.global[array.index()],
+                Memory::Local => &mut self.memory.local[gid][array.index()],
+            };
+            if let Some(cell) = cells.get_mut(index) {
+                *cell = value;
+            }
+        }
+    }
+
+    /// Takes one step of a running thread.
+    fn step(&mut self, thread: usize) -> Result<(), Stop> {
+        if self.steps.len() as u64 >= MAX_STEPS {
+            return Err(Stop::Error(RunError::GaveUp { detail: format!("the run took more than {MAX_STEPS} steps") }));
+        }
+        let ids = self.ids(thread);
+        self.steps.push(ids.tid);
+        self.interval_steps[ids.gid as usize][ids.lid as usize] += 1;
+        let Some(frame) = self.threads[thread].frames.last_mut() else {
+            self.threads[thread].state = State::Finished;
+            return Ok(());
+        };
+        let stmt: &'k Stmt = match frame {
+            Frame::Block { stmts, next } => {
+                let Some(stmt) = stmts.get(*next) else {
+                    self.threads[thread].frames.pop();
+                    return self.settle(thread);
+                };
+                *next += 1;
+                stmt
+            }
+            Frame::Loop { stmt, entered } => {
+                let (stmt, entered) = (*stmt, *entered);
+                return self.test_loop(thread, stmt, entered);
+            }
+        };
+        match &stmt.kind {
+            StmtKind::Declare { var, init: None } => {
+                self.threads[thread].vars[var.index()] = Some(default_value(self.kernel, *var))
+            }
+            StmtKind::Declare { var, init: Some(value) } | StmtKind::Assign { var, value } => {
+                let value = self.code(thread, value)?;
+                self.threads[thread].vars[var.index()] = Some(value);
+            }
+            StmtKind::Write { array, index, value } => {
+                let index = self.code(thread, index)?;
+                let value = self.code(thread, value)?;
+                let (Value::Int(index), Value::Int(value)) = (index, value) else {
+                    return Err(Stop::Error(RunError::Mismatch { detail: "a write of a non-int".into() }));
+                };
+                let gid = ids.gid;
+                let size = self.memory.cells(self.kernel, *array, gid).len();
+                let Some(cell) = index.to_usize().filter(|cell| *cell < size) else {
+                    return Err(Stop::Bug(Bug::Failed {
+                        obligation: ObligationId::AccessBounds,
+                        thread: ids,
+                        span: stmt.span,
+                        detail: format!(
+                            "writes `{}[{index}]`, outside its {size} cells",
+                            self.kernel.array(*array).name
+                        ),
+                    }));
+                };
+                self.access(thread, *array, cell, true, stmt.span)?;
+                let cells = match self.kernel.array(*array).memory {
+                    Memory::Global => &mut self.memory.global[array.index()],
+                    Memory::Local => &mut self.memory.local[gid as usize][array.index()],
+                };
+                cells[cell] = value;
+            }
+            StmtKind::If { cond, then_branch, else_branch } => {
+                let taken = self.code(thread, cond)?;
+                let branch = if taken == Value::Bool(true) { Some(then_branch) } else { else_branch.as_ref() };
+                if let Some(branch) = branch {
+                    self.threads[thread].frames.push(Frame::Block { stmts: &branch.stmts, next: 0 });
+                }
+            }
+            StmtKind::While { .. } => self.threads[thread].frames.push(Frame::Loop { stmt, entered: false }),
+            StmtKind::Barrier(barrier) => {
+                self.check(thread, &self.kernel.barrier(*barrier).contract.requires, ObligationId::BarrierPre);
+                self.threads[thread].state = State::Waiting(*barrier, stmt.span);
+                return Ok(());
+            }
+            StmtKind::Assert(assertion) => {
+                if let Err(failure) = self.holds(thread, assertion) {
+                    let detail = match failure {
+                        Failure::False(_) => "this assertion is false".to_string(),
+                        Failure::Error(error) => describe(&error),
+                    };
+                    self.fail(Bug::Failed { obligation: ObligationId::Assert, thread: ids, span: stmt.span, detail });
+                }
+            }
+            StmtKind::Assume(fact) => {
+                if self.code(thread, fact)? != Value::Bool(true) {
+                    return Err(Stop::Error(RunError::Assumed { thread: ids, span: stmt.span }));
+                }
+            }
+            StmtKind::Block(block) => self.threads[thread].frames.push(Frame::Block { stmts: &block.stmts, next: 0 }),
+        }
+        self.settle(thread)
+    }
+
+    /// A loop's invariants, then its condition: the body runs again, or the loop ends.
+    fn test_loop(&mut self, thread: usize, stmt: &'k Stmt, entered: bool) -> Result<(), Stop> {
+        let StmtKind::While { invariants, cond, body } = &stmt.kind else { unreachable!("a loop frame holds a loop") };
+        let obligation = if entered { ObligationId::LoopInvariantPreserved } else { ObligationId::LoopInvariantEntry };
+        self.check(thread, invariants, obligation);
+        let again = self.code(thread, cond)? == Value::Bool(true);
+        let frames = &mut self.threads[thread].frames;
+        if again {
+            if let Some(Frame::Loop { entered, .. }) = frames.last_mut() {
+                *entered = true;
+            }
+            frames.push(Frame::Block { stmts: &body.stmts, next: 0 });
+        } else {
+            frames.pop();
+        }
+        self.settle(thread)
+    }
+
+    /// Pops finished blocks; a thread with nothing left has finished.
+    fn settle(&mut self, thread: usize) -> Result<(), Stop> {
+        let frames = &mut self.threads[thread].frames;
+        while let Some(Frame::Block { stmts, next }) = frames.last() {
+            if *next < stmts.len() {
+                break;
+            }
+            frames.pop();
+        }
+        if frames.is_empty() {
+            self.threads[thread].state = State::Finished;
+        }
+        Ok(())
+    }
+
+    fn group_threads(&self, group: u32) -> std::ops::Range<usize> {
+        let gsize = self.launch.gsize as usize;
+        group as usize * gsize..(group as usize + 1) * gsize
+    }
+
+    /// Opens the barrier a group's threads all wait at, or reports their divergence. Nothing to do
+    /// while one of them runs.
+    fn synchronise(&mut self, group: u32) -> Result<(), Stop> {
+        let members = self.group_threads(group);
+        if members.clone().any(|thread| self.threads[thread].state == State::Running) {
+            return Ok(());
+        }
+        let mut waiting = Vec::new();
+        let mut finished = Vec::new();
+        for thread in members.clone() {
+            match &self.threads[thread].state {
+                State::Waiting(barrier, span) => waiting.push((self.ids(thread), *barrier, *span)),
+                State::Finished => finished.push(self.ids(thread)),
+                State::Running => unreachable!("no thread of the group runs"),
+            }
+        }
+        if waiting.is_empty() {
+            return Ok(());
+        }
+        let barrier = waiting[0].1;
+        if !finished.is_empty() || waiting.iter().any(|(_, other, _)| *other != barrier) {
+            return Err(Stop::Bug(Bug::Divergence { group, waiting, finished }));
+        }
+        self.close_interval(group);
+        let fences = self.kernel.barrier(barrier).fences;
+        let intervals = &mut self.intervals[group as usize];
+        intervals.all += 1;
+        intervals.local += u32::from(fences.local);
+        intervals.global += u32::from(fences.global);
+        for thread in members.clone() {
+            self.threads[thread].state = State::Running;
+        }
+        for thread in members {
+            self.check(thread, &self.kernel.barrier(barrier).contract.ensures, ObligationId::BarrierFunctional);
+        }
+        Ok(())
+    }
+
+    /// Multiplies in the interleavings of a group's barrier interval just ended.
+    fn close_interval(&mut self, group: u32) {
+        let counts = std::mem::replace(&mut self.interval_steps[group as usize], vec![0; self.launch.gsize as usize]);
+        self.group_interleavings[group as usize] *= multinomial(&counts);
+        self.group_steps[group as usize] += counts.iter().sum::<u64>();
+    }
+
+    /// After the last step: every group's last interval, then the thread postconditions.
+    fn finish(&mut self) -> Result<Outcome, Stop> {
+        for group in 0..self.launch.groups {
+            self.close_interval(group);
+        }
+        for thread in 0..self.threads.len() {
+            self.check(thread, &self.kernel.thread_contract.ensures, ObligationId::ThreadPost);
+        }
+        if let Some((bug, _)) = &self.failure {
+            // `outcome` reports it, with the steps up to it.
+            return Err(Stop::Bug(bug.clone()));
+        }
+        let interleavings = self.group_interleavings.iter().product::<BigUint>() * multinomial(&self.group_steps);
+        let mut memory = self.memory.global.clone();
+        for (array, cells) in self.memory.local.first().into_iter().flatten().enumerate() {
+            if self.kernel.arrays[array].memory == Memory::Local {
+                memory[array] = cells.clone();
+            }
+        }
+        Ok(Outcome { bug: None, schedules: 1, interleavings, memory })
+    }
+
+    /// The outcome of a run that stopped: a race outranks an earlier failed check (which it likely
+    /// caused); otherwise the first bug met is reported.
+    fn outcome(&self, stop: Stop) -> Result<Outcome, RunError> {
+        let bug = match (stop, &self.failure) {
+            (Stop::Error(error), _) => return Err(error),
+            (Stop::Bug(race @ Bug::Race { .. }), _) => (race, self.steps.clone()),
+            (Stop::Bug(_), Some(first)) => first.clone(),
+            (Stop::Bug(bug), None) => (bug, self.steps.clone()),
+        };
+        Ok(Outcome { bug: Some(bug), schedules: 1, interleavings: BigUint::zero(), memory: Vec::new() })
+    }
+
+    fn run_canonical(mut self) -> Result<Outcome, RunError> {
+        let result = (|| loop {
+            for thread in 0..self.threads.len() {
+                while self.threads[thread].state == State::Running {
+                    self.step(thread)?;
+                }
+            }
+            for group in 0..self.launch.groups {
+                self.synchronise(group)?;
+            }
+            if self.threads.iter().all(|thread| thread.state == State::Finished) {
+                return self.finish();
+            }
+        })();
+        result.or_else(|stop| self.outcome(stop))
+    }
+
+    fn run_random(mut self, seed: u64) -> Result<Outcome, RunError> {
+        let mut random = SplitMix64(seed);
+        let result = (|| loop {
+            let running: Vec<usize> =
+                (0..self.threads.len()).filter(|&thread| self.threads[thread].state == State::Running).collect();
+            if running.is_empty() {
+                for group in 0..self.launch.groups {
+                    self.synchronise(group)?;
+                }
+                if self.threads.iter().all(|thread| thread.state == State::Finished) {
+                    return self.finish();
+                }
+                continue;
+            }
+            let thread = running[(random.next() % running.len() as u64) as usize];
+            self.step(thread)?;
+            if self.threads[thread].state != State::Running {
+                self.synchronise(self.ids(thread).gid)?;
+            }
+        })();
+        result.or_else(|stop| self.outcome(stop))
+    }
+
+    /// Every interleaving, depth first: at each point, each thread that can run takes the next step
+    /// in its own copy of the machine.
+    fn run_exhaustive(self, limit: u64) -> Result<Outcome, RunError> {
+        let mut pending = vec![self];
+        let mut explored = 0u64;
+        let mut last = None;
+        while let Some(mut machine) = pending.pop() {
+            let running: Vec<usize> =
+                (0..machine.threads.len()).filter(|&thread| machine.threads[thread].state == State::Running).collect();
+            if running.is_empty() {
+                let synchronised = (0..machine.launch.groups).try_for_each(|group| machine.synchronise(group));
+                let outcome = match synchronised {
+                    Err(stop) => Some(machine.outcome(stop)?),
+                    Ok(()) if machine.threads.iter().all(|thread| thread.state == State::Finished) => {
+                        Some(match machine.finish() {
+                            Ok(outcome) => outcome,
+                            Err(stop) => machine.outcome(stop)?,
+                        })
+                    }
+                    Ok(()) => {
+                        pending.push(machine);
+                        None
+                    }
+                };
+                if let Some(mut outcome) = outcome {
+                    explored += 1;
+                    outcome.schedules = explored;
+                    if outcome.bug.is_some() {
+                        return Ok(outcome);
+                    }
+                    last = Some(outcome);
+                    if explored >= limit && !pending.is_empty() {
+                        return Err(RunError::GaveUp { detail: format!("more than {limit} schedules") });
+                    }
+                }
+                continue;
+            }
+            // The last thread's branch takes the machine itself; the others, copies.
+            let (last_thread, others) = running.split_last().expect("some thread runs");
+            let branches = others.iter().map(|&thread| (thread, machine.clone())).collect::<Vec<_>>();
+            for (thread, mut next) in branches.into_iter().chain([(*last_thread, machine)]) {
+                if let Err(stop) = next.step(thread) {
+                    let mut outcome = next.outcome(stop)?;
+                    outcome.schedules = explored + 1;
+                    return Ok(outcome);
+                }
+                pending.push(next);
+            }
+        }
+        let mut outcome = last.expect("a launch has at least one schedule");
+        outcome.schedules = explored;
+        Ok(outcome)
+    }
+}
+
+/// The value a declared but uninitialised private variable starts with.
+fn default_value(kernel: &Kernel, var: VarId) -> Value {
+    match kernel.var(var).ty {
+        crate::Type::Int => Value::int(0),
+        crate::Type::Bool => Value::Bool(false),
+    }
+}
+
+/// The number of ways to interleave sequences of these lengths.
+fn multinomial(counts: &[u64]) -> BigUint {
+    let mut total = 0u64;
+    let mut ways = BigUint::one();
+    for &count in counts {
+        for taken in 1..=count {
+            total += 1;
+            ways = ways * BigUint::from(total) / BigUint::from(taken);
+        }
+    }
+    ways
+}
+
+/// Why a contract's pure facts do not hold: a false fact (its span), or no value.
+enum Failure {
+    False(Span),
+    Error(EvalError),
+}
+
+/// The cells an expression of code read, in order, with the places of the reads.
+type Reads = RefCell<Vec<(ArrayId, usize, Span)>>;
+
+/// The scope of one thread's expressions.
+struct View<'a, 'k> {
+    machine: &'a Machine<'k>,
+    thread: usize,
+    reads: Option<&'a Reads>,
+    /// The variables of enclosing `\forall*`, innermost last (shared with the scope of `\old`).
+    bound: Rc<RefCell<Vec<(VarId, Value)>>>,
+    /// The scope of `\old`, which reads the initial memory; `None` in that scope itself.
+    old: Option<Box<View<'a, 'k>>>,
+}
+
+impl View<'_, '_> {
+    fn assertion(&self, evaluator: &Evaluator, assertion: &Assertion) -> Result<(), Failure> {
+        match &assertion.kind {
+            AssertionKind::Pure(fact) => match evaluator.expr(fact, self) {
+                Ok(Value::Bool(true)) => Ok(()),
+                Ok(_) => Err(Failure::False(fact.span)),
+                Err(error) => Err(Failure::Error(error)),
+            },
+            AssertionKind::Perm(_) => Ok(()),
+            AssertionKind::Star(left, right) => {
+                self.assertion(evaluator, left)?;
+                self.assertion(evaluator, right)
+            }
+            AssertionKind::Implies(guard, body) => match evaluator.expr(guard, self).map_err(Failure::Error)? {
+                Value::Bool(true) => self.assertion(evaluator, body),
+                _ => Ok(()),
+            },
+            AssertionKind::Cond(cond, then_branch, else_branch) => {
+                match evaluator.expr(cond, self).map_err(Failure::Error)? {
+                    Value::Bool(true) => self.assertion(evaluator, then_branch),
+                    _ => self.assertion(evaluator, else_branch),
+                }
+            }
+            AssertionKind::ForallStar { var, range, body } => {
+                let values = evaluator.range(*var, range, self).map_err(Failure::Error)?;
+                for value in values {
+                    self.bound.borrow_mut().push((*var, Value::Int(value)));
+                    let result = self.assertion(evaluator, body);
+                    self.bound.borrow_mut().pop();
+                    result?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The cells the equations `a[i] == e` of an assertion pin, where guards hold.
+    fn equations(&self, evaluator: &Evaluator, assertion: &Assertion, pinned: &mut Vec<(ArrayId, usize, BigInt)>) {
+        let truth = |expr: &crate::Expr| evaluator.expr(expr, self) == Ok(Value::Bool(true));
+        match &assertion.kind {
+            AssertionKind::Pure(fact) => self.fact_equations(evaluator, fact, pinned),
+            AssertionKind::Perm(_) => {}
+            AssertionKind::Star(left, right) => {
+                self.equations(evaluator, left, pinned);
+                self.equations(evaluator, right, pinned);
+            }
+            AssertionKind::Implies(guard, body) => {
+                if truth(guard) {
+                    self.equations(evaluator, body, pinned);
+                }
+            }
+            AssertionKind::Cond(cond, then_branch, else_branch) => {
+                self.equations(evaluator, if truth(cond) { then_branch } else { else_branch }, pinned);
+            }
+            AssertionKind::ForallStar { var, range, body } => {
+                for value in evaluator.range(*var, range, self).unwrap_or_default() {
+                    self.bound.borrow_mut().push((*var, Value::Int(value)));
+                    self.equations(evaluator, body, pinned);
+                    self.bound.borrow_mut().pop();
+                }
+            }
+        }
+    }
+
+    fn fact_equations(&self, evaluator: &Evaluator, fact: &crate::Expr, pinned: &mut Vec<(ArrayId, usize, BigInt)>) {
+        let ExprKind::Binary { op, lhs, rhs } = &fact.kind else { return };
+        match op {
+            crate::BinaryOp::And => {
+                self.fact_equations(evaluator, lhs, pinned);
+                self.fact_equations(evaluator, rhs, pinned);
+            }
+            crate::BinaryOp::Eq => {
+                for (cell, value) in [(lhs, rhs), (rhs, lhs)] {
+                    let ExprKind::Read { array, index } = &cell.kind else { continue };
+                    let (Ok(Value::Int(index)), Ok(Value::Int(value))) =
+                        (evaluator.expr(index, self), evaluator.expr(value, self))
+                    else {
+                        continue;
+                    };
+                    if let Some(index) = index.to_usize() {
+                        pinned.push((*array, index, value));
+                    }
+                    return;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl crate::eval::Env for View<'_, '_> {
+    fn builtin(&self, builtin: Builtin, _span: Span) -> Result<Value, EvalError> {
+        let ids = self.machine.threads[self.thread].ids;
+        let launch = &self.machine.launch;
+        Ok(Value::int(match builtin {
+            Builtin::Tid => ids.tid,
+            Builtin::Gid => ids.gid,
+            Builtin::Lid => ids.lid,
+            Builtin::Tcount => launch.tcount(),
+            Builtin::Gsize => launch.gsize,
+        }))
+    }
+
+    fn var(&self, var: VarId, span: Span) -> Result<Value, EvalError> {
+        if let Some((_, value)) = self.bound.borrow().iter().rev().find(|(bound, _)| *bound == var) {
+            return Ok(value.clone());
+        }
+        let kernel = self.machine.kernel;
+        self.machine.threads[self.thread].vars[var.index()].clone().ok_or_else(|| EvalError::Unavailable {
+            span,
+            what: match kernel.var(var).kind {
+                VarKind::Private => format!("`{}` (declared later)", kernel.var(var).name),
+                _ => format!("`{}`", kernel.var(var).name),
+            },
+        })
+    }
+
+    fn read(&self, array: ArrayId, index: &BigInt, span: Span) -> Result<Value, EvalError> {
+        let machine = self.machine;
+        let gid = machine.threads[self.thread].ids.gid;
+        let store = if self.old.is_some() { &machine.memory } else { &machine.initial };
+        let cells = store.cells(machine.kernel, array, gid);
+        let cell = index.to_usize().filter(|cell| *cell < cells.len()).ok_or_else(|| EvalError::OutOfBounds {
+            array,
+            index: index.clone(),
+            size: cells.len(),
+            span,
+        })?;
+        if let Some(reads) = self.reads {
+            reads.borrow_mut().push((array, cell, span));
+        }
+        Ok(Value::Int(cells[cell].clone()))
+    }
+
+    fn old(&self) -> Option<&dyn crate::eval::Env> {
+        self.old.as_deref().map(|old| old as &dyn crate::eval::Env)
+    }
+}
+
+/// A small, fast generator of pseudo-random numbers whose sequence for a seed never changes, so a
+/// schedule is reproduced from its seed on any machine and in any version (Steele, Lea and Flood's
+/// SplitMix64).
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
