@@ -1,0 +1,199 @@
+//! The concrete executor (`lockstep run`): what it finds, on which threads, under which schedules.
+
+use lockstep_frontend::check_bytes;
+use lockstep_frontend::run::{self, Options};
+use lockstep_logic::execute::{self, Bug, Outcome, RunError, Schedule};
+use lockstep_logic::{ObligationId, Program};
+use num_bigint::{BigInt, BigUint};
+use std::path::Path;
+
+fn program(source: &str) -> Program {
+    let checked = check_bytes("test.pvl", source.as_bytes().to_vec());
+    assert!(!checked.has_errors(), "{:?}", checked.diagnostics);
+    checked.program.expect("a program")
+}
+
+fn example(path: &str) -> Program {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples").join(path);
+    program(&std::fs::read_to_string(&path).expect("the example exists"))
+}
+
+fn options(groups: u32, gsize: u32) -> Options {
+    Options { groups, gsize, ..Options::default() }
+}
+
+fn run_with(program: &Program, options: &Options, schedule: &Schedule) -> Result<Outcome, RunError> {
+    let kernel = &program.kernels[0];
+    let launch = run::launch(program, kernel, options).expect("the launch is well formed");
+    execute::run(program, kernel, &launch, schedule)
+}
+
+fn bug(program: &Program, groups: u32, gsize: u32) -> Bug {
+    let outcome = run_with(program, &options(groups, gsize), &Schedule::Canonical).expect("the run ends");
+    outcome.bug.expect("a bug is found").0
+}
+
+fn clean(program: &Program, groups: u32, gsize: u32) -> Outcome {
+    let outcome = run_with(program, &options(groups, gsize), &Schedule::Canonical).expect("the run ends");
+    assert_eq!(outcome.bug, None);
+    outcome
+}
+
+fn ints(values: &[i64]) -> Vec<BigInt> {
+    values.iter().map(|&value| BigInt::from(value)).collect()
+}
+
+#[test]
+fn the_seed_example_computes_its_rotation() {
+    let demo = example("seed/demo.pvl");
+    for gsize in [1, 2, 3, 8] {
+        let outcome = clean(&demo, 1, gsize);
+        let expected: Vec<i64> = (0..i64::from(gsize)).map(|tid| (tid + 1) % i64::from(gsize)).collect();
+        // Arrays in declaration order: a, b.
+        assert_eq!(outcome.memory[1], ints(&expected), "gsize {gsize}");
+    }
+}
+
+#[test]
+fn a_missing_barrier_is_a_race_between_two_named_threads() {
+    let kernel = program(
+        "kernel shift {
+  local int[gsize] tmp;
+  requires tcount == gsize;
+  void main() {
+    tmp[lid] := lid;
+    int x := tmp[(lid + 1) % gsize];
+  }
+}",
+    );
+    let Bug::Race { location, first, second } = bug(&kernel, 1, 4) else { panic!("a race") };
+    // Thread 0 reads tmp[1] first (canonical order); thread 1 then writes it.
+    assert_eq!((location.index, location.group), (1, Some(0)));
+    assert_eq!((first.thread.tid, first.write), (0, false));
+    assert_eq!((second.thread.tid, second.write), (1, true));
+    // With the barrier, no race.
+    let fixed = program(
+        "kernel shift {
+  local int[gsize] tmp;
+  requires tcount == gsize;
+  void main() {
+    tmp[lid] := lid;
+    barrier(local) { }
+    int x := tmp[(lid + 1) % gsize];
+  }
+}",
+    );
+    clean(&fixed, 1, 4);
+}
+
+#[test]
+fn groups_race_on_global_memory_that_no_barrier_orders() {
+    let racy = example("variants/race_between_groups.pvl");
+    clean(&racy, 1, 4);
+    let Bug::Race { first, second, .. } = bug(&racy, 2, 4) else { panic!("a race") };
+    assert_ne!(first.thread.gid, second.thread.gid);
+}
+
+#[test]
+fn a_barrier_without_the_right_fence_leaves_a_read_stale() {
+    let Bug::StaleRead { write, read, .. } = bug(&example("variants/wrong_fence.pvl"), 1, 4) else {
+        panic!("a stale read")
+    };
+    assert_ne!(write.thread.tid, read.thread.tid);
+    clean(&example("seed/demo.pvl"), 1, 4);
+}
+
+#[test]
+fn divergent_barriers_are_found_with_the_threads_that_finished() {
+    let Bug::Divergence { group, waiting, finished } = bug(&example("variants/divergent_barrier.pvl"), 1, 4) else {
+        panic!("divergence")
+    };
+    assert_eq!(group, 0);
+    assert!(!waiting.is_empty() && !finished.is_empty(), "{waiting:?} {finished:?}");
+}
+
+#[test]
+fn failed_checks_name_their_obligation_and_thread() {
+    let cases = [
+        ("variants/failing_assert.pvl", ObligationId::Assert),
+        ("variants/division_by_zero.pvl", ObligationId::DivisionByZero),
+        ("variants/wrong_postcondition.pvl", ObligationId::ThreadPost),
+        ("multigroup/block_reverse_off_by_one.pvl", ObligationId::AccessBounds),
+    ];
+    for (path, expected) in cases {
+        match bug(&example(path), 1, 4) {
+            Bug::Failed { obligation, .. } => assert_eq!(obligation, expected, "{path}"),
+            other => panic!("{path}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_race_outranks_the_failed_check_it_caused() {
+    // Without its barrier, thread 0 reads cells the others have not written yet and breaks its loop
+    // invariant first; the race found later is the cause, and is what the run reports.
+    let bug = bug(&example("reduction/sum_ones_pow2_missing_barrier.pvl"), 1, 4);
+    assert!(matches!(bug, Bug::Race { .. }), "{bug:?}");
+}
+
+#[test]
+fn a_launch_that_breaks_the_precondition_is_refused() {
+    let demo = example("seed/demo.pvl");
+    let refused = run_with(&demo, &options(2, 4), &Schedule::Canonical);
+    assert!(matches!(refused, Err(RunError::Precondition { .. })), "{refused:?}");
+}
+
+#[test]
+fn preconditions_pin_parameters_and_memory() {
+    // `in[tid] == 1` pins the input, and `n == tcount` the parameter: the run meets both.
+    let kernel = program(
+        "kernel copy(int n) {
+  global int[n] in;
+  global int[n] out;
+  requires n == tcount;
+  requires Perm(in[tid], read) * in[tid] == 1 * Perm(out[tid], write);
+  ensures Perm(out[tid], write) * out[tid] == 1;
+  void main() { out[tid] := in[tid]; }
+}",
+    );
+    let outcome = clean(&kernel, 2, 3);
+    assert_eq!(outcome.memory[1], ints(&[1; 6]));
+    // A parameter the user gives is kept, and then breaks the precondition.
+    let given = Options { params: vec![("n".into(), BigInt::from(5))], ..options(2, 3) };
+    assert!(matches!(run_with(&kernel, &given, &Schedule::Canonical), Err(RunError::Precondition { .. })));
+}
+
+#[test]
+fn random_schedules_of_a_race_free_kernel_end_alike() {
+    for path in ["seed/binomial.pvl", "seed/demo.pvl", "scan/hillis_steele_ones.pvl"] {
+        let program = example(path);
+        let canonical = clean(&program, 1, 4);
+        for seed in 0..20 {
+            let outcome = run_with(&program, &options(1, 4), &Schedule::Random { seed }).expect("the run ends");
+            assert_eq!(outcome.bug, None, "{path}, seed {seed}");
+            assert_eq!(outcome.memory, canonical.memory, "{path}, seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn exhaustive_exploration_meets_every_interleaving_one_schedule_stands_for() {
+    let demo = example("seed/demo.pvl");
+    for gsize in [1, 2, 3] {
+        let canonical = clean(&demo, 1, gsize);
+        let all = run_with(&demo, &options(1, gsize), &Schedule::Exhaustive { limit: 1_000_000 }).expect("it ends");
+        assert_eq!(all.bug, None);
+        assert_eq!(BigUint::from(all.schedules), canonical.interleavings, "gsize {gsize}");
+        assert_eq!(all.memory, canonical.memory);
+    }
+    let too_many = run_with(&demo, &options(1, 4), &Schedule::Exhaustive { limit: 100 });
+    assert!(matches!(too_many, Err(RunError::GaveUp { .. })), "{too_many:?}");
+}
+
+#[test]
+fn a_loop_that_never_ends_gives_up_rather_than_hang() {
+    let kernel =
+        program("kernel spin { requires tcount == gsize; void main() { int i := 0; while (true) { i := i + 1; } } }");
+    let outcome = run_with(&kernel, &options(1, 1), &Schedule::Canonical);
+    assert!(matches!(outcome, Err(RunError::GaveUp { .. })), "{outcome:?}");
+}
