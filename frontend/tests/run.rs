@@ -60,6 +60,7 @@ fn a_missing_barrier_is_a_race_between_two_named_threads() {
         "kernel shift {
   local int[gsize] tmp;
   requires tcount == gsize;
+  requires Perm(tmp[lid], write);
   void main() {
     tmp[lid] := lid;
     int x := tmp[(lid + 1) % gsize];
@@ -76,9 +77,10 @@ fn a_missing_barrier_is_a_race_between_two_named_threads() {
         "kernel shift {
   local int[gsize] tmp;
   requires tcount == gsize;
+  requires Perm(tmp[lid], write);
   void main() {
     tmp[lid] := lid;
-    barrier(local) { }
+    barrier(local) { ensures Perm(tmp[(lid + 1) % gsize], read); }
     int x := tmp[(lid + 1) % gsize];
   }
 }",

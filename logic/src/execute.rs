@@ -15,8 +15,13 @@
 //! - an access outside its array, a division by zero, a failed `assert`, a call that breaks a pure
 //!   function's `requires`;
 //! - a violated contract: barrier `requires` on arrival, barrier `ensures` after it, loop
-//!   invariants before each test of the condition, thread `ensures` when all threads have finished.
-//!   Only the pure facts of contracts are checked; permissions are not (yet) tracked.
+//!   invariants before each test of the condition, thread `ensures` when all threads have finished;
+//! - **permissions as ownership**: each thread holds what its precondition gives, then at each
+//!   barrier what the barrier's `ensures` give (the seed's rule: a barrier takes all a thread holds).
+//!   A read needs some permission, a write all of it (`access.read`, `access.write`); the threads
+//!   may not claim more than all of a cell at the launch (`group.resources`, `kernel.resources`) nor
+//!   a barrier hand out more than the group owns (`barrier.resources`); a contract's permissions
+//!   must be held where it is checked. `read` is an amount as small as needed.
 //!
 //! A violated contract or assert does not stop the run: a race met later is the likelier cause,
 //! and is reported instead. Any other bug stops it.
@@ -34,10 +39,11 @@
 
 use crate::eval::{EvalError, Evaluator, Value};
 use crate::{
-    ArrayId, Assertion, AssertionKind, BarrierId, Builtin, Clause, ExprKind, Kernel, Memory, ObligationId, Program,
-    Span, Stmt, StmtKind, VarId, VarKind,
+    Amount, ArrayId, Assertion, AssertionKind, BarrierId, Builtin, Clause, ExprKind, Kernel, Memory, ObligationId,
+    Program, Span, Stmt, StmtKind, VarId, VarKind,
 };
 use num_bigint::{BigInt, BigUint};
+use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -238,8 +244,9 @@ pub fn satisfy_memory_equations(program: &Program, kernel: &Kernel, launch: &mut
 pub fn run(program: &Program, kernel: &Kernel, launch: &Launch, schedule: &Schedule) -> Result<Outcome, RunError> {
     let sizes = array_sizes(program, kernel, launch)?;
     check_memory(kernel, launch, &sizes)?;
-    let machine = Machine::new(program, kernel, launch.clone());
+    let mut machine = Machine::new(program, kernel, launch.clone());
     machine.check_preconditions()?;
+    machine.distribute();
     match schedule {
         Schedule::Canonical => machine.run_canonical(),
         Schedule::Random { seed } => machine.run_random(*seed),
@@ -384,6 +391,10 @@ struct Machine<'k> {
     accesses: HashMap<Location, Accesses>,
     /// The first contract or assert that failed, with the steps up to it.
     failure: Option<(Bug, Vec<u32>)>,
+    /// The permissions each thread holds.
+    held: Vec<HashMap<Location, Share>>,
+    /// The global permissions each group owns: what its threads' preconditions claim.
+    owned: Vec<HashMap<Location, Share>>,
     /// The tids of the threads that took the steps so far.
     steps: Vec<u32>,
     /// Per group: the steps of each thread in the current barrier interval, and the
@@ -446,6 +457,8 @@ impl<'k> Machine<'k> {
             intervals: vec![Intervals::default(); groups],
             accesses: HashMap::new(),
             failure: None,
+            held: vec![HashMap::new(); groups * gsize],
+            owned: vec![HashMap::new(); groups],
             steps: Vec::new(),
             interval_steps: vec![vec![0; gsize]; groups],
             group_interleavings: vec![BigUint::one(); groups],
@@ -511,6 +524,7 @@ impl<'k> Machine<'k> {
             Memory::Global => intervals.global,
         };
         let location = Location { array, group: (memory == Memory::Local).then_some(ids.gid), index };
+        self.permitted(thread, location, write, span);
         let access = Access { thread: ids, write, span, interval: intervals.all, fenced };
         let earlier = self.accesses.entry(location).or_default();
         let conflict = earlier.seen.iter().find(|other| {
@@ -546,6 +560,9 @@ impl<'k> Machine<'k> {
                 if let Err(failure) = self.holds(thread, &clause.assertion) {
                     let (span, detail) = match failure {
                         Failure::False(span) => (span, "is false".to_string()),
+                        // A contract that names a cell outside its array is the kernel's bug,
+                        // which `distribute` reports (`access.bounds`).
+                        Failure::Error(EvalError::OutOfBounds { .. }) => continue,
                         Failure::Error(error) => (clause.span, describe(&error)),
                     };
                     return Err(RunError::Precondition {
@@ -559,24 +576,118 @@ impl<'k> Machine<'k> {
         Ok(())
     }
 
-    /// Whether the pure facts of an assertion hold in a thread (permissions are not tracked).
-    fn holds(&self, thread: usize, assertion: &Assertion) -> Result<(), Failure> {
+    /// Whether the pure facts of an assertion hold in a thread; the permissions it names.
+    fn holds(&self, thread: usize, assertion: &Assertion) -> Result<Vec<Claim>, Failure> {
         let view = self.view(thread, None);
-        view.assertion(&self.evaluator(), assertion)
+        let mut claims = Vec::new();
+        view.assertion(&self.evaluator(), assertion, &mut claims)?;
+        Ok(claims)
     }
 
-    /// Checks contract clauses in a thread, as the obligation `obligation`. A failure is recorded
-    /// (the first one is kept) and the run goes on.
-    fn check(&mut self, thread: usize, clauses: &[Clause], obligation: ObligationId) {
+    /// Checks the pure facts of contract clauses in a thread, as the obligation `obligation`, and
+    /// gathers their permissions. A failure is recorded (the first one is kept) and the run goes on.
+    fn gather(&mut self, thread: usize, clauses: &[Clause], obligation: ObligationId) -> Vec<Claim> {
+        let mut claims = Vec::new();
         for clause in clauses {
-            if let Err(failure) = self.holds(thread, &clause.assertion) {
-                let (span, detail) = match failure {
-                    Failure::False(span) => (span, "this fact is false".to_string()),
-                    Failure::Error(error) => (clause.span, format!("this clause has no value: {}", describe(&error))),
-                };
+            match self.holds(thread, &clause.assertion) {
+                Ok(mut more) => claims.append(&mut more),
+                Err(failure) => {
+                    let (obligation, span, detail) = match failure {
+                        Failure::False(span) => (obligation, span, "this fact is false".to_string()),
+                        // A permission or a read outside its array.
+                        Failure::Error(error @ EvalError::OutOfBounds { span, .. }) => {
+                            (ObligationId::AccessBounds, span, describe(&error))
+                        }
+                        Failure::Error(error) => {
+                            (obligation, clause.span, format!("this clause has no value: {}", describe(&error)))
+                        }
+                    };
+                    self.fail(Bug::Failed { obligation, thread: self.ids(thread), span, detail });
+                    break;
+                }
+            }
+        }
+        claims
+    }
+
+    /// Checks contract clauses in a thread: their pure facts, and that the thread holds their
+    /// permissions.
+    fn check(&mut self, thread: usize, clauses: &[Clause], obligation: ObligationId) {
+        let claims = self.gather(thread, clauses, obligation);
+        for (location, needed) in total(&claims) {
+            let held = self.held[thread].get(&location).cloned().unwrap_or_default();
+            if !needed.fits_in(&held) {
+                let span =
+                    claims.iter().find(|claim| claim.location == location).map_or(Span::default(), |claim| claim.span);
+                let detail =
+                    format!("this needs {needed} of `{}`, and the thread holds {held}", self.cell_name(location));
                 self.fail(Bug::Failed { obligation, thread: self.ids(thread), span, detail });
                 return;
             }
+        }
+    }
+
+    fn cell_name(&self, location: Location) -> String {
+        format!("{}[{}]", self.kernel.array(location.array).name, location.index)
+    }
+
+    /// Gives each thread the permissions of its precondition, and checks that the threads do not
+    /// claim more than all of any cell (`group.resources` within a group, `kernel.resources`
+    /// across groups). What the threads of a group claim of global memory is what the group owns.
+    fn distribute(&mut self) {
+        let mut claimed: HashMap<Location, Vec<(usize, Share, Span)>> = HashMap::new();
+        for thread in 0..self.threads.len() {
+            let claims = self.gather(thread, &self.kernel.thread_contract.requires, ObligationId::KernelResources);
+            for claim in &claims {
+                claimed.entry(claim.location).or_default().push((thread, claim.share.clone(), claim.span));
+            }
+            self.held[thread] = total(&claims);
+            let group = self.ids(thread).gid as usize;
+            for (location, share) in &self.held[thread] {
+                if location.group.is_none() {
+                    let owned = self.owned[group].entry(*location).or_default();
+                    *owned = owned.plus(share);
+                }
+            }
+        }
+        let mut locations: Vec<&Location> = claimed.keys().collect();
+        locations.sort_by_key(|location| (location.array, location.group, location.index));
+        for location in locations {
+            let claims = &claimed[location];
+            let sum = claims.iter().fold(Share::default(), |sum, (_, share, _)| sum.plus(share));
+            if sum.fits_in(&Share::full()) {
+                continue;
+            }
+            let (first, _, _) = claims[0];
+            let (second, _, span) =
+                claims.iter().find(|(other, _, _)| *other != first).cloned().unwrap_or(claims[0].clone());
+            let obligation = if self.ids(first).gid == self.ids(second).gid {
+                ObligationId::GroupResources
+            } else {
+                ObligationId::KernelResources
+            };
+            let detail = format!(
+                "threads {} and {} claim {sum} of `{}` together, more than all of it",
+                self.ids(first).tid,
+                self.ids(second).tid,
+                self.cell_name(*location)
+            );
+            self.fail(Bug::Failed { obligation, thread: self.ids(second), span, detail });
+            return;
+        }
+    }
+
+    /// A read needs some permission, a write all of it.
+    fn permitted(&mut self, thread: usize, location: Location, write: bool, span: Span) {
+        let held = self.held[thread].get(&location).cloned().unwrap_or_default();
+        let (enough, obligation, verb) = if write {
+            (Share::full().fits_in(&held), ObligationId::AccessWrite, "writes")
+        } else {
+            (held.is_positive(), ObligationId::AccessRead, "reads")
+        };
+        if !enough {
+            let detail = format!("{verb} `{}` holding {held} of it", self.cell_name(location));
+            self.fail(Bug::Failed { obligation, thread: self.ids(thread), span, detail });
         }
     }
 
@@ -768,8 +879,39 @@ impl<'k> Machine<'k> {
         for thread in members.clone() {
             self.threads[thread].state = State::Running;
         }
+        // The barrier takes all each thread holds and gives what its `ensures` name: no more, in
+        // all, than the group owns (all of its local memory, and its global claims).
+        let mut handed: HashMap<Location, (Share, usize, Span)> = HashMap::new();
         for thread in members {
-            self.check(thread, &self.kernel.barrier(barrier).contract.ensures, ObligationId::BarrierFunctional);
+            let claims =
+                self.gather(thread, &self.kernel.barrier(barrier).contract.ensures, ObligationId::BarrierFunctional);
+            for claim in &claims {
+                let entry = handed.entry(claim.location).or_insert((Share::default(), thread, claim.span));
+                entry.0 = entry.0.plus(&claim.share);
+            }
+            self.held[thread] = total(&claims);
+        }
+        let mut locations: Vec<&Location> = handed.keys().collect();
+        locations.sort_by_key(|location| (location.array, location.group, location.index));
+        for location in locations {
+            let (sum, thread, span) = &handed[location];
+            let owned = match location.group {
+                Some(_) => Share::full(),
+                None => self.owned[group as usize].get(location).cloned().unwrap_or_default(),
+            };
+            if !sum.fits_in(&owned) {
+                let detail = format!(
+                    "the barrier hands out {sum} of `{}`, and the group owns {owned}",
+                    self.cell_name(*location)
+                );
+                self.fail(Bug::Failed {
+                    obligation: ObligationId::BarrierResources,
+                    thread: self.ids(*thread),
+                    span: *span,
+                    detail,
+                });
+                break;
+            }
         }
         Ok(())
     }
@@ -931,6 +1073,74 @@ fn multinomial(counts: &[u64]) -> BigUint {
     ways
 }
 
+/// A permission an assertion names: on which cell, how much, and where.
+#[derive(Clone, Debug)]
+struct Claim {
+    location: Location,
+    share: Share,
+    span: Span,
+}
+
+/// The permission claims summed per cell.
+fn total(claims: &[Claim]) -> HashMap<Location, Share> {
+    let mut sums: HashMap<Location, Share> = HashMap::new();
+    for claim in claims {
+        let sum = sums.entry(claim.location).or_default();
+        *sum = sum.plus(&claim.share);
+    }
+    sums
+}
+
+/// An amount of permission: an exact fraction, plus some `read` amounts, each as small as needed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Share {
+    pub fraction: BigRational,
+    pub reads: u32,
+}
+
+impl Share {
+    pub fn full() -> Share {
+        Share { fraction: BigRational::one(), reads: 0 }
+    }
+
+    fn of(amount: &Amount) -> Share {
+        match amount {
+            Amount::Exact(fraction) => Share { fraction: fraction.clone(), reads: 0 },
+            Amount::Read => Share { fraction: BigRational::zero(), reads: 1 },
+        }
+    }
+
+    fn plus(&self, other: &Share) -> Share {
+        Share { fraction: &self.fraction + &other.fraction, reads: self.reads + other.reads }
+    }
+
+    fn is_positive(&self) -> bool {
+        self.fraction > BigRational::zero() || self.reads > 0
+    }
+
+    /// Whether this much can be taken out of `whole`: a `read` amount is as small as needed, so
+    /// any number of them fit in what is left of a fraction, or in other `read` amounts.
+    pub fn fits_in(&self, whole: &Share) -> bool {
+        self.fraction < whole.fraction || (self.fraction == whole.fraction && (self.reads == 0 || whole.reads > 0))
+    }
+}
+
+impl std::fmt::Display for Share {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let reads = match self.reads {
+            0 => String::new(),
+            1 => "a read amount".into(),
+            n => format!("{n} read amounts"),
+        };
+        match (self.fraction.is_zero(), reads.is_empty()) {
+            (true, true) => f.write_str("no permission"),
+            (true, false) => f.write_str(&reads),
+            (false, true) => write!(f, "{}", self.fraction),
+            (false, false) => write!(f, "{} and {reads}", self.fraction),
+        }
+    }
+}
+
 /// Why a contract's pure facts do not hold: a false fact (its span), or no value.
 enum Failure {
     False(Span),
@@ -952,33 +1162,49 @@ struct View<'a, 'k> {
 }
 
 impl View<'_, '_> {
-    fn assertion(&self, evaluator: &Evaluator, assertion: &Assertion) -> Result<(), Failure> {
+    /// Checks the pure facts of an assertion, and collects the permissions it names.
+    fn assertion(&self, evaluator: &Evaluator, assertion: &Assertion, claims: &mut Vec<Claim>) -> Result<(), Failure> {
         match &assertion.kind {
             AssertionKind::Pure(fact) => match evaluator.expr(fact, self) {
                 Ok(Value::Bool(true)) => Ok(()),
                 Ok(_) => Err(Failure::False(fact.span)),
                 Err(error) => Err(Failure::Error(error)),
             },
-            AssertionKind::Perm(_) => Ok(()),
+            AssertionKind::Perm(atom) => {
+                let machine = self.machine;
+                let index = evaluator.expr(&atom.index, self).map_err(Failure::Error)?;
+                let Value::Int(index) = index else {
+                    return Err(Failure::Error(EvalError::IllTyped { span: atom.index.span }));
+                };
+                let gid = machine.threads[self.thread].ids.gid;
+                let size = machine.memory.cells(machine.kernel, atom.array, gid).len();
+                let cell = index.to_usize().filter(|cell| *cell < size).ok_or_else(|| {
+                    Failure::Error(EvalError::OutOfBounds { array: atom.array, index, size, span: assertion.span })
+                })?;
+                let local = machine.kernel.array(atom.array).memory == Memory::Local;
+                let location = Location { array: atom.array, group: local.then_some(gid), index: cell };
+                claims.push(Claim { location, share: Share::of(&atom.amount), span: assertion.span });
+                Ok(())
+            }
             AssertionKind::Star(left, right) => {
-                self.assertion(evaluator, left)?;
-                self.assertion(evaluator, right)
+                self.assertion(evaluator, left, claims)?;
+                self.assertion(evaluator, right, claims)
             }
             AssertionKind::Implies(guard, body) => match evaluator.expr(guard, self).map_err(Failure::Error)? {
-                Value::Bool(true) => self.assertion(evaluator, body),
+                Value::Bool(true) => self.assertion(evaluator, body, claims),
                 _ => Ok(()),
             },
             AssertionKind::Cond(cond, then_branch, else_branch) => {
                 match evaluator.expr(cond, self).map_err(Failure::Error)? {
-                    Value::Bool(true) => self.assertion(evaluator, then_branch),
-                    _ => self.assertion(evaluator, else_branch),
+                    Value::Bool(true) => self.assertion(evaluator, then_branch, claims),
+                    _ => self.assertion(evaluator, else_branch, claims),
                 }
             }
             AssertionKind::ForallStar { var, range, body } => {
                 let values = evaluator.range(*var, range, self).map_err(Failure::Error)?;
                 for value in values {
                     self.bound.borrow_mut().push((*var, Value::Int(value)));
-                    let result = self.assertion(evaluator, body);
+                    let result = self.assertion(evaluator, body, claims);
                     self.bound.borrow_mut().pop();
                     result?;
                 }
