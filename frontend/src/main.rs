@@ -82,7 +82,8 @@ enum Command {
         /// value a precondition pins them to (`requires n == tcount;`), else 0.
         #[arg(long = "param", value_name = "NAME=VALUE")]
         params: Vec<String>,
-        /// The first cells of an array, `ARRAY=V0,V1,...` (repeatable).
+        /// An array's first cells, `ARRAY=V0,V1,...`, or all of them: `ARRAY=iota` (`a[i] = i`) or
+        /// `ARRAY=reverse` (`a[i] = size - 1 - i`, a permutation) (repeatable).
         #[arg(long = "init", value_name = "ARRAY=V0,V1,...")]
         init: Vec<String>,
         /// The other cells: zero, or random in [-16, 16] from `--seed`. Cells a precondition pins

@@ -3,7 +3,8 @@
 //!
 //! Decisions where the issue is silent:
 //! - a parameter the user does not give takes the value a thread precondition pins it to
-//!   (`requires n == tcount;`), else 0;
+//!   (`requires n == tcount;`), else 0, or with random memory a random value in `[1, 8]` (small and
+//!   positive, as sizes, strides and divisors want);
 //! - memory starts at zero, or at random values in `[-16, 16]` (`--memory random`); then the cells a
 //!   thread precondition pins (`requires a[tid] == 1;`) take that value, and last the cells the user
 //!   gives (`--init a=1,2,3`, a prefix of the array);
@@ -22,14 +23,44 @@ pub struct Options {
     pub gsize: u32,
     /// `name=value` for kernel parameters.
     pub params: Vec<(String, BigInt)>,
-    /// `name=v0,v1,...`: the first cells of an array.
-    pub init: Vec<(String, Vec<BigInt>)>,
+    /// The initial contents of arrays.
+    pub init: Vec<(String, Init)>,
     /// Random initial memory from this seed; zero memory when `None`.
     pub random_memory: Option<u64>,
 }
 
+/// The initial contents of an array the user gives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Init {
+    /// The first cells.
+    Values(Vec<BigInt>),
+    /// `a[i] = i`.
+    Iota,
+    /// `a[i] = size - 1 - i`: a permutation other than the identity, at any size.
+    Reverse,
+}
+
+impl std::str::FromStr for Init {
+    type Err = String;
+
+    /// `iota`, `reverse`, or comma-separated integers.
+    fn from_str(text: &str) -> Result<Init, String> {
+        match text.trim() {
+            "iota" => Ok(Init::Iota),
+            "reverse" => Ok(Init::Reverse),
+            values => values
+                .split(',')
+                .map(|value| value.trim().parse::<BigInt>().map_err(|_| format!("`{value}` is no integer")))
+                .collect::<Result<Vec<_>, String>>()
+                .map(Init::Values),
+        }
+    }
+}
+
 /// The values random memory takes lie in `[-RANDOM_RANGE, RANDOM_RANGE]`.
 const RANDOM_RANGE: i64 = 16;
+/// Random parameters lie in `[1, RANDOM_PARAMETER]`.
+const RANDOM_PARAMETER: u64 = 8;
 
 /// The launch the options describe, or why there is none.
 pub fn launch(program: &Program, kernel: &Kernel, options: &Options) -> Result<Launch, String> {
@@ -42,12 +73,17 @@ pub fn launch(program: &Program, kernel: &Kernel, options: &Options) -> Result<L
         }
     }
     let mut launch = Launch { groups: options.groups, gsize: options.gsize, params: Vec::new(), memory: Vec::new() };
+    let mut random = execute::SplitMix64(options.random_memory.unwrap_or(0));
     launch.params = kernel
         .params
         .iter()
         .map(|param| {
             let given = options.params.iter().find(|(name, _)| *name == kernel.var(*param).name);
-            given.map_or(Value::int(0), |(_, value)| Value::Int(value.clone()))
+            match (given, options.random_memory) {
+                (Some((_, value)), _) => Value::Int(value.clone()),
+                (None, Some(_)) => Value::int(1 + random.next() % RANDOM_PARAMETER),
+                (None, None) => Value::int(0),
+            }
         })
         .collect();
     let given: Vec<bool> = kernel
@@ -57,7 +93,6 @@ pub fn launch(program: &Program, kernel: &Kernel, options: &Options) -> Result<L
         .collect();
     execute::satisfy_parameter_equations(program, kernel, &mut launch, &given);
     let sizes = execute::array_sizes(program, kernel, &launch).map_err(|error| run_error(&error))?;
-    let mut random = execute::SplitMix64(options.random_memory.unwrap_or(0));
     launch.memory = sizes
         .iter()
         .map(|&size| {
@@ -70,19 +105,22 @@ pub fn launch(program: &Program, kernel: &Kernel, options: &Options) -> Result<L
         })
         .collect();
     execute::satisfy_memory_equations(program, kernel, &mut launch).map_err(|error| run_error(&error))?;
-    for (name, values) in &options.init {
+    for (name, init) in &options.init {
         let Some(index) = kernel.arrays.iter().position(|array| array.name == *name) else {
             return Err(format!("kernel `{}` has no array `{name}`", kernel.name));
         };
         let cells = &mut launch.memory[index];
-        if values.len() > cells.len() {
-            return Err(format!(
-                "`{name}` has {} cells under this launch; {} values were given",
-                cells.len(),
-                values.len()
-            ));
+        let size = cells.len();
+        match init {
+            Init::Values(values) if values.len() > size => {
+                return Err(format!("`{name}` has {size} cells under this launch; {} values were given", values.len()));
+            }
+            Init::Values(values) => cells[..values.len()].clone_from_slice(values),
+            Init::Iota => cells.iter_mut().enumerate().for_each(|(cell, value)| *value = BigInt::from(cell)),
+            Init::Reverse => {
+                cells.iter_mut().enumerate().for_each(|(cell, value)| *value = BigInt::from(size - 1 - cell))
+            }
         }
-        cells[..values.len()].clone_from_slice(values);
     }
     Ok(launch)
 }

@@ -97,12 +97,7 @@ fn options(arguments: &Arguments) -> Result<Options, String> {
         .iter()
         .map(|init| {
             let (name, values) = init.split_once('=').ok_or(format!("`--init {init}`: write ARRAY=V0,V1,..."))?;
-            let values = values
-                .split(',')
-                .map(|value| {
-                    value.trim().parse::<BigInt>().map_err(|_| format!("`--init {init}`: `{value}` is no integer"))
-                })
-                .collect::<Result<Vec<_>, String>>()?;
+            let values = values.parse::<run::Init>().map_err(|error| format!("`--init {init}`: {error}"))?;
             Ok((name.trim().to_string(), values))
         })
         .collect::<Result<Vec<_>, String>>()?;

@@ -333,3 +333,131 @@ fn no_procedure_of_a_verified_example_is_vacuous() {
     });
     assert!(vacuous.is_empty(), "{}", vacuous.join("\n"));
 }
+
+/// One family of launches of the cross-check: the options an example's `//:: run with` line
+/// gives (none for the standard family), and the configurations they run on.
+struct RunFamily {
+    params: Vec<(String, num_bigint::BigInt)>,
+    init: Vec<(String, lockstep_frontend::run::Init)>,
+    configurations: Vec<(u32, u32)>,
+}
+
+/// The sizes every example runs on: `groups` in {1, 2, 3} and `gsize` in {1, 2, 3, 4, 8}.
+fn standard_configurations() -> Vec<(u32, u32)> {
+    [1, 2, 3].into_iter().flat_map(|groups| [1, 2, 3, 4, 8].map(|gsize| (groups, gsize))).collect()
+}
+
+/// The standard family, and one per `//:: run with ARGS` line (`--param NAME=V`, `--init A=X`,
+/// and `--groups G --gsize N` to run on that size instead of the standard ones).
+fn run_families(text: &str) -> Vec<RunFamily> {
+    let mut families =
+        vec![RunFamily { params: Vec::new(), init: Vec::new(), configurations: standard_configurations() }];
+    for line in text.lines().filter_map(|line| line.strip_prefix("//:: run with ")) {
+        let mut family = RunFamily { params: Vec::new(), init: Vec::new(), configurations: Vec::new() };
+        let (mut groups, mut gsize) = (None, None);
+        let words: Vec<&str> = line.split_whitespace().collect();
+        for pair in words.chunks(2) {
+            let [flag, value] = pair else { panic!("`//:: run with {line}`: a flag without a value") };
+            let (name, assigned) = value.split_once('=').unwrap_or((value, ""));
+            match *flag {
+                "--groups" => groups = Some(value.parse().expect("a count")),
+                "--gsize" => gsize = Some(value.parse().expect("a count")),
+                "--param" => family.params.push((name.into(), assigned.parse().expect("an integer"))),
+                "--init" => family.init.push((name.into(), assigned.parse().expect("an initial content"))),
+                other => panic!("`//:: run with {line}`: unknown flag {other}"),
+            }
+        }
+        family.configurations = match (groups, gsize) {
+            (None, None) => standard_configurations(),
+            (groups, gsize) => vec![(groups.unwrap_or(1), gsize.unwrap_or(4))],
+        };
+        families.push(family);
+    }
+    families
+}
+
+/// What a variant's `//:: run finds CODE[, CODE]` marker names (any of them will do), or the
+/// reason its `//:: run clean: reason` marker gives.
+fn run_expectation(text: &str) -> (Option<Vec<String>>, Option<&str>) {
+    let finds = text
+        .lines()
+        .find_map(|line| line.strip_prefix("//:: run finds "))
+        .map(|codes| codes.split(',').map(|code| code.trim().to_string()).collect());
+    (finds, text.lines().find_map(|line| line.strip_prefix("//:: run clean: ")))
+}
+
+/// The soundness cross-check between `verify` and `run` (issue 6). Every example runs on every
+/// configuration of its families, with zero memory and with three random ones:
+/// - an example that verifies runs clean wherever its precondition lets it run, and runs somewhere;
+/// - a failing variant marked `//:: run finds CODE` shows a bug of one of those codes somewhere:
+///   its bug is one a run can see (a race, a divergence, a wrong result, a broken contract);
+/// - a failing variant marked `//:: run clean: reason` shows none: its bug is one of annotations
+///   only (the reason says which), so the marker goes when a run can see it.
+///
+/// Every failing variant carries one of the two markers. A disagreement prints both verdicts.
+#[test]
+fn runs_agree_with_the_verdicts() {
+    use lockstep_frontend::run::{self, Options};
+    use lockstep_logic::execute::{self, Schedule};
+    let disagreements = for_each_example(|path| {
+        let text = std::fs::read_to_string(path).expect("readable");
+        let checked = lockstep_frontend::check_bytes(&path.display().to_string(), text.clone().into_bytes());
+        let program = checked.program.expect("well formed");
+        let verdict = expected_verdict(&text);
+        let (finds, clean) = run_expectation(&text);
+        let name = path.display();
+        if verdict == "failed" && finds.is_some() == clean.is_some() {
+            return vec![format!("{name}: a failing variant says `//:: run finds CODE` or `//:: run clean: reason`")];
+        }
+        let (mut ran, mut found) = (0, Vec::new());
+        for family in run_families(&text) {
+            for &(groups, gsize) in &family.configurations {
+                for memory in [None, Some(1), Some(2), Some(3)] {
+                    let options = Options {
+                        groups,
+                        gsize,
+                        params: family.params.clone(),
+                        init: family.init.clone(),
+                        random_memory: memory,
+                    };
+                    for kernel in &program.kernels {
+                        let Ok(launch) = run::launch(&program, kernel, &options) else { continue };
+                        let Ok(outcome) = execute::run(&program, kernel, &launch, &Schedule::Canonical) else {
+                            continue;
+                        };
+                        ran += 1;
+                        if let Some((bug, steps)) = outcome.bug {
+                            let finding = run::finding(kernel, &bug, &steps, "canonical");
+                            let memory = memory.map_or("zero memory".into(), |seed| format!("random memory {seed}"));
+                            found.push((finding.code, format!("{groups} x {gsize}, {memory}: {}", finding.message)));
+                        }
+                    }
+                }
+            }
+        }
+        let codes: Vec<&str> = found.iter().map(|(code, _)| *code).collect();
+        match (verdict, finds) {
+            ("verified", _) if ran == 0 => vec![format!(
+                "{name}: verify says verified, and no launch meets its precondition: add a `//:: run with` line"
+            )],
+            ("verified", _) => found
+                .first()
+                .map(|(code, what)| format!("{name}: verify says verified, run finds {code} on {what}"))
+                .into_iter()
+                .collect(),
+            (_, Some(expected)) if !codes.iter().any(|code| expected.iter().any(|wanted| wanted == code)) => {
+                vec![format!(
+                    "{name}: verify says failed and run should find {expected:?}; it finds {codes:?} in {ran} runs"
+                )]
+            }
+            (_, None) if !found.is_empty() => vec![format!(
+                "{name}: marked `run clean` ({}), but run finds {}: {}",
+                clean.unwrap_or_default(),
+                found[0].0,
+                found[0].1
+            )],
+            _ => Vec::new(),
+        }
+    });
+    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
+}

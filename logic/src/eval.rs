@@ -60,6 +60,8 @@ pub enum EvalError {
     DivisionByZero { span: Span },
     /// A call whose arguments break the function's `requires`.
     PreconditionFailed { function: FunctionId, call: Span, requirement: Span },
+    /// A call whose value breaks the function's `ensures`.
+    PostconditionFailed { function: FunctionId, call: Span, promise: Span },
     /// The evaluation took more steps (or nested deeper) than its budget allows.
     OutOfSteps,
     /// A quantifier whose range gives no finite bounds for its variable.
@@ -124,10 +126,11 @@ impl<'p> Evaluator<'p> {
         Evaluator { functions, steps_left: Cell::new(steps), depth: Cell::new(0) }
     }
 
-    /// The value of a call of `function` on `args`, after checking its `requires`.
+    /// The value of a call of `function` on `args`, after checking its `requires`; its `ensures`
+    /// are checked on the value.
     pub fn call(&self, function: FunctionId, args: Vec<Value>, call: Span) -> Result<Value, EvalError> {
         let definition = &self.functions[function.index()];
-        let frame = Frame { function: definition, args };
+        let mut frame = Frame { function: definition, args, result: None };
         for requirement in &definition.requires {
             if !self.expr(requirement, &frame)?.as_bool(requirement.span)? {
                 return Err(EvalError::PreconditionFailed { function, call, requirement: requirement.span });
@@ -141,7 +144,13 @@ impl<'p> Evaluator<'p> {
         // overflowing it.
         let value = stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || self.expr(&definition.body, &frame));
         self.depth.set(self.depth.get() - 1);
-        value
+        frame.result = Some(value?);
+        for promise in &definition.ensures {
+            if !self.expr(promise, &frame)?.as_bool(promise.span)? {
+                return Err(EvalError::PostconditionFailed { function, call, promise: promise.span });
+            }
+        }
+        Ok(frame.result.expect("just set"))
     }
 
     /// The value of `expr` in `env`.
@@ -276,12 +285,19 @@ impl<'p> Evaluator<'p> {
         bound: &mut Vec<(VarId, Value)>,
     ) -> Result<(BigInt, BigInt), EvalError> {
         let (mut low, mut high): (Option<BigInt>, Option<BigInt>) = (None, None);
-        for (side, limit) in bounds(range, var) {
-            let value = self.in_scope(limit.expr, env, bound)?;
-            let value = value.as_int(limit.expr.span)? + limit.shift;
-            match side {
-                Side::Low => low = Some(low.map_or(value.clone(), |low| low.max(value))),
-                Side::High => high = Some(high.map_or(value.clone(), |high| high.min(value))),
+        for limit in bounds(range, var) {
+            let mut rest = self.in_scope(limit.other, env, bound)?.as_int(limit.other.span)?.clone();
+            for (term, positive) in &limit.terms {
+                let value = self.in_scope(term, env, bound)?.as_int(term.span)?.clone();
+                if *positive {
+                    rest -= value;
+                } else {
+                    rest += value;
+                }
+            }
+            match limit.solve(rest) {
+                (true, value) => low = Some(low.map_or(value.clone(), |low| low.max(value))),
+                (false, value) => high = Some(high.map_or(value.clone(), |high| high.min(value))),
             }
         }
         let (Some(low), Some(high)) = (low, high) else {
@@ -331,10 +347,12 @@ impl<'p> Evaluator<'p> {
     }
 }
 
-/// The arguments of one function call: the environment of its body and `requires`.
+/// The arguments of one function call, and its value once known: the environment of its body
+/// and contract.
 struct Frame<'f> {
     function: &'f Function,
     args: Vec<Value>,
+    result: Option<Value>,
 }
 
 impl Env for Frame<'_> {
@@ -344,57 +362,112 @@ impl Env for Frame<'_> {
             None => Err(EvalError::Unavailable { span, what: format!("`{}`", self.function.vars[var.index()].name) }),
         }
     }
+
+    fn result(&self, span: Span) -> Result<Value, EvalError> {
+        self.result.clone().ok_or(EvalError::Unavailable { span, what: "`\\result`".into() })
+    }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Side {
-    Low,
-    High,
-}
-
-/// An inclusive bound on a quantified variable: `expr + shift`.
+/// A bound on a quantified variable `v`, from a conjunct `c*v + terms OP other`: `v` against
+/// `(other - terms) / c`, rounded inwards.
 struct Limit<'e> {
-    expr: &'e Expr,
-    shift: i32,
+    /// The side without `v`.
+    other: &'e Expr,
+    /// The terms added to `c*v` on its side, with their signs.
+    terms: Vec<(&'e Expr, bool)>,
+    coefficient: i64,
+    /// The comparison, seen from `c*v + terms` on the left.
+    op: BinaryOp,
 }
 
-/// The bounds the top-level conjuncts of `range` put on `var`: `lo <= v`, `lo < v`, `v < hi`,
-/// `v <= hi` and their mirror images, where the other side does not mention `var`.
-fn bounds(range: &Expr, var: VarId) -> Vec<(Side, Limit<'_>)> {
+impl Limit<'_> {
+    /// Whether it bounds from below, and the inclusive bound given the value of `other - terms`.
+    fn solve(&self, rest: BigInt) -> (bool, BigInt) {
+        let c = BigInt::from(self.coefficient);
+        // Integer c*v OP rest, as c*v >= low or c*v <= high.
+        let (at_least, value) = match self.op {
+            BinaryOp::Lt => (false, rest - 1),
+            BinaryOp::Le => (false, rest),
+            BinaryOp::Gt => (true, rest + 1),
+            _ => (true, rest),
+        };
+        // Dividing by a negative coefficient turns the comparison around.
+        let at_least_v = at_least == (self.coefficient > 0);
+        let (quotient, remainder) = (&value / &c, &value % &c);
+        let exact = remainder.is_zero();
+        // Truncation rounds towards zero; the bound must round inwards (up for a lower bound).
+        let floor = if !exact && (value.is_negative() != c.is_negative()) { &quotient - 1 } else { quotient.clone() };
+        let ceil = if exact { floor.clone() } else { &floor + 1 };
+        (at_least_v, if at_least_v { ceil } else { floor })
+    }
+}
+
+/// The bounds the top-level conjuncts of `range` put on `var`: comparisons `<`, `<=`, `>`, `>=`
+/// with `c*var` plus terms without `var` on one side (`c` a nonzero constant) and no `var` on the
+/// other.
+fn bounds(range: &Expr, var: VarId) -> Vec<Limit<'_>> {
     let mut found = Vec::new();
     let mut pending = vec![range];
     while let Some(expr) = pending.pop() {
         let ExprKind::Binary { op, lhs, rhs } = &expr.kind else { continue };
-        let is_var = |side: &Expr| matches!(side.kind, ExprKind::Var(v) if v == var);
-        let other = |side: &Expr| !mentions(side, var);
         match op {
             BinaryOp::And => pending.extend([lhs.as_ref(), rhs.as_ref()]),
-            // Normalise `a OP b` to "var against limit" with the operator seen from the variable.
             BinaryOp::Le | BinaryOp::Lt | BinaryOp::Ge | BinaryOp::Gt => {
-                let (limit, op_from_var) = if is_var(lhs) && other(rhs) {
-                    (rhs.as_ref(), *op)
-                } else if is_var(rhs) && other(lhs) {
-                    let mirrored = match op {
-                        BinaryOp::Le => BinaryOp::Ge,
-                        BinaryOp::Lt => BinaryOp::Gt,
-                        BinaryOp::Ge => BinaryOp::Le,
-                        _ => BinaryOp::Lt,
-                    };
-                    (lhs.as_ref(), mirrored)
-                } else {
-                    continue;
+                let mirrored = match op {
+                    BinaryOp::Le => BinaryOp::Ge,
+                    BinaryOp::Lt => BinaryOp::Gt,
+                    BinaryOp::Ge => BinaryOp::Le,
+                    _ => BinaryOp::Lt,
                 };
-                found.push(match op_from_var {
-                    BinaryOp::Le => (Side::High, Limit { expr: limit, shift: 0 }),
-                    BinaryOp::Lt => (Side::High, Limit { expr: limit, shift: -1 }),
-                    BinaryOp::Ge => (Side::Low, Limit { expr: limit, shift: 0 }),
-                    _ => (Side::Low, Limit { expr: limit, shift: 1 }),
-                });
+                let oriented = [(lhs.as_ref(), rhs.as_ref(), *op), (rhs.as_ref(), lhs.as_ref(), mirrored)];
+                for (side, other, op) in oriented {
+                    if mentions(other, var) {
+                        continue;
+                    }
+                    let mut terms = Vec::new();
+                    if let Some(coefficient) = linear(side, var, true, &mut terms).filter(|c| *c != 0) {
+                        found.push(Limit { other, terms, coefficient, op });
+                        break;
+                    }
+                }
             }
             _ => {}
         }
     }
     found
+}
+
+/// The coefficient of `var` in `expr` if `expr` is `c*var` plus terms without `var` (collected in
+/// `terms` with their signs, `positive` being the sign of `expr` itself).
+fn linear<'e>(expr: &'e Expr, var: VarId, positive: bool, terms: &mut Vec<(&'e Expr, bool)>) -> Option<i64> {
+    let sign = if positive { 1 } else { -1 };
+    if !mentions(expr, var) {
+        terms.push((expr, positive));
+        return Some(0);
+    }
+    match &expr.kind {
+        ExprKind::Var(v) if *v == var => Some(sign),
+        ExprKind::Unary { op: UnaryOp::Neg, operand } => linear(operand, var, !positive, terms),
+        ExprKind::Binary { op: BinaryOp::Add, lhs, rhs } => {
+            Some(linear(lhs, var, positive, terms)? + linear(rhs, var, positive, terms)?)
+        }
+        ExprKind::Binary { op: BinaryOp::Sub, lhs, rhs } => {
+            Some(linear(lhs, var, positive, terms)? + linear(rhs, var, !positive, terms)?)
+        }
+        ExprKind::Binary { op: BinaryOp::Mul, lhs, rhs } => {
+            let (constant, factor) = match (&lhs.kind, &rhs.kind) {
+                (ExprKind::Int(constant), _) => (constant, rhs.as_ref()),
+                (_, ExprKind::Int(constant)) => (constant, lhs.as_ref()),
+                _ => return None,
+            };
+            let constant = constant.to_i64()?;
+            let mut inner = Vec::new();
+            let coefficient = linear(factor, var, true, &mut inner)?;
+            // Terms under a constant factor would need scaling; `c*v` alone is what ranges use.
+            inner.is_empty().then_some(sign * constant * coefficient)
+        }
+        _ => None,
+    }
 }
 
 fn mentions(expr: &Expr, var: VarId) -> bool {
@@ -524,6 +597,36 @@ mod tests {
         let functions = [looping];
         let evaluator = Evaluator::new(&functions, 1_000_000);
         assert_eq!(evaluator.call(FunctionId(0), vec![Value::int(0)], Span::default()), Err(EvalError::OutOfSteps));
+    }
+
+    #[test]
+    fn ranges_bound_their_variable_through_linear_terms() {
+        let k = || var(1);
+        let values = |range: Expr| {
+            let found = Evaluator::new(&[], 10_000).range(VarId(1), &range, &Empty).expect("bounded");
+            found.iter().map(|value| value.to_string()).collect::<Vec<_>>().join(" ")
+        };
+        // 0 <= k && 3 + 4*k < 20: k in 0..=4.
+        let strided = binary(
+            BinaryOp::And,
+            binary(BinaryOp::Le, int(0), k()),
+            binary(BinaryOp::Lt, binary(BinaryOp::Add, int(3), binary(BinaryOp::Mul, int(4), k())), int(20)),
+        );
+        assert_eq!(values(strided), "0 1 2 3 4");
+        // k >= -3 && 0 <= 10 - 2*k: k in -3..=5 (the coefficient is negative).
+        let falling = binary(
+            BinaryOp::And,
+            binary(BinaryOp::Ge, k(), int(-3)),
+            binary(BinaryOp::Le, int(0), binary(BinaryOp::Sub, int(10), binary(BinaryOp::Mul, int(2), k()))),
+        );
+        assert_eq!(values(falling), "-3 -2 -1 0 1 2 3 4 5");
+        // -7 < 2*k && k*3 <= 7: k in -3..=2 (rounding inwards on both sides).
+        let rounded = binary(
+            BinaryOp::And,
+            binary(BinaryOp::Lt, int(-7), binary(BinaryOp::Mul, int(2), k())),
+            binary(BinaryOp::Le, binary(BinaryOp::Mul, k(), int(3)), int(7)),
+        );
+        assert_eq!(values(rounded), "-3 -2 -1 0 1 2");
     }
 
     #[test]

@@ -282,6 +282,7 @@ pub fn describe(error: &EvalError) -> String {
     match error {
         EvalError::DivisionByZero { .. } => "a division by zero".into(),
         EvalError::PreconditionFailed { .. } => "a call breaks the function's precondition".into(),
+        EvalError::PostconditionFailed { .. } => "a call's value breaks the function's postcondition".into(),
         EvalError::OutOfSteps => "the evaluation took too many steps".into(),
         EvalError::UnboundedQuantifier { .. } => "a quantifier whose range has no finite bounds".into(),
         EvalError::OutOfBounds { index, size, .. } => format!("index {index} lies outside the array's {size} cells"),
@@ -476,8 +477,9 @@ impl<'k> Machine<'k> {
     fn view<'a>(&'a self, thread: usize, reads: Option<&'a Reads>) -> View<'a, 'k> {
         let bound = Rc::new(RefCell::new(Vec::new()));
         // `\old` reads the initial memory; it is no access (the cells were written before the launch).
-        let old = View { machine: self, thread, reads: None, bound: Rc::clone(&bound), old: None };
-        View { machine: self, thread, reads, bound, old: Some(Box::new(old)) }
+        let old =
+            View { machine: self, thread, reads: None, bound: Rc::clone(&bound), old: None, level: Level::Thread };
+        View { machine: self, thread, reads, bound, old: Some(Box::new(old)), level: Level::Thread }
     }
 
     fn ids(&self, thread: usize) -> ThreadIds {
@@ -504,6 +506,14 @@ impl<'k> Machine<'k> {
                 ObligationId::CallPre,
                 call,
                 format!("this call breaks the precondition of `{}`", self.program.functions[function.index()].name),
+            ),
+            EvalError::PostconditionFailed { function, promise, .. } => failed(
+                ObligationId::FunctionPost,
+                promise,
+                format!(
+                    "a call of `{}` returns a value this postcondition rules out",
+                    self.program.functions[function.index()].name
+                ),
             ),
             EvalError::OutOfBounds { array, index, size, span } => failed(
                 ObligationId::AccessBounds,
@@ -553,43 +563,100 @@ impl<'k> Machine<'k> {
         Ok(())
     }
 
-    /// The thread preconditions' pure facts, in every thread.
-    fn check_preconditions(&self) -> Result<(), RunError> {
-        for thread in 0..self.threads.len() {
-            for clause in &self.kernel.thread_contract.requires {
-                if let Err(failure) = self.holds(thread, &clause.assertion) {
-                    let (span, detail) = match failure {
-                        Failure::False(span) => (span, "is false".to_string()),
-                        // A contract that names a cell outside its array is the kernel's bug,
-                        // which `distribute` reports (`access.bounds`).
-                        Failure::Error(EvalError::OutOfBounds { .. }) => continue,
-                        Failure::Error(error) => (clause.span, describe(&error)),
-                    };
-                    return Err(RunError::Precondition {
-                        thread: Some(self.ids(thread)),
-                        span,
-                        detail: format!("this precondition {detail} in thread {}", self.ids(thread).tid),
-                    });
+    /// The launch meets the outermost precondition written (the kernel's, else the groups', else
+    /// the threads'), or it is refused; the inner levels' preconditions must then follow from it,
+    /// or the contract that should give them fails (`kernel.pre`, `group.pre`).
+    fn check_preconditions(&mut self) -> Result<(), RunError> {
+        let kernel = self.kernel;
+        let levels = [
+            (
+                Level::Kernel,
+                kernel.kernel_contract.as_ref().map(|contract| &contract.requires),
+                ObligationId::KernelPre,
+            ),
+            (Level::Group, kernel.group_contract.as_ref().map(|contract| &contract.requires), ObligationId::GroupPre),
+            (Level::Thread, Some(&kernel.thread_contract.requires), ObligationId::GroupPre),
+        ];
+        // The obligation of the innermost written level above: what breaks when a level's
+        // precondition does not follow from it.
+        let mut outer: Option<ObligationId> = None;
+        for (level, clauses, obligation) in levels {
+            let Some(clauses) = clauses else { continue };
+            if let Some((thread, span, detail)) = self.level_failures(level, clauses, true).into_iter().next() {
+                match outer {
+                    None => {
+                        let whom = match level {
+                            Level::Kernel => String::new(),
+                            Level::Group => format!(" in group {}", self.ids(thread).gid),
+                            Level::Thread => format!(" in thread {}", self.ids(thread).tid),
+                        };
+                        return Err(RunError::Precondition {
+                            thread: (level == Level::Thread).then(|| self.ids(thread)),
+                            span,
+                            detail: format!("this precondition {detail}{whom}"),
+                        });
+                    }
+                    Some(outer) => {
+                        let detail = format!("this precondition {detail}, though the launch meets the one above it");
+                        self.fail(Bug::Failed { obligation: outer, thread: self.ids(thread), span, detail });
+                        return Ok(());
+                    }
                 }
             }
+            outer = Some(if level == Level::Kernel { ObligationId::KernelPre } else { obligation });
         }
         Ok(())
     }
 
-    /// Whether the pure facts of an assertion hold in a thread; the permissions it names.
-    fn holds(&self, thread: usize, assertion: &Assertion) -> Result<Vec<Claim>, Failure> {
-        let view = self.view(thread, None);
-        let mut claims = Vec::new();
-        view.assertion(&self.evaluator(), assertion, &mut claims)?;
-        Ok(claims)
+    /// The threads (one per group, or one in all, above the thread level) where the pure facts of
+    /// a level's clauses fail: the thread, the place and what went wrong.
+    ///
+    /// A cell outside its array is the kernel's bug: in a precondition `distribute` reports it
+    /// (`access.bounds`), in a postcondition it is the postcondition's failure.
+    fn level_failures(&self, level: Level, clauses: &[Clause], precondition: bool) -> Vec<(usize, Span, String)> {
+        let representatives: Vec<usize> = match level {
+            Level::Kernel => vec![0],
+            Level::Group => (0..self.launch.groups).map(|group| self.group_threads(group).start).collect(),
+            Level::Thread => (0..self.threads.len()).collect(),
+        };
+        let mut failures = Vec::new();
+        for thread in representatives {
+            let view = View { level, ..self.view(thread, None) };
+            for clause in clauses {
+                let failure = match view.assertion(&self.evaluator(), &clause.assertion, &mut Vec::new()) {
+                    Ok(()) => continue,
+                    Err(Failure::False(span)) => (thread, span, "is false".to_string()),
+                    Err(Failure::Error(EvalError::OutOfBounds { .. })) if precondition => continue,
+                    Err(Failure::Error(error)) => (thread, clause.span, format!("has no value ({})", describe(&error))),
+                };
+                failures.push(failure);
+                break;
+            }
+        }
+        failures
     }
 
     /// Checks the pure facts of contract clauses in a thread, as the obligation `obligation`, and
     /// gathers their permissions. A failure is recorded (the first one is kept) and the run goes on.
-    fn gather(&mut self, thread: usize, clauses: &[Clause], obligation: ObligationId) -> Vec<Claim> {
+    ///
+    /// Every cell the clauses read must be covered by a permission (`frame`): one they name, or,
+    /// with `framed_by_held`, one the thread holds.
+    fn gather(
+        &mut self,
+        thread: usize,
+        clauses: &[Clause],
+        obligation: ObligationId,
+        framed_by_held: bool,
+    ) -> Vec<Claim> {
         let mut claims = Vec::new();
         for clause in clauses {
-            match self.holds(thread, &clause.assertion) {
+            let reads = RefCell::new(Vec::new());
+            let gathered = {
+                let view = self.view(thread, Some(&reads));
+                let mut more = Vec::new();
+                view.assertion(&self.evaluator(), &clause.assertion, &mut more).map(|()| more)
+            };
+            match gathered {
                 Ok(mut more) => claims.append(&mut more),
                 Err(failure) => {
                     let (obligation, span, detail) = match failure {
@@ -603,17 +670,42 @@ impl<'k> Machine<'k> {
                         }
                     };
                     self.fail(Bug::Failed { obligation, thread: self.ids(thread), span, detail });
-                    break;
+                    return claims;
                 }
+            }
+            // Read left to right: a clause may read what it or an earlier clause names.
+            if let Some((location, span)) = self.unframed(thread, &reads.into_inner(), &claims, framed_by_held) {
+                let detail = format!("this reads `{}` without any permission to it", self.cell_name(location));
+                self.fail(Bug::Failed { obligation: ObligationId::Frame, thread: self.ids(thread), span, detail });
+                return claims;
             }
         }
         claims
     }
 
+    /// The first read no permission covers: none of `claims`, nor (with `framed_by_held`) one the
+    /// thread holds.
+    fn unframed(
+        &self,
+        thread: usize,
+        reads: &[(ArrayId, usize, Span)],
+        claims: &[Claim],
+        framed_by_held: bool,
+    ) -> Option<(Location, Span)> {
+        let gid = self.ids(thread).gid;
+        reads.iter().find_map(|&(array, index, span)| {
+            let local = self.kernel.array(array).memory == Memory::Local;
+            let location = Location { array, group: local.then_some(gid), index };
+            let named = claims.iter().any(|claim| claim.location == location && claim.share.is_positive());
+            let held = framed_by_held && self.held[thread].get(&location).is_some_and(Share::is_positive);
+            (!named && !held).then_some((location, span))
+        })
+    }
+
     /// Checks contract clauses in a thread: their pure facts, and that the thread holds their
     /// permissions.
     fn check(&mut self, thread: usize, clauses: &[Clause], obligation: ObligationId) {
-        let claims = self.gather(thread, clauses, obligation);
+        let claims = self.gather(thread, clauses, obligation, true);
         for (location, needed) in total(&claims) {
             let held = self.held[thread].get(&location).cloned().unwrap_or_default();
             if !needed.fits_in(&held) {
@@ -637,7 +729,8 @@ impl<'k> Machine<'k> {
     fn distribute(&mut self) {
         let mut claimed: HashMap<Location, Vec<(usize, Share, Span)>> = HashMap::new();
         for thread in 0..self.threads.len() {
-            let claims = self.gather(thread, &self.kernel.thread_contract.requires, ObligationId::KernelResources);
+            let claims =
+                self.gather(thread, &self.kernel.thread_contract.requires, ObligationId::KernelResources, false);
             for claim in &claims {
                 claimed.entry(claim.location).or_default().push((thread, claim.share.clone(), claim.span));
             }
@@ -791,13 +884,8 @@ impl<'k> Machine<'k> {
                 return Ok(());
             }
             StmtKind::Assert(assertion) => {
-                if let Err(failure) = self.holds(thread, assertion) {
-                    let detail = match failure {
-                        Failure::False(_) => "this assertion is false".to_string(),
-                        Failure::Error(error) => describe(&error),
-                    };
-                    self.fail(Bug::Failed { obligation: ObligationId::Assert, thread: ids, span: stmt.span, detail });
-                }
+                let clause = Clause { assertion: assertion.clone(), span: stmt.span };
+                self.check(thread, std::slice::from_ref(&clause), ObligationId::Assert);
             }
             StmtKind::Assume(fact) => {
                 if self.code(thread, fact)? != Value::Bool(true) {
@@ -883,8 +971,12 @@ impl<'k> Machine<'k> {
         // all, than the group owns (all of its local memory, and its global claims).
         let mut handed: HashMap<Location, (Share, usize, Span)> = HashMap::new();
         for thread in members {
-            let claims =
-                self.gather(thread, &self.kernel.barrier(barrier).contract.ensures, ObligationId::BarrierFunctional);
+            let claims = self.gather(
+                thread,
+                &self.kernel.barrier(barrier).contract.ensures,
+                ObligationId::BarrierFunctional,
+                false,
+            );
             for claim in &claims {
                 let entry = handed.entry(claim.location).or_insert((Share::default(), thread, claim.span));
                 entry.0 = entry.0.plus(&claim.share);
@@ -930,6 +1022,20 @@ impl<'k> Machine<'k> {
         }
         for thread in 0..self.threads.len() {
             self.check(thread, &self.kernel.thread_contract.ensures, ObligationId::ThreadPost);
+        }
+        let kernel = self.kernel;
+        let levels = [
+            (Level::Group, kernel.group_contract.as_ref(), ObligationId::GroupPost),
+            (Level::Kernel, kernel.kernel_contract.as_ref(), ObligationId::KernelPost),
+        ];
+        for (level, contract, obligation) in levels {
+            let Some(contract) = contract else { continue };
+            if let Some((thread, span, detail)) =
+                self.level_failures(level, &contract.ensures, false).into_iter().next()
+            {
+                let detail = format!("this postcondition {detail}");
+                self.fail(Bug::Failed { obligation, thread: self.ids(thread), span, detail });
+            }
         }
         if let Some((bug, _)) = &self.failure {
             // `outcome` reports it, with the steps up to it.
@@ -1159,6 +1265,17 @@ struct View<'a, 'k> {
     bound: Rc<RefCell<Vec<(VarId, Value)>>>,
     /// The scope of `\old`, which reads the initial memory; `None` in that scope itself.
     old: Option<Box<View<'a, 'k>>>,
+    /// Which ids are in scope: a group's contract knows no `tid` or `lid`, the kernel's no `gid`
+    /// either.
+    level: Level,
+}
+
+/// The level of a contract.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Level {
+    Kernel,
+    Group,
+    Thread,
 }
 
 impl View<'_, '_> {
@@ -1178,9 +1295,10 @@ impl View<'_, '_> {
                 };
                 let gid = machine.threads[self.thread].ids.gid;
                 let size = machine.memory.cells(machine.kernel, atom.array, gid).len();
-                let cell = index.to_usize().filter(|cell| *cell < size).ok_or_else(|| {
-                    Failure::Error(EvalError::OutOfBounds { array: atom.array, index, size, span: assertion.span })
-                })?;
+                let Some(cell) = index.to_usize().filter(|cell| *cell < size) else {
+                    let span = assertion.span;
+                    return Err(Failure::Error(EvalError::OutOfBounds { array: atom.array, index, size, span }));
+                };
                 let local = machine.kernel.array(atom.array).memory == Memory::Local;
                 let location = Location { array: atom.array, group: local.then_some(gid), index: cell };
                 claims.push(Claim { location, share: Share::of(&atom.amount), span: assertion.span });
@@ -1268,9 +1386,17 @@ impl View<'_, '_> {
 }
 
 impl crate::eval::Env for View<'_, '_> {
-    fn builtin(&self, builtin: Builtin, _span: Span) -> Result<Value, EvalError> {
+    fn builtin(&self, builtin: Builtin, span: Span) -> Result<Value, EvalError> {
         let ids = self.machine.threads[self.thread].ids;
         let launch = &self.machine.launch;
+        let in_scope = match self.level {
+            Level::Thread => true,
+            Level::Group => builtin != Builtin::Tid && builtin != Builtin::Lid,
+            Level::Kernel => !matches!(builtin, Builtin::Tid | Builtin::Lid | Builtin::Gid),
+        };
+        if !in_scope {
+            return Err(EvalError::Unavailable { span, what: format!("`{}` at this level", builtin.name()) });
+        }
         Ok(Value::int(match builtin {
             Builtin::Tid => ids.tid,
             Builtin::Gid => ids.gid,
