@@ -60,11 +60,14 @@ enum Command {
     },
     /// Run a file's kernels concretely on one launch, and report the first bug met.
     ///
-    /// Finds data races (from the accesses, whatever the permissions say), barrier divergence,
-    /// accesses outside an array, divisions by zero, failed asserts and violated contracts (their
-    /// pure facts), with the threads, places and schedule involved. One canonical schedule decides
-    /// a launch; `--schedule random` and `exhaustive` show it. Exit status: 0 no bug found, 1 a bug
-    /// found, 2 bad input or a launch that breaks the kernel's precondition, 3 the run gave up.
+    /// Finds data races (from the accesses, whatever the permissions say), stale reads behind a
+    /// barrier without the right fence, barrier divergence, accesses outside an array, divisions by
+    /// zero, failed asserts and violated contracts (their facts and permissions), with the
+    /// threads, places and schedule involved. Schedules are
+    /// explored exhaustively up to equivalence (one per class of interleavings that reorder only
+    /// independent steps); `--schedule all` enumerates every interleaving of a small launch, and
+    /// `random` draws some. Exit status: 0 no bug found, 1 a bug found, 2 bad input or a launch that
+    /// breaks the kernel's precondition, 3 the run gave up.
     Run {
         /// The `.pvl` file.
         #[arg(value_name = "FILE")]
@@ -94,12 +97,12 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// How the threads' steps are ordered.
-        #[arg(long, value_enum, default_value_t = run_command::ScheduleKind::Canonical)]
+        #[arg(long, value_enum, default_value_t = run_command::ScheduleKind::Exhaustive)]
         schedule: run_command::ScheduleKind,
         /// How many random schedules `--schedule random` runs.
         #[arg(long, default_value_t = 10)]
         runs: u64,
-        /// How many schedules `--schedule exhaustive` may explore before it gives up.
+        /// How many schedules `--schedule all` may explore before it gives up.
         #[arg(long, default_value_t = 100_000)]
         limit: u64,
     },

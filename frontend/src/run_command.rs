@@ -13,13 +13,16 @@ use std::process::ExitCode;
 /// How the threads' steps are ordered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ScheduleKind {
-    /// Each thread in turn runs to its next barrier: one schedule, which decides the launch
-    /// (a race-free run behaves as every other schedule does, and a race shows in every schedule).
-    Canonical,
+    /// Every interleaving, up to equivalence: interleavings that only reorder steps of different
+    /// threads touching no common cell (or only reading it) reach the same state, so one schedule
+    /// per class is explored. Without a race there is one class, which the canonical schedule (each
+    /// thread in turn to its next barrier) stands for; a race is a bug, and ends the run.
+    Exhaustive,
+    /// Every interleaving, one by one, up to `--limit`: for very small launches, and to check the
+    /// reduction.
+    All,
     /// `--runs` schedules drawn at random from `--seed`, each checked against the canonical one.
     Random,
-    /// Every interleaving of the threads' steps, up to `--limit`: for very small launches.
-    Exhaustive,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -124,10 +127,10 @@ fn run_kernel(file: &SourceFile, program: &Program, kernel: &Kernel, options: &O
     let header = format!("{}: kernel {} on {threads}", file.path, kernel.name);
     let canonical = execute::run(program, kernel, &launch, &Schedule::Canonical);
     let (result, schedule) = match arguments.schedule {
-        ScheduleKind::Canonical => (canonical, "canonical (each thread in turn to its next barrier)".to_string()),
-        ScheduleKind::Exhaustive => (
+        ScheduleKind::Exhaustive => (canonical, "canonical (each thread in turn to its next barrier)".to_string()),
+        ScheduleKind::All => (
             execute::run(program, kernel, &launch, &Schedule::Exhaustive { limit: arguments.limit }),
-            "exhaustive (depth first)".to_string(),
+            "every interleaving, depth first".to_string(),
         ),
         ScheduleKind::Random => random_runs(program, kernel, &launch, canonical, arguments),
     };
@@ -214,30 +217,27 @@ fn random_runs(
 
 fn explored(outcome: &Outcome, schedule: ScheduleKind) -> String {
     match schedule {
-        ScheduleKind::Canonical => {
-            format!(
-                "1 schedule explored, standing for {} interleavings of the threads' steps",
-                count(&outcome.interleavings)
-            )
-        }
+        ScheduleKind::Exhaustive => format!(
+            "1 schedule explored; {} of the threads' steps {} equivalent to it, as no two threads' steps in one barrier interval touch a common cell unless both only read it",
+            count(&outcome.interleavings),
+            if outcome.interleavings == BigUint::from(1u8) { "is" } else { "are" }
+        ),
         ScheduleKind::Random => format!(
             "{} random schedule{} explored, each ending as the canonical one",
             outcome.schedules,
             plural(outcome.schedules)
         ),
-        ScheduleKind::Exhaustive => {
-            format!("all {} schedule{} explored", outcome.schedules, plural(outcome.schedules))
-        }
+        ScheduleKind::All => format!("all {} schedule{} explored one by one", outcome.schedules, plural(outcome.schedules)),
     }
 }
 
 /// A count as a person reads it: exact up to nine digits, else in scientific notation.
 fn count(value: &BigUint) -> String {
     let digits = value.to_string();
-    if digits.len() <= 9 {
-        format!("all {digits}")
-    } else {
-        format!("about {}.{}e{}", &digits[..1], &digits[1..3], digits.len() - 1)
+    match digits.len() {
+        1 if digits == "1" => "the one interleaving".into(),
+        0..=9 => format!("all {digits} interleavings"),
+        length => format!("all (about {}.{}e{}) interleavings", &digits[..1], &digits[1..3], length - 1),
     }
 }
 
