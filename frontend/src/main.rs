@@ -57,6 +57,10 @@ enum Command {
         /// How to report: `human` or `json`.
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
+        /// Replay each failure's counterexample with `lockstep run` (its sizes, parameters and input
+        /// values), and say whether a concrete run confirms it or it may be spurious.
+        #[arg(long)]
+        replay: bool,
     },
     /// Run a file's kernels concretely on one launch, and report the first bug met.
     ///
@@ -171,8 +175,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check { files, format } => check(&files, format),
-        Command::Verify { files, solver, emit, format } => {
-            verify_command::run(&files, solver.backend, &solver.limits(), emit, format == Format::Json)
+        Command::Verify { files, solver, emit, format, replay } => {
+            let reporting = verify_command::Reporting { emit, json: format == Format::Json, replay };
+            verify_command::run(&files, solver.backend, &solver.limits(), reporting)
         }
         Command::Run { file, kernel, groups, gsize, params, init, memory, seed, schedule, runs, limit } => {
             run_command::run(&run_command::Arguments {

@@ -282,3 +282,105 @@ pub fn steps_summary(steps: &[u32]) -> String {
     let plural = if steps.len() == 1 { "" } else { "s" };
     format!("{} step{plural}: {}", steps.len(), parts.join(", "))
 }
+
+/// What replaying a counterexample showed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Replay {
+    /// A run of the counterexample's launch finds a bug: the failure is real.
+    Confirmed { launch: String, finding: Finding },
+    /// Runs of the launch are clean: the failure may be spurious (an annotation too weak).
+    Clean { launch: String },
+    /// No run was possible, and why.
+    NotReplayed(String),
+}
+
+/// The most threads a replay runs: a model's sizes are arbitrary, and a replay must stay quick.
+const MAX_REPLAY_THREADS: u32 = 65_536;
+
+/// Replays a failed obligation's counterexample: a launch with the model's sizes (`gsize`,
+/// `tcount`), parameters and the cells it shows of arrays no statement writes (whose values are
+/// the initial ones), run with zero memory and a few random ones elsewhere.
+pub fn replay(program: &Program, kernel: &Kernel, counterexample: &[(String, String)]) -> Replay {
+    let value = |name: &str| {
+        counterexample.iter().find(|(label, _)| label == name).and_then(|(_, value)| value.parse::<i64>().ok())
+    };
+    let (Some(gsize), Some(tcount)) = (value("gsize"), value("tcount")) else {
+        return Replay::NotReplayed("the counterexample gives no launch size (`gsize` and `tcount`)".into());
+    };
+    if gsize <= 0 || tcount <= 0 || tcount % gsize != 0 || tcount > i64::from(MAX_REPLAY_THREADS) {
+        return Replay::NotReplayed(format!(
+            "the counterexample's launch (gsize = {gsize}, tcount = {tcount}) is no whole number of groups of at most {MAX_REPLAY_THREADS} threads"
+        ));
+    }
+    let params: Vec<(String, BigInt)> = kernel
+        .params
+        .iter()
+        .filter_map(|param| {
+            let name = &kernel.var(*param).name;
+            value(name).map(|value| (name.clone(), BigInt::from(value)))
+        })
+        .collect();
+    let mut init: Vec<(String, Init)> = Vec::new();
+    for (index, array) in kernel.arrays.iter().enumerate() {
+        if kernel.writes(lockstep_logic::ArrayId(index as u32)) {
+            continue;
+        }
+        let prefix = format!("{}[", array.name);
+        let mut cells: Vec<(usize, BigInt)> = counterexample
+            .iter()
+            .filter_map(|(label, value)| {
+                let cell = label.strip_prefix(&prefix)?.strip_suffix(']')?.parse::<usize>().ok()?;
+                Some((cell, value.parse::<BigInt>().ok()?))
+            })
+            .collect();
+        cells.sort();
+        // `Init::Values` gives a prefix of the array: fill the gaps with zeros.
+        if let Some(&(last, _)) = cells.last() {
+            let mut values = vec![BigInt::from(0); last + 1];
+            for (cell, value) in cells {
+                values[cell] = value;
+            }
+            init.push((array.name.clone(), Init::Values(values)));
+        }
+    }
+    let groups = (tcount / gsize) as u32;
+    let gsize = gsize as u32;
+    let mut described = format!("{groups} group{} of {gsize} thread{}", plural(groups), plural(gsize));
+    for (name, value) in &params {
+        described.push_str(&format!(", {name} = {value}"));
+    }
+    let mut ran = false;
+    let mut refusal = None;
+    for memory in [None, Some(1), Some(2), Some(3)] {
+        let options = Options { groups, gsize, params: params.clone(), init: init.clone(), random_memory: memory };
+        let launch = match self::launch(program, kernel, &options) {
+            Ok(launch) => launch,
+            Err(message) => return Replay::NotReplayed(message),
+        };
+        match execute::run(program, kernel, &launch, &execute::Schedule::Canonical) {
+            Ok(outcome) => {
+                ran = true;
+                if let Some((bug, steps)) = outcome.bug {
+                    let memory =
+                        memory.map_or("zero memory".to_string(), |seed| format!("random memory (seed {seed})"));
+                    let launch = format!("{described}, {memory}");
+                    return Replay::Confirmed { finding: finding(kernel, &bug, &steps, "canonical"), launch };
+                }
+            }
+            Err(error) => refusal = Some(run_error(&error)),
+        }
+    }
+    match (ran, refusal) {
+        (true, _) => Replay::Clean { launch: described },
+        (false, Some(reason)) => Replay::NotReplayed(reason),
+        (false, None) => Replay::NotReplayed("no run was possible".into()),
+    }
+}
+
+fn plural(count: u32) -> &'static str {
+    if count == 1 {
+        ""
+    } else {
+        "s"
+    }
+}

@@ -3,13 +3,24 @@
 use crate::ivl_command::{self, BackendName, Emit};
 use lockstep_encoder::kernel;
 use lockstep_encoder::smt::Limits;
+use lockstep_frontend::run::{self, Replay};
 use lockstep_frontend::source::SourceFile;
 use lockstep_frontend::verify::{self, KernelResult, ObligationResult, Verdict};
 use lockstep_frontend::{check_bytes, Checked};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-pub fn run(paths: &[String], backend: BackendName, limits: &Limits, emit: Option<Emit>, json: bool) -> ExitCode {
+/// How `verify` reports, besides its verdicts.
+#[derive(Clone, Copy)]
+pub struct Reporting {
+    pub emit: Option<Emit>,
+    pub json: bool,
+    /// Replay each failure's counterexample with the concrete executor.
+    pub replay: bool,
+}
+
+pub fn run(paths: &[String], backend: BackendName, limits: &Limits, reporting: Reporting) -> ExitCode {
+    let Reporting { emit, json, replay } = reporting;
     let mut rejected = false;
     let mut failed = false;
     let mut undecided = false;
@@ -38,7 +49,7 @@ pub fn run(paths: &[String], backend: BackendName, limits: &Limits, emit: Option
             for diagnostic in &checked.diagnostics {
                 eprint!("{}", diagnostic.render(&checked.file));
             }
-            files.push(file_json(&checked, &[], "the file was rejected"));
+            files.push(file_json(&checked, &[], &[], "the file was rejected"));
             rejected = true;
             continue;
         };
@@ -56,21 +67,25 @@ pub fn run(paths: &[String], backend: BackendName, limits: &Limits, emit: Option
         }
         match verification.expect("every well-formed file was verified") {
             Ok(kernels) => {
-                for result in &kernels {
+                let replays: Vec<Vec<Option<Replay>>> = kernels
+                    .iter()
+                    .map(|result| if replay { replays(program, result) } else { vec![None; result.results.len()] })
+                    .collect();
+                for (result, replays) in kernels.iter().zip(&replays) {
                     match result.verdict() {
                         Verdict::Failed => failed = true,
                         Verdict::Undecided(_) => undecided = true,
                         Verdict::Verified => {}
                     }
                     if !json {
-                        report_human(&checked.file, result);
+                        report_human(&checked.file, result, replays);
                     }
                 }
-                files.push(file_json(&checked, &kernels, ""));
+                files.push(file_json(&checked, &kernels, &replays, ""));
             }
             Err(error) => {
                 report_error(&checked.file, error.span, &error.message);
-                files.push(file_json(&checked, &[], &error.message));
+                files.push(file_json(&checked, &[], &[], &error.message));
                 rejected = true;
             }
         }
@@ -118,13 +133,42 @@ fn report_error(file: &SourceFile, span: lockstep_logic::Span, message: &str) {
     eprintln!("{}:{}:{}: error: {message}", file.path, position.line, position.column);
 }
 
-fn report_human(file: &SourceFile, result: &KernelResult) {
+/// The replay of each failed obligation's counterexample (`None` where there is nothing to replay).
+fn replays(program: &lockstep_logic::Program, result: &KernelResult) -> Vec<Option<Replay>> {
+    let kernel = program.kernels.iter().find(|kernel| kernel.name == result.name);
+    result
+        .results
+        .iter()
+        .map(|outcome| {
+            let kernel = kernel.filter(|_| outcome.verdict == Verdict::Failed && !outcome.counterexample.is_empty())?;
+            Some(run::replay(program, kernel, &outcome.counterexample))
+        })
+        .collect()
+}
+
+/// A replay in a sentence.
+fn replay_line(replay: &Replay) -> String {
+    match replay {
+        Replay::Confirmed { launch, finding } => {
+            format!("replay: confirmed: a run of {launch} finds {}: {}", finding.code, finding.message)
+        }
+        Replay::Clean { launch } => format!(
+            "replay: not confirmed: runs of {launch} with the counterexample's values are clean, so the failure may be spurious (an invariant or a contract too weak to prove what holds), or need other memory"
+        ),
+        Replay::NotReplayed(reason) => format!("replay: not replayed: {reason}"),
+    }
+}
+
+fn report_human(file: &SourceFile, result: &KernelResult, replays: &[Option<Replay>]) {
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    for outcome in &result.results {
+    for (outcome, replay) in result.results.iter().zip(replays) {
         if outcome.verdict == Verdict::Verified {
             continue;
         }
         eprint!("{}", render(file, outcome, color));
+        if let Some(replay) = replay {
+            eprintln!("  {}\n", replay_line(replay));
+        }
     }
     let failed = result.results.iter().filter(|outcome| outcome.verdict == Verdict::Failed).count();
     let verdict = match result.verdict() {
@@ -207,7 +251,12 @@ fn verdict_name(verdict: &Verdict) -> &'static str {
     }
 }
 
-fn file_json(checked: &Checked, kernels: &[KernelResult], error: &str) -> serde_json::Value {
+fn file_json(
+    checked: &Checked,
+    kernels: &[KernelResult],
+    replays: &[Vec<Option<Replay>>],
+    error: &str,
+) -> serde_json::Value {
     let file = &checked.file;
     let mut errors: Vec<serde_json::Value> = checked
         .diagnostics
@@ -223,18 +272,21 @@ fn file_json(checked: &Checked, kernels: &[KernelResult], error: &str) -> serde_
     }
     let kernels: Vec<serde_json::Value> = kernels
         .iter()
-        .map(|kernel| {
+        .enumerate()
+        .map(|(index, kernel)| {
             let obligations: Vec<serde_json::Value> = kernel
                 .results
                 .iter()
-                .map(|outcome| {
+                .enumerate()
+                .map(|(position, outcome)| {
+                    let replay = replays.get(index).and_then(|replays| replays.get(position)).cloned().flatten();
                     let position = file.position(outcome.obligation.span.start);
                     let counterexample: Vec<serde_json::Value> = outcome
                         .counterexample
                         .iter()
                         .map(|(name, value)| serde_json::json!({ "name": name, "value": value }))
                         .collect();
-                    serde_json::json!({
+                    let mut object = serde_json::json!({
                         "id": outcome.obligation.id.as_str(),
                         "status": verdict_name(&outcome.verdict),
                         "line": position.line,
@@ -242,11 +294,27 @@ fn file_json(checked: &Checked, kernels: &[KernelResult], error: &str) -> serde_
                         "message": outcome.obligation.message,
                         "help": outcome.obligation.help,
                         "counterexample": counterexample,
-                    })
+                    });
+                    if let Some(replay) = replay {
+                        object["replay"] = replay_json(&replay);
+                    }
+                    object
                 })
                 .collect();
             serde_json::json!({ "name": kernel.name, "verdict": verdict_name(&kernel.verdict()), "obligations": obligations })
         })
         .collect();
     serde_json::json!({ "path": file.path, "kernels": kernels, "errors": errors })
+}
+
+fn replay_json(replay: &Replay) -> serde_json::Value {
+    match replay {
+        Replay::Confirmed { launch, finding } => serde_json::json!({
+            "status": "confirmed",
+            "launch": launch,
+            "finding": { "code": finding.code, "message": finding.message },
+        }),
+        Replay::Clean { launch } => serde_json::json!({ "status": "not confirmed", "launch": launch }),
+        Replay::NotReplayed(reason) => serde_json::json!({ "status": "not replayed", "reason": reason }),
+    }
 }

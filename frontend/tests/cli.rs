@@ -122,9 +122,14 @@ fn human_output_stops_after_a_hundred_diagnostics() {
 
 /// Writes `text` to a fresh temporary `.bpl` file.
 fn temporary_bpl(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("lockstep-ivl-{}-{name}", std::process::id()));
+    temporary(name, "bpl", text)
+}
+
+/// Writes `text` to a fresh temporary file `name.extension`.
+fn temporary(name: &str, extension: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("lockstep-{extension}-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{name}.bpl"));
+    let path = dir.join(format!("{name}.{extension}"));
     std::fs::write(&path, text).unwrap();
     path
 }
@@ -261,4 +266,65 @@ fn a_race_counterexample_shows_the_location_both_threads_name() {
     assert_eq!((block + value("lid of thread 1")) / 2, location, "{failed}");
     assert_eq!((block + value("lid of thread 2")) / 2, location, "{failed}");
     assert_ne!(value("lid of thread 1"), value("lid of thread 2"), "{failed}");
+}
+
+#[test]
+fn replay_confirms_a_real_bug_and_doubts_a_weak_annotation() {
+    let racy = lockstep(&["verify", "--replay", "examples/reduction/sum_ones_pow2_missing_barrier.pvl"]);
+    assert_eq!(racy.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&racy.stderr);
+    assert!(stderr.contains("replay: confirmed: a run of 1 group of 4 threads"), "{stderr}");
+    assert!(stderr.contains("finds race: data race on `tmp["), "{stderr}");
+    // The invariant forgets that i stops at 3, so the postcondition does not verify; every run
+    // ends with a[tid] == 3.
+    let weak = temporary(
+        "weak",
+        "pvl",
+        "kernel weak {
+  global int[tcount] a;
+  requires Perm(a[tid], write);
+  ensures Perm(a[tid], write) * a[tid] == 3;
+  void main() {
+    int i := 0;
+    invariant Perm(a[tid], write) * 0 <= i;
+    while (i < 3) { i := i + 1; }
+    a[tid] := i;
+  }
+}
+",
+    );
+    let output = lockstep(&["verify", "--replay", "--format", "json", weak.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let report = json(&output);
+    let failed: Vec<&serde_json::Value> = report["files"][0]["kernels"][0]["obligations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|obligation| obligation["status"] == "failed")
+        .collect();
+    assert_eq!(failed.len(), 1, "{report}");
+    assert_eq!(failed[0]["id"], "thread.post");
+    assert_eq!(failed[0]["replay"]["status"], "not confirmed", "{report}");
+    // Without --replay, no replay is reported.
+    let plain = json(&lockstep(&["verify", "--format", "json", weak.to_str().unwrap()]));
+    assert!(plain.to_string().contains("thread.post") && !plain.to_string().contains("replay"), "{plain}");
+}
+
+#[test]
+fn run_reports_a_race_with_both_threads_and_its_exit_code() {
+    let racy = lockstep(&["run", "examples/variants/race_between_groups.pvl", "--groups", "2"]);
+    assert_eq!(racy.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&racy.stderr);
+    assert!(stderr.contains("race") && stderr.contains("thread 4 (gid 1, lid 0)"), "{stderr}");
+    assert!(stderr.contains("different work groups"), "{stderr}");
+    let clean = lockstep(&["run", "examples/seed/binomial.pvl", "--gsize", "8"]);
+    assert_eq!(clean.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&clean.stdout);
+    assert!(stdout.contains("no bug found (1 schedule explored; all (about 2.18e317) interleavings"), "{stdout}");
+    let refused = lockstep(&["run", "examples/seed/demo.pvl", "--groups", "2"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("breaks the kernel's precondition"));
+    let unknown = lockstep(&["run", "examples/seed/demo.pvl", "--param", "n=3"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("has no parameter `n`"));
 }

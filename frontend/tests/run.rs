@@ -56,36 +56,27 @@ fn the_seed_example_computes_its_rotation() {
 
 #[test]
 fn a_missing_barrier_is_a_race_between_two_named_threads() {
-    let kernel = program(
-        "kernel shift {
+    let shift = |barrier: &str| {
+        program(&format!(
+            "kernel shift {{
   local int[gsize] tmp;
   requires tcount == gsize;
   requires Perm(tmp[lid], write);
-  void main() {
+  void main() {{
     tmp[lid] := lid;
+    {barrier}
     int x := tmp[(lid + 1) % gsize];
-  }
-}",
-    );
-    let Bug::Race { location, first, second } = bug(&kernel, 1, 4) else { panic!("a race") };
+  }}
+}}"
+        ))
+    };
+    let Bug::Race { location, first, second } = bug(&shift(""), 1, 4) else { panic!("a race") };
     // Thread 0 reads tmp[1] first (canonical order); thread 1 then writes it.
     assert_eq!((location.index, location.group), (1, Some(0)));
     assert_eq!((first.thread.tid, first.write), (0, false));
     assert_eq!((second.thread.tid, second.write), (1, true));
     // With the barrier, no race.
-    let fixed = program(
-        "kernel shift {
-  local int[gsize] tmp;
-  requires tcount == gsize;
-  requires Perm(tmp[lid], write);
-  void main() {
-    tmp[lid] := lid;
-    barrier(local) { ensures Perm(tmp[(lid + 1) % gsize], read); }
-    int x := tmp[(lid + 1) % gsize];
-  }
-}",
-    );
-    clean(&fixed, 1, 4);
+    clean(&shift("barrier(local) { ensures Perm(tmp[(lid + 1) % gsize], read); }"), 1, 4);
 }
 
 #[test]
