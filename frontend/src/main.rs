@@ -109,6 +109,9 @@ enum Command {
         /// How many schedules `--schedule all` may explore before it gives up.
         #[arg(long, default_value_t = 100_000)]
         limit: u64,
+        /// How to report: `human` or `json`.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
     },
     /// Verify a program in the intermediate verification language (a subset of Boogie) directly.
     ///
@@ -179,7 +182,7 @@ fn main() -> ExitCode {
             let reporting = verify_command::Reporting { emit, json: format == Format::Json, replay };
             verify_command::run(&files, solver.backend, &solver.limits(), reporting)
         }
-        Command::Run { file, kernel, groups, gsize, params, init, memory, seed, schedule, runs, limit } => {
+        Command::Run { file, kernel, groups, gsize, params, init, memory, seed, schedule, runs, limit, format } => {
             run_command::run(&run_command::Arguments {
                 file,
                 kernel,
@@ -192,6 +195,7 @@ fn main() -> ExitCode {
                 schedule,
                 runs,
                 limit,
+                json: format == Format::Json,
             })
         }
         Command::Ivl { file, solver, emit, format } => {

@@ -44,6 +44,8 @@ pub struct Arguments {
     pub schedule: ScheduleKind,
     pub runs: u64,
     pub limit: u64,
+    /// One JSON document on stdout instead of diagnostics and summary lines.
+    pub json: bool,
 }
 
 pub fn run(arguments: &Arguments) -> ExitCode {
@@ -77,8 +79,12 @@ pub fn run(arguments: &Arguments) -> ExitCode {
         eprintln!("error: `{}` has no kernel named so (its kernels: {})", arguments.file, names.join(", "));
         return ExitCode::from(2);
     }
-    let codes: Vec<u8> =
-        kernels.iter().map(|kernel| run_kernel(&checked.file, program, kernel, &options, arguments)).collect();
+    let (codes, reports): (Vec<u8>, Vec<serde_json::Value>) =
+        kernels.iter().map(|kernel| run_kernel(&checked.file, program, kernel, &options, arguments)).unzip();
+    if arguments.json {
+        let document = serde_json::json!({ "files": [{ "path": checked.file.path, "kernels": reports }] });
+        println!("{}", serde_json::to_string_pretty(&document).expect("JSON values serialise"));
+    }
     // A bad input outranks a bug, which outranks a run that gave up.
     let code = [2, 1, 3].into_iter().find(|code| codes.contains(code)).unwrap_or(0);
     ExitCode::from(code)
@@ -113,15 +119,35 @@ fn options(arguments: &Arguments) -> Result<Options, String> {
     })
 }
 
-/// Runs one kernel and reports; the exit code it calls for.
-fn run_kernel(file: &SourceFile, program: &Program, kernel: &Kernel, options: &Options, arguments: &Arguments) -> u8 {
+/// Runs one kernel and reports (in words unless `--format json`): the exit code it calls for, and
+/// its JSON report.
+fn run_kernel(
+    file: &SourceFile,
+    program: &Program,
+    kernel: &Kernel,
+    options: &Options,
+    arguments: &Arguments,
+) -> (u8, serde_json::Value) {
+    let human = !arguments.json;
+    let mut report = serde_json::json!({ "name": kernel.name });
     let launch = match run::launch(program, kernel, options) {
         Ok(launch) => launch,
         Err(message) => {
-            eprintln!("error: kernel {}: {message}", kernel.name);
-            return 2;
+            if human {
+                eprintln!("error: kernel {}: {message}", kernel.name);
+            }
+            report["result"] = "refused".into();
+            report["error"] = message.into();
+            return (2, report);
         }
     };
+    let params: serde_json::Map<String, serde_json::Value> = kernel
+        .params
+        .iter()
+        .zip(&launch.params)
+        .map(|(param, value)| (kernel.var(*param).name.clone(), value.to_string().into()))
+        .collect();
+    report["launch"] = serde_json::json!({ "groups": launch.groups, "gsize": launch.gsize, "params": params });
     let threads =
         format!("{} group{} of {} thread{}", launch.groups, plural(launch.groups), launch.gsize, plural(launch.gsize));
     let header = format!("{}: kernel {} on {threads}", file.path, kernel.name);
@@ -134,42 +160,76 @@ fn run_kernel(file: &SourceFile, program: &Program, kernel: &Kernel, options: &O
         ),
         ScheduleKind::Random => random_runs(program, kernel, &launch, canonical, arguments),
     };
-    match result {
-        Ok(outcome) => match &outcome.bug {
-            Some((bug, steps)) => {
-                let finding = run::finding(kernel, bug, steps, &schedule);
-                eprint!("{}", render(file, &finding));
-                println!(
-                    "{header}: bug found ({}) after {} schedule{}",
-                    finding.code,
-                    outcome.schedules,
-                    plural(outcome.schedules)
-                );
-                1
+    let code = match result {
+        Ok(outcome) => {
+            report["schedules"] = outcome.schedules.into();
+            match &outcome.bug {
+                Some((bug, steps)) => {
+                    let finding = run::finding(kernel, bug, steps, &schedule);
+                    report["result"] = "bug".into();
+                    report["finding"] = finding_json(file, &finding);
+                    if human {
+                        eprint!("{}", render(file, &finding));
+                        println!(
+                            "{header}: bug found ({}) after {} schedule{}",
+                            finding.code,
+                            outcome.schedules,
+                            plural(outcome.schedules)
+                        );
+                    }
+                    1
+                }
+                None => {
+                    report["result"] = "clean".into();
+                    report["interleavings"] = outcome.interleavings.to_string().into();
+                    if human {
+                        println!("{header}: no bug found ({})", explored(&outcome, arguments.schedule));
+                    }
+                    0
+                }
             }
-            None => {
-                println!("{header}: no bug found ({})", explored(&outcome, arguments.schedule));
-                0
-            }
-        },
+        }
         Err(error) => {
             let message = run::run_error(&error);
-            match run::run_error_span(&error) {
-                Some(span) => {
-                    let finding =
-                        Finding { code: "run", message, labels: vec![(span, String::new())], notes: Vec::new() };
-                    eprint!("{}", render(file, &finding));
-                }
-                None => eprintln!("error: kernel {}: {message}", kernel.name),
-            }
-            let (code, verdict) = match error {
-                RunError::Precondition { .. } | RunError::Mismatch { .. } => (2, "launch refused"),
-                RunError::GaveUp { .. } | RunError::Assumed { .. } => (3, "run incomplete"),
+            let (code, verdict, result) = match error {
+                RunError::Precondition { .. } | RunError::Mismatch { .. } => (2, "launch refused", "refused"),
+                RunError::GaveUp { .. } | RunError::Assumed { .. } => (3, "run incomplete", "incomplete"),
             };
-            println!("{header}: {verdict}");
+            report["result"] = result.into();
+            report["error"] = message.clone().into();
+            if human {
+                match run::run_error_span(&error) {
+                    Some(span) => {
+                        let labels = vec![(span, String::new())];
+                        eprint!("{}", render(file, &Finding { code: "run", message, labels, notes: Vec::new() }));
+                    }
+                    None => eprintln!("error: kernel {}: {message}", kernel.name),
+                }
+                println!("{header}: {verdict}");
+            }
             code
         }
-    }
+    };
+    (code, report)
+}
+
+fn finding_json(file: &SourceFile, finding: &Finding) -> serde_json::Value {
+    let places: Vec<serde_json::Value> = finding
+        .labels
+        .iter()
+        .map(|(span, label)| {
+            let position = file.position(span.start);
+            serde_json::json!({ "line": position.line, "column": position.column, "label": label })
+        })
+        .collect();
+    serde_json::json!({
+        "code": finding.code,
+        "message": finding.message,
+        "line": places.first().map(|place| place["line"].clone()),
+        "column": places.first().map(|place| place["column"].clone()),
+        "places": places,
+        "notes": finding.notes,
+    })
 }
 
 /// `--runs` random schedules: the first with a bug, or the last, after checking that every one

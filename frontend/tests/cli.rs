@@ -327,4 +327,11 @@ fn run_reports_a_race_with_both_threads_and_its_exit_code() {
     let unknown = lockstep(&["run", "examples/seed/demo.pvl", "--param", "n=3"]);
     assert_eq!(unknown.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("has no parameter `n`"));
+    let report = lockstep(&["run", "--format", "json", "examples/variants/race_between_groups.pvl", "--groups", "2"]);
+    assert_eq!(report.status.code(), Some(1));
+    let kernel = &json(&report)["files"][0]["kernels"][0];
+    assert_eq!(kernel["result"], "bug");
+    assert_eq!(kernel["finding"]["code"], "race");
+    assert_eq!(kernel["launch"]["groups"], 2);
+    assert_eq!(kernel["finding"]["places"].as_array().map(Vec::len), Some(2), "{kernel}");
 }
