@@ -1,0 +1,286 @@
+//! What the expressions of one thread see ([`View`]): its ids at a contract's level, its variables,
+//! memory (recording the reads of code), and `\old`; and the permissions assertions name
+//! ([`Claim`], [`Share`]).
+
+use super::{Location, Machine};
+use crate::eval::{Env, EvalError, Evaluator, Value};
+use crate::{Amount, ArrayId, Assertion, AssertionKind, Builtin, ExprKind, Memory, Span, VarId, VarKind};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, ToPrimitive, Zero};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// A permission an assertion names: on which cell, how much, and where.
+#[derive(Clone, Debug)]
+pub(super) struct Claim {
+    pub(super) location: Location,
+    pub(super) share: Share,
+    pub(super) span: Span,
+}
+
+/// The permission claims summed per cell.
+pub(super) fn total(claims: &[Claim]) -> HashMap<Location, Share> {
+    let mut sums: HashMap<Location, Share> = HashMap::new();
+    for claim in claims {
+        let sum = sums.entry(claim.location).or_default();
+        *sum = sum.plus(&claim.share);
+    }
+    sums
+}
+
+/// An amount of permission: an exact fraction, plus some `read` amounts, each as small as needed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Share {
+    pub fraction: BigRational,
+    pub reads: u32,
+}
+
+impl Share {
+    pub fn full() -> Share {
+        Share { fraction: BigRational::one(), reads: 0 }
+    }
+
+    pub(super) fn of(amount: &Amount) -> Share {
+        match amount {
+            Amount::Exact(fraction) => Share { fraction: fraction.clone(), reads: 0 },
+            Amount::Read => Share { fraction: BigRational::zero(), reads: 1 },
+        }
+    }
+
+    pub(super) fn plus(&self, other: &Share) -> Share {
+        Share { fraction: &self.fraction + &other.fraction, reads: self.reads + other.reads }
+    }
+
+    pub(super) fn is_positive(&self) -> bool {
+        self.fraction > BigRational::zero() || self.reads > 0
+    }
+
+    /// Whether this much can be taken out of `whole`: a `read` amount is as small as needed, so
+    /// any number of them fit in what is left of a fraction, or in other `read` amounts.
+    pub fn fits_in(&self, whole: &Share) -> bool {
+        self.fraction < whole.fraction || (self.fraction == whole.fraction && (self.reads == 0 || whole.reads > 0))
+    }
+}
+
+impl std::fmt::Display for Share {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let reads = match self.reads {
+            0 => String::new(),
+            1 => "a read amount".into(),
+            n => format!("{n} read amounts"),
+        };
+        match (self.fraction.is_zero(), reads.is_empty()) {
+            (true, true) => f.write_str("no permission"),
+            (true, false) => f.write_str(&reads),
+            (false, true) => write!(f, "{}", self.fraction),
+            (false, false) => write!(f, "{} and {reads}", self.fraction),
+        }
+    }
+}
+
+/// Why a contract's pure facts do not hold: a false fact (its span), or no value.
+pub(super) enum Failure {
+    False(Span),
+    Error(EvalError),
+}
+
+/// The cells an expression of code read, in order, with the places of the reads.
+pub(super) type Reads = RefCell<Vec<(ArrayId, usize, Span)>>;
+
+/// The scope of one thread's expressions.
+pub(super) struct View<'a, 'k> {
+    pub(super) machine: &'a Machine<'k>,
+    pub(super) thread: usize,
+    pub(super) reads: Option<&'a Reads>,
+    /// The variables of enclosing `\forall*`, innermost last (shared with the scope of `\old`).
+    pub(super) bound: Rc<RefCell<Vec<(VarId, Value)>>>,
+    /// The scope of `\old`, which reads the initial memory; `None` in that scope itself.
+    pub(super) old: Option<Box<View<'a, 'k>>>,
+    /// Which ids are in scope: a group's contract knows no `tid` or `lid`, the kernel's no `gid`
+    /// either.
+    pub(super) level: Level,
+}
+
+/// The level of a contract.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Level {
+    Kernel,
+    Group,
+    Thread,
+}
+
+impl View<'_, '_> {
+    /// Checks the pure facts of an assertion, and collects the permissions it names.
+    pub(super) fn assertion(
+        &self,
+        evaluator: &Evaluator,
+        assertion: &Assertion,
+        claims: &mut Vec<Claim>,
+    ) -> Result<(), Failure> {
+        match &assertion.kind {
+            AssertionKind::Pure(fact) => match evaluator.expr(fact, self) {
+                Ok(Value::Bool(true)) => Ok(()),
+                Ok(_) => Err(Failure::False(fact.span)),
+                Err(error) => Err(Failure::Error(error)),
+            },
+            AssertionKind::Perm(atom) => {
+                let machine = self.machine;
+                let index = evaluator.expr(&atom.index, self).map_err(Failure::Error)?;
+                let Value::Int(index) = index else {
+                    return Err(Failure::Error(EvalError::IllTyped { span: atom.index.span }));
+                };
+                let gid = machine.threads[self.thread].ids.gid;
+                let size = machine.memory.cells(machine.kernel, atom.array, gid).len();
+                let Some(cell) = index.to_usize().filter(|cell| *cell < size) else {
+                    let span = assertion.span;
+                    return Err(Failure::Error(EvalError::OutOfBounds { array: atom.array, index, size, span }));
+                };
+                let local = machine.kernel.array(atom.array).memory == Memory::Local;
+                let location = Location { array: atom.array, group: local.then_some(gid), index: cell };
+                claims.push(Claim { location, share: Share::of(&atom.amount), span: assertion.span });
+                Ok(())
+            }
+            AssertionKind::Star(left, right) => {
+                self.assertion(evaluator, left, claims)?;
+                self.assertion(evaluator, right, claims)
+            }
+            AssertionKind::Implies(guard, body) => match evaluator.expr(guard, self).map_err(Failure::Error)? {
+                Value::Bool(true) => self.assertion(evaluator, body, claims),
+                _ => Ok(()),
+            },
+            AssertionKind::Cond(cond, then_branch, else_branch) => {
+                match evaluator.expr(cond, self).map_err(Failure::Error)? {
+                    Value::Bool(true) => self.assertion(evaluator, then_branch, claims),
+                    _ => self.assertion(evaluator, else_branch, claims),
+                }
+            }
+            AssertionKind::ForallStar { var, range, body } => {
+                let values = evaluator.range(*var, range, self).map_err(Failure::Error)?;
+                for value in values {
+                    self.bound.borrow_mut().push((*var, Value::Int(value)));
+                    let result = self.assertion(evaluator, body, claims);
+                    self.bound.borrow_mut().pop();
+                    result?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The cells the equations `a[i] == e` of an assertion pin, where guards hold.
+    pub(super) fn equations(
+        &self,
+        evaluator: &Evaluator,
+        assertion: &Assertion,
+        pinned: &mut Vec<(ArrayId, usize, BigInt)>,
+    ) {
+        let truth = |expr: &crate::Expr| evaluator.expr(expr, self) == Ok(Value::Bool(true));
+        match &assertion.kind {
+            AssertionKind::Pure(fact) => self.fact_equations(evaluator, fact, pinned),
+            AssertionKind::Perm(_) => {}
+            AssertionKind::Star(left, right) => {
+                self.equations(evaluator, left, pinned);
+                self.equations(evaluator, right, pinned);
+            }
+            AssertionKind::Implies(guard, body) => {
+                if truth(guard) {
+                    self.equations(evaluator, body, pinned);
+                }
+            }
+            AssertionKind::Cond(cond, then_branch, else_branch) => {
+                self.equations(evaluator, if truth(cond) { then_branch } else { else_branch }, pinned);
+            }
+            AssertionKind::ForallStar { var, range, body } => {
+                for value in evaluator.range(*var, range, self).unwrap_or_default() {
+                    self.bound.borrow_mut().push((*var, Value::Int(value)));
+                    self.equations(evaluator, body, pinned);
+                    self.bound.borrow_mut().pop();
+                }
+            }
+        }
+    }
+
+    fn fact_equations(&self, evaluator: &Evaluator, fact: &crate::Expr, pinned: &mut Vec<(ArrayId, usize, BigInt)>) {
+        let ExprKind::Binary { op, lhs, rhs } = &fact.kind else { return };
+        match op {
+            crate::BinaryOp::And => {
+                self.fact_equations(evaluator, lhs, pinned);
+                self.fact_equations(evaluator, rhs, pinned);
+            }
+            crate::BinaryOp::Eq => {
+                for (cell, value) in [(lhs, rhs), (rhs, lhs)] {
+                    let ExprKind::Read { array, index } = &cell.kind else { continue };
+                    let (Ok(Value::Int(index)), Ok(Value::Int(value))) =
+                        (evaluator.expr(index, self), evaluator.expr(value, self))
+                    else {
+                        continue;
+                    };
+                    if let Some(index) = index.to_usize() {
+                        pinned.push((*array, index, value));
+                    }
+                    return;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Env for View<'_, '_> {
+    fn builtin(&self, builtin: Builtin, span: Span) -> Result<Value, EvalError> {
+        let ids = self.machine.threads[self.thread].ids;
+        let launch = &self.machine.launch;
+        let in_scope = match self.level {
+            Level::Thread => true,
+            Level::Group => builtin != Builtin::Tid && builtin != Builtin::Lid,
+            Level::Kernel => !matches!(builtin, Builtin::Tid | Builtin::Lid | Builtin::Gid),
+        };
+        if !in_scope {
+            return Err(EvalError::Unavailable { span, what: format!("`{}` at this level", builtin.name()) });
+        }
+        Ok(Value::int(match builtin {
+            Builtin::Tid => ids.tid,
+            Builtin::Gid => ids.gid,
+            Builtin::Lid => ids.lid,
+            Builtin::Tcount => launch.tcount(),
+            Builtin::Gsize => launch.gsize,
+        }))
+    }
+
+    fn var(&self, var: VarId, span: Span) -> Result<Value, EvalError> {
+        if let Some((_, value)) = self.bound.borrow().iter().rev().find(|(bound, _)| *bound == var) {
+            return Ok(value.clone());
+        }
+        let kernel = self.machine.kernel;
+        self.machine.threads[self.thread].vars[var.index()].clone().ok_or_else(|| EvalError::Unavailable {
+            span,
+            what: match kernel.var(var).kind {
+                VarKind::Private => format!("`{}` (declared later)", kernel.var(var).name),
+                _ => format!("`{}`", kernel.var(var).name),
+            },
+        })
+    }
+
+    fn read(&self, array: ArrayId, index: &BigInt, span: Span) -> Result<Value, EvalError> {
+        let machine = self.machine;
+        let gid = machine.threads[self.thread].ids.gid;
+        let store = if self.old.is_some() { &machine.memory } else { &machine.initial };
+        let cells = store.cells(machine.kernel, array, gid);
+        let cell = index.to_usize().filter(|cell| *cell < cells.len()).ok_or_else(|| EvalError::OutOfBounds {
+            array,
+            index: index.clone(),
+            size: cells.len(),
+            span,
+        })?;
+        if let Some(reads) = self.reads {
+            reads.borrow_mut().push((array, cell, span));
+        }
+        Ok(Value::Int(cells[cell].clone()))
+    }
+
+    fn old(&self) -> Option<&dyn Env> {
+        self.old.as_deref().map(|old| old as &dyn Env)
+    }
+}
