@@ -327,6 +327,13 @@ fn run_reports_a_race_with_both_threads_and_its_exit_code() {
     let unknown = lockstep(&["run", "examples/seed/demo.pvl", "--param", "n=3"]);
     assert_eq!(unknown.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("has no parameter `n`"));
+    let random = lockstep(&["run", "examples/seed/demo.pvl", "--schedule", "random", "--runs", "5", "--seed", "7"]);
+    assert_eq!(random.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&random.stdout);
+    assert!(stdout.contains("5 random schedules explored, each ending as the canonical one"), "{stdout}");
+    let all = lockstep(&["run", "examples/seed/demo.pvl", "--gsize", "2", "--schedule", "all"]);
+    assert_eq!(all.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&all.stdout).contains("all 12 schedules explored one by one"));
     let report = lockstep(&["run", "--format", "json", "examples/variants/race_between_groups.pvl", "--groups", "2"]);
     assert_eq!(report.status.code(), Some(1));
     let kernel = &json(&report)["files"][0]["kernels"][0];
