@@ -51,12 +51,8 @@ enum Command {
         files: Vec<String>,
         #[command(flatten)]
         solver: SolverOptions,
-        /// Write the encoding as Boogie or SMT-LIB instead of verifying.
-        #[arg(long, value_enum)]
-        emit: Option<ivl_command::Emit>,
-        /// How to report: `human` or `json`.
-        #[arg(long, value_enum, default_value_t = Format::Human)]
-        format: Format,
+        #[command(flatten)]
+        output: Output,
         /// Replay each failure's counterexample with `lockstep run` (its sizes, parameters and input
         /// values), and say whether a concrete run confirms it or it may be spurious.
         #[arg(long)]
@@ -126,13 +122,20 @@ enum Command {
         file: String,
         #[command(flatten)]
         solver: SolverOptions,
-        /// Write the program as Boogie or SMT-LIB instead of verifying it.
-        #[arg(long, value_enum)]
-        emit: Option<ivl_command::Emit>,
-        /// How to report: `human` or `json`.
-        #[arg(long, value_enum, default_value_t = Format::Human)]
-        format: Format,
+        #[command(flatten)]
+        output: Output,
     },
+}
+
+/// What `verify` and `ivl` write.
+#[derive(clap::Args)]
+struct Output {
+    /// Write the program to verify (Boogie, or the SMT-LIB of its checks) instead of verifying it.
+    #[arg(long, value_enum)]
+    emit: Option<ivl_command::Emit>,
+    /// How to report: `human` or `json`.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
 }
 
 /// How the checks are decided.
@@ -178,8 +181,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check { files, format } => check(&files, format),
-        Command::Verify { files, solver, emit, format, replay } => {
-            let reporting = verify_command::Reporting { emit, json: format == Format::Json, replay };
+        Command::Verify { files, solver, output, replay } => {
+            let reporting =
+                verify_command::Reporting { emit: output.emit, json: output.format == Format::Json, replay };
             verify_command::run(&files, solver.backend, &solver.limits(), reporting)
         }
         Command::Run { file, kernel, groups, gsize, params, init, memory, seed, schedule, runs, limit, format } => {
@@ -198,8 +202,8 @@ fn main() -> ExitCode {
                 json: format == Format::Json,
             })
         }
-        Command::Ivl { file, solver, emit, format } => {
-            ivl_command::run(&file, solver.backend, &solver.limits(), emit, format == Format::Json)
+        Command::Ivl { file, solver, output } => {
+            ivl_command::run(&file, solver.backend, &solver.limits(), output.emit, output.format == Format::Json)
         }
     }
 }
