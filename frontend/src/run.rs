@@ -299,7 +299,8 @@ const MAX_REPLAY_THREADS: u32 = 65_536;
 
 /// Replays a failed obligation's counterexample: a launch with the model's sizes (`gsize`,
 /// `tcount`), parameters and the cells it shows of arrays no statement writes (whose values are
-/// the initial ones), run with zero memory and a few random ones elsewhere.
+/// the initial ones), run with zero memory and a few random ones elsewhere. Where that launch breaks
+/// the precondition, the input arrays are filled as `iota`, then `reverse`, instead.
 pub fn replay(program: &Program, kernel: &Kernel, counterexample: &[(String, String)]) -> Replay {
     let value = |name: &str| {
         counterexample.iter().find(|(label, _)| label == name).and_then(|(_, value)| value.parse::<i64>().ok())
@@ -349,25 +350,42 @@ pub fn replay(program: &Program, kernel: &Kernel, counterexample: &[(String, Str
     for (name, value) in &params {
         described.push_str(&format!(", {name} = {value}"));
     }
+    // The inputs the counterexample shows first; where a launch with them breaks the precondition
+    // (an input it does not show in full, such as a permutation), every input array as `iota`,
+    // then as `reverse`.
+    let inputs: Vec<String> = (0..kernel.arrays.len())
+        .filter(|&index| !kernel.writes(lockstep_logic::ArrayId(index as u32)))
+        .map(|index| kernel.arrays[index].name.clone())
+        .collect();
+    let fillings = [
+        ("", init),
+        (" (inputs as iota)", inputs.iter().map(|name| (name.clone(), Init::Iota)).collect()),
+        (" (inputs reversed)", inputs.iter().map(|name| (name.clone(), Init::Reverse)).collect()),
+    ];
     let mut ran = false;
     let mut refusal = None;
-    for memory in [None, Some(1), Some(2), Some(3)] {
-        let options = Options { groups, gsize, params: params.clone(), init: init.clone(), random_memory: memory };
-        let launch = match self::launch(program, kernel, &options) {
-            Ok(launch) => launch,
-            Err(message) => return Replay::NotReplayed(message),
-        };
-        match execute::run(program, kernel, &launch, &execute::Schedule::Canonical) {
-            Ok(outcome) => {
-                ran = true;
-                if let Some((bug, steps)) = outcome.bug {
-                    let memory =
-                        memory.map_or("zero memory".to_string(), |seed| format!("random memory (seed {seed})"));
-                    let launch = format!("{described}, {memory}");
-                    return Replay::Confirmed { finding: finding(kernel, &bug, &steps, "canonical"), launch };
+    for (filling, init) in fillings {
+        for memory in [None, Some(1), Some(2), Some(3)] {
+            let options = Options { groups, gsize, params: params.clone(), init: init.clone(), random_memory: memory };
+            let launch = match self::launch(program, kernel, &options) {
+                Ok(launch) => launch,
+                Err(message) => return Replay::NotReplayed(message),
+            };
+            match execute::run(program, kernel, &launch, &execute::Schedule::Canonical) {
+                Ok(outcome) => {
+                    ran = true;
+                    if let Some((bug, steps)) = outcome.bug {
+                        let memory =
+                            memory.map_or("zero memory".to_string(), |seed| format!("random memory (seed {seed})"));
+                        let launch = format!("{described}, {memory}{filling}");
+                        return Replay::Confirmed { finding: finding(kernel, &bug, &steps, "canonical"), launch };
+                    }
                 }
+                Err(error) => refusal = Some(run_error(&error)),
             }
-            Err(error) => refusal = Some(run_error(&error)),
+        }
+        if ran {
+            break;
         }
     }
     match (ran, refusal) {

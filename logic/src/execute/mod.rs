@@ -767,12 +767,13 @@ impl<'k> Machine<'k> {
             } else {
                 ObligationId::KernelResources
             };
-            let detail = format!(
-                "threads {} and {} claim {sum} of `{}` together, more than all of it",
-                self.ids(first).tid,
-                self.ids(second).tid,
-                self.cell_name(*location)
-            );
+            let cell = self.cell_name(*location);
+            let detail = if first == second {
+                format!("thread {} claims {sum} of `{cell}`, more than all of it", self.ids(first).tid)
+            } else {
+                let (first, second) = (self.ids(first).tid, self.ids(second).tid);
+                format!("threads {first} and {second} claim {sum} of `{cell}` together, more than all of it")
+            };
             self.fail(Bug::Failed { obligation, thread: self.ids(second), span, detail });
             return;
         }
