@@ -275,6 +275,10 @@ fn replay_confirms_a_real_bug_and_doubts_a_weak_annotation() {
     let stderr = String::from_utf8_lossy(&racy.stderr);
     assert!(stderr.contains("replay: confirmed: a run of 1 group of 4 threads"), "{stderr}");
     assert!(stderr.contains("finds race: data race on `tmp["), "{stderr}");
+    // The counterexample shows only part of the permutation `p`: the replay fills it as iota.
+    let permuted = lockstep(&["verify", "--replay", "examples/gather_scatter/gather_in_place.pvl"]);
+    let stderr = String::from_utf8_lossy(&permuted.stderr);
+    assert!(stderr.contains("replay: confirmed") && stderr.contains("(inputs as iota)"), "{stderr}");
     // The invariant forgets that i stops at 3, so the postcondition does not verify; every run
     // ends with a[tid] == 3.
     let weak = temporary(
