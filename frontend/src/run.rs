@@ -57,6 +57,9 @@ impl std::str::FromStr for Init {
     }
 }
 
+/// The most threads a run takes: each has its own variables, and a run should stay interactive.
+pub const MAX_THREADS: u32 = 1 << 20;
+
 /// The values random memory takes lie in `[-RANDOM_RANGE, RANDOM_RANGE]`.
 const RANDOM_RANGE: i64 = 16;
 /// Random parameters lie in `[1, RANDOM_PARAMETER]`.
@@ -66,6 +69,9 @@ const RANDOM_PARAMETER: u64 = 8;
 pub fn launch(program: &Program, kernel: &Kernel, options: &Options) -> Result<Launch, String> {
     if options.groups == 0 || options.gsize == 0 {
         return Err("a launch needs at least one group of at least one thread".into());
+    }
+    if u64::from(options.groups) * u64::from(options.gsize) > u64::from(MAX_THREADS) {
+        return Err(format!("a run takes at most {MAX_THREADS} threads; this launch has more"));
     }
     for (name, _) in &options.params {
         if !kernel.params.iter().any(|param| kernel.var(*param).name == *name) {

@@ -328,6 +328,9 @@ fn run_reports_a_race_with_both_threads_and_its_exit_code() {
     let refused = lockstep(&["run", "examples/seed/demo.pvl", "--groups", "2"]);
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("breaks the kernel's precondition"));
+    let huge = lockstep(&["run", "examples/seed/demo.pvl", "--groups", "100000", "--gsize", "100000"]);
+    assert_eq!(huge.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&huge.stderr).contains("a run takes at most 1048576 threads"));
     let unknown = lockstep(&["run", "examples/seed/demo.pvl", "--param", "n=3"]);
     assert_eq!(unknown.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("has no parameter `n`"));

@@ -160,6 +160,26 @@ proptest! {
     fn mutated_seed_examples_never_panic(text in mutated_seed()) {
         assert_sane(&check_file(SourceFile::new("fuzz.pvl", text)));
     }
+
+    /// The concrete executor takes whatever the checker accepts, on any small launch.
+    #[test]
+    fn mutated_seed_examples_run_without_panic(
+        text in mutated_seed(),
+        groups in 1..4u32,
+        gsize in 1..6u32,
+        memory in prop::option::of(any::<u64>()),
+    ) {
+        let checked = check_file(SourceFile::new("fuzz.pvl", text));
+        if let Some(program) = &checked.program {
+            let options = lockstep_frontend::run::Options { groups, gsize, random_memory: memory, ..Default::default() };
+            for kernel in &program.kernels {
+                if let Ok(launch) = lockstep_frontend::run::launch(program, kernel, &options) {
+                    let schedule = lockstep_logic::execute::Schedule::Random { seed: memory.unwrap_or(0) };
+                    let _ = lockstep_logic::execute::run(program, kernel, &launch, &schedule);
+                }
+            }
+        }
+    }
 }
 
 #[test]

@@ -76,8 +76,9 @@ pub struct Launch {
 }
 
 impl Launch {
+    /// The threads of the launch (saturating: a launch that large cannot be run anyway).
     pub fn tcount(&self) -> u32 {
-        self.groups * self.gsize
+        self.groups.saturating_mul(self.gsize)
     }
 }
 
