@@ -230,3 +230,20 @@ fn random_schedules_of_the_corpus_agree_with_the_canonical_one() {
     }
     assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
 }
+
+#[test]
+fn a_contract_reads_only_what_it_has_named_before() {
+    let kernel = |clause: &str| {
+        program(&format!(
+            "kernel framed {{
+  global int[tcount] a;
+  {clause}
+  void main() {{ a[tid] := 1; }}
+}}"
+        ))
+    };
+    // Left to right within a clause: the fact comes before the permission that frames it.
+    let unframed = bug(&kernel("requires a[tid] == 0 * Perm(a[tid], write);"), 1, 2);
+    assert!(matches!(unframed, Bug::Failed { obligation: ObligationId::Frame, .. }), "{unframed:?}");
+    clean(&kernel("requires Perm(a[tid], write) * a[tid] == 0;"), 1, 2);
+}

@@ -45,7 +45,7 @@ use crate::{
 };
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, ToPrimitive, Zero};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -486,9 +486,24 @@ impl<'k> Machine<'k> {
     fn view<'a>(&'a self, thread: usize, reads: Option<&'a Reads>) -> View<'a, 'k> {
         let bound = Rc::new(RefCell::new(Vec::new()));
         // `\old` reads the initial memory; it is no access (the cells were written before the launch).
-        let old =
-            View { machine: self, thread, reads: None, bound: Rc::clone(&bound), old: None, level: Level::Thread };
-        View { machine: self, thread, reads, bound, old: Some(Box::new(old)), level: Level::Thread }
+        let old = View {
+            machine: self,
+            thread,
+            reads: None,
+            bound: Rc::clone(&bound),
+            old: None,
+            level: Level::Thread,
+            claimed: Cell::new(0),
+        };
+        View {
+            machine: self,
+            thread,
+            reads,
+            bound,
+            old: Some(Box::new(old)),
+            level: Level::Thread,
+            claimed: Cell::new(0),
+        }
     }
 
     fn ids(&self, thread: usize) -> ThreadIds {
@@ -500,7 +515,7 @@ impl<'k> Machine<'k> {
         let reads = RefCell::new(Vec::new());
         let value = self.evaluator().expr(expr, &self.view(thread, Some(&reads)));
         let value = value.map_err(|error| self.evaluation_bug(thread, error))?;
-        for (array, index, span) in reads.into_inner() {
+        for (array, index, span, _) in reads.into_inner() {
             self.access(thread, array, index, false, span)?;
         }
         Ok(value)
@@ -665,6 +680,7 @@ impl<'k> Machine<'k> {
                 let mut more = Vec::new();
                 view.assertion(&self.evaluator(), &clause.assertion, &mut more).map(|()| more)
             };
+            let earlier = claims.len();
             match gathered {
                 Ok(mut more) => claims.append(&mut more),
                 Err(failure) => {
@@ -682,8 +698,10 @@ impl<'k> Machine<'k> {
                     return claims;
                 }
             }
-            // Read left to right: a clause may read what it or an earlier clause names.
-            if let Some((location, span)) = self.unframed(thread, &reads.into_inner(), &claims, framed_by_held) {
+            // Read left to right: a read may use what the clause names before it, or an earlier
+            // clause.
+            let reads = reads.into_inner();
+            if let Some((location, span)) = self.unframed(thread, &reads, &claims, earlier, framed_by_held) {
                 let detail = format!("this reads `{}` without any permission to it", self.cell_name(location));
                 self.fail(Bug::Failed { obligation: ObligationId::Frame, thread: self.ids(thread), span, detail });
                 return claims;
@@ -692,20 +710,23 @@ impl<'k> Machine<'k> {
         claims
     }
 
-    /// The first read no permission covers: none of `claims`, nor (with `framed_by_held`) one the
-    /// thread holds.
+    /// The first read no permission covers: none named before it (the first `earlier` of `claims`,
+    /// from earlier clauses, and as many of the rest as the read records), nor (with
+    /// `framed_by_held`) one the thread holds.
     fn unframed(
         &self,
         thread: usize,
-        reads: &[(ArrayId, usize, Span)],
+        reads: &[(ArrayId, usize, Span, usize)],
         claims: &[Claim],
+        earlier: usize,
         framed_by_held: bool,
     ) -> Option<(Location, Span)> {
         let gid = self.ids(thread).gid;
-        reads.iter().find_map(|&(array, index, span)| {
+        reads.iter().find_map(|&(array, index, span, before)| {
             let local = self.kernel.array(array).memory == Memory::Local;
             let location = Location { array, group: local.then_some(gid), index };
-            let named = claims.iter().any(|claim| claim.location == location && claim.share.is_positive());
+            let visible = &claims[..(earlier + before).min(claims.len())];
+            let named = visible.iter().any(|claim| claim.location == location && claim.share.is_positive());
             let held = framed_by_held && self.held[thread].get(&location).is_some_and(Share::is_positive);
             (!named && !held).then_some((location, span))
         })

@@ -8,7 +8,7 @@ use crate::{Amount, ArrayId, Assertion, AssertionKind, Builtin, ExprKind, Memory
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -87,7 +87,7 @@ pub(super) enum Failure {
 }
 
 /// The cells an expression of code read, in order, with the places of the reads.
-pub(super) type Reads = RefCell<Vec<(ArrayId, usize, Span)>>;
+pub(super) type Reads = RefCell<Vec<(ArrayId, usize, Span, usize)>>;
 
 /// The scope of one thread's expressions.
 pub(super) struct View<'a, 'k> {
@@ -101,6 +101,9 @@ pub(super) struct View<'a, 'k> {
     /// Which ids are in scope: a group's contract knows no `tid` or `lid`, the kernel's no `gid`
     /// either.
     pub(super) level: Level,
+    /// How many permissions the assertion being checked has named so far: each read records it,
+    /// so that framing reads left to right (the last field of [`Reads`]).
+    pub(super) claimed: Cell<usize>,
 }
 
 /// The level of a contract.
@@ -140,6 +143,7 @@ impl View<'_, '_> {
                 let local = machine.kernel.array(atom.array).memory == Memory::Local;
                 let location = Location { array: atom.array, group: local.then_some(gid), index: cell };
                 claims.push(Claim { location, share: Share::of(&atom.amount), span: assertion.span });
+                self.claimed.set(claims.len());
                 Ok(())
             }
             AssertionKind::Star(left, right) => {
@@ -275,7 +279,7 @@ impl Env for View<'_, '_> {
             span,
         })?;
         if let Some(reads) = self.reads {
-            reads.borrow_mut().push((array, cell, span));
+            reads.borrow_mut().push((array, cell, span, self.claimed.get()));
         }
         Ok(Value::Int(cells[cell].clone()))
     }
