@@ -204,27 +204,31 @@ pub fn satisfy_parameter_equations(program: &Program, kernel: &Kernel, launch: &
             _ => {}
         }
     }
-    while let Some(fact) = facts.pop() {
-        let ExprKind::Binary { op, lhs, rhs } = &fact.kind else { continue };
-        match op {
-            crate::BinaryOp::And => facts.extend([lhs.as_ref(), rhs.as_ref()]),
-            crate::BinaryOp::Eq => {
-                for (side, value) in [(lhs, rhs), (rhs, lhs)] {
-                    let ExprKind::Var(var) = side.kind else { continue };
-                    let Some(position) = kernel.params.iter().position(|param| *param == var) else { continue };
-                    if given[position] {
-                        continue;
-                    }
-                    let evaluated = Evaluator::new(&program.functions, EXPRESSION_STEPS)
-                        .expr(value, &LaunchScope { kernel, launch });
-                    if let Ok(value) = evaluated {
-                        launch.params[position] = value;
-                        break;
-                    }
-                }
+    // Clauses in source order; within a fact, its equations last to first.
+    for (lhs, rhs) in facts.into_iter().rev().flat_map(|fact| equations(fact).into_iter().rev()) {
+        for (side, value) in [(lhs, rhs), (rhs, lhs)] {
+            let ExprKind::Var(var) = side.kind else { continue };
+            let Some(position) = kernel.params.iter().position(|param| *param == var) else { continue };
+            if given[position] {
+                continue;
             }
-            _ => {}
+            let evaluated =
+                Evaluator::new(&program.functions, EXPRESSION_STEPS).expr(value, &LaunchScope { kernel, launch });
+            if let Ok(value) = evaluated {
+                launch.params[position] = value;
+                break;
+            }
         }
+    }
+}
+
+/// The equations `lhs == rhs` among the conjuncts (`&&`) of a fact, in order.
+fn equations(fact: &crate::Expr) -> Vec<(&crate::Expr, &crate::Expr)> {
+    let ExprKind::Binary { op, lhs, rhs } = &fact.kind else { return Vec::new() };
+    match op {
+        crate::BinaryOp::And => equations(lhs).into_iter().chain(equations(rhs)).collect(),
+        crate::BinaryOp::Eq => vec![(lhs.as_ref(), rhs.as_ref())],
+        _ => Vec::new(),
     }
 }
 
@@ -240,12 +244,7 @@ pub fn satisfy_memory_equations(program: &Program, kernel: &Kernel, launch: &mut
             machine.pin(thread, &clause.assertion);
         }
     }
-    launch.memory = machine.memory.global.clone();
-    for (array, cells) in machine.memory.local[0].iter().enumerate() {
-        if kernel.arrays[array].memory == Memory::Local {
-            launch.memory[array] = cells.clone();
-        }
-    }
+    launch.memory = machine.memory.seen_by(kernel, 0);
     Ok(())
 }
 
@@ -363,6 +362,24 @@ struct Store {
 }
 
 impl Store {
+    /// The memory of a launch: each array's initial contents, a local array's once per group.
+    fn new(kernel: &Kernel, launch: &Launch) -> Store {
+        let of = |memory: Memory| -> Vec<Vec<BigInt>> {
+            kernel
+                .arrays
+                .iter()
+                .zip(&launch.memory)
+                .map(|(array, cells)| if array.memory == memory { cells.clone() } else { Vec::new() })
+                .collect()
+        };
+        Store { global: of(Memory::Global), local: vec![of(Memory::Local); launch.groups as usize] }
+    }
+
+    /// Every array's contents as one group sees them (global arrays, and the group's local ones).
+    fn seen_by(&self, kernel: &Kernel, group: u32) -> Vec<Vec<BigInt>> {
+        (0..kernel.arrays.len()).map(|array| self.cells(kernel, ArrayId(array as u32), group).to_vec()).collect()
+    }
+
     fn cells(&self, kernel: &Kernel, array: ArrayId, group: u32) -> &[BigInt] {
         match kernel.array(array).memory {
             Memory::Global => &self.global[array.index()],
@@ -428,19 +445,7 @@ impl From<RunError> for Stop {
 
 impl<'k> Machine<'k> {
     fn new(program: &'k Program, kernel: &'k Kernel, launch: Launch) -> Self {
-        let global: Vec<Vec<BigInt>> = kernel
-            .arrays
-            .iter()
-            .zip(&launch.memory)
-            .map(|(array, cells)| if array.memory == Memory::Global { cells.clone() } else { Vec::new() })
-            .collect();
-        let one_group: Vec<Vec<BigInt>> = kernel
-            .arrays
-            .iter()
-            .zip(&launch.memory)
-            .map(|(array, cells)| if array.memory == Memory::Local { cells.clone() } else { Vec::new() })
-            .collect();
-        let memory = Store { global, local: vec![one_group; launch.groups as usize] };
+        let memory = Store::new(kernel, &launch);
         let mut threads = Vec::new();
         for gid in 0..launch.groups {
             for lid in 0..launch.gsize {
@@ -1073,12 +1078,7 @@ impl<'k> Machine<'k> {
             return Err(Stop::Bug(bug.clone()));
         }
         let interleavings = self.group_interleavings.iter().product::<BigUint>() * multinomial(&self.group_steps);
-        let mut memory = self.memory.global.clone();
-        for (array, cells) in self.memory.local.first().into_iter().flatten().enumerate() {
-            if self.kernel.arrays[array].memory == Memory::Local {
-                memory[array] = cells.clone();
-            }
-        }
+        let memory = self.memory.seen_by(self.kernel, 0);
         Ok(Outcome { bug: None, schedules: 1, interleavings, memory })
     }
 

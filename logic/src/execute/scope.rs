@@ -2,7 +2,7 @@
 //! memory (recording the reads of code), and `\old`; and the permissions assertions name
 //! ([`Claim`], [`Share`]).
 
-use super::{Location, Machine};
+use super::{equations, Location, Machine};
 use crate::eval::{Env, EvalError, Evaluator, Value};
 use crate::{Amount, ArrayId, Assertion, AssertionKind, Builtin, ExprKind, Memory, Span, VarId, VarKind};
 use num_bigint::BigInt;
@@ -207,27 +207,19 @@ impl View<'_, '_> {
     }
 
     fn fact_equations(&self, evaluator: &Evaluator, fact: &crate::Expr, pinned: &mut Vec<(ArrayId, usize, BigInt)>) {
-        let ExprKind::Binary { op, lhs, rhs } = &fact.kind else { return };
-        match op {
-            crate::BinaryOp::And => {
-                self.fact_equations(evaluator, lhs, pinned);
-                self.fact_equations(evaluator, rhs, pinned);
-            }
-            crate::BinaryOp::Eq => {
-                for (cell, value) in [(lhs, rhs), (rhs, lhs)] {
-                    let ExprKind::Read { array, index } = &cell.kind else { continue };
-                    let (Ok(Value::Int(index)), Ok(Value::Int(value))) =
-                        (evaluator.expr(index, self), evaluator.expr(value, self))
-                    else {
-                        continue;
-                    };
-                    if let Some(index) = index.to_usize() {
-                        pinned.push((*array, index, value));
-                    }
-                    return;
+        for (lhs, rhs) in equations(fact) {
+            for (cell, value) in [(lhs, rhs), (rhs, lhs)] {
+                let ExprKind::Read { array, index } = &cell.kind else { continue };
+                let (Ok(Value::Int(index)), Ok(Value::Int(value))) =
+                    (evaluator.expr(index, self), evaluator.expr(value, self))
+                else {
+                    continue;
+                };
+                if let Some(index) = index.to_usize() {
+                    pinned.push((*array, index, value));
                 }
+                break;
             }
-            _ => {}
         }
     }
 }
