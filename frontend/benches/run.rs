@@ -58,16 +58,6 @@ fn end_to_end(path: &Path, args: &[&str]) -> (Duration, String) {
     (median(times), line)
 }
 
-/// A large count as `d.dd e N`.
-fn scientific(count: &num_bigint::BigUint) -> String {
-    let digits = count.to_string();
-    if digits.len() <= 12 {
-        digits
-    } else {
-        format!("{}.{}e{}", &digits[..1], &digits[1..3], digits.len() - 1)
-    }
-}
-
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/seed");
     let mut missed = false;
@@ -81,7 +71,7 @@ fn main() {
             wall.as_secs_f64() * 1e3,
             inside.as_secs_f64() * 1e3,
             outcome.schedules,
-            scientific(&outcome.interleavings),
+            run::approximate(&outcome.interleavings),
             TARGET.as_millis()
         );
         missed |= wall >= TARGET || outcome.bug.is_some();

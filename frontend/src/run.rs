@@ -352,7 +352,7 @@ pub fn replay(program: &Program, kernel: &Kernel, counterexample: &[(String, Str
     }
     let groups = (tcount / gsize) as u32;
     let gsize = gsize as u32;
-    let mut described = format!("{groups} group{} of {gsize} thread{}", plural(groups), plural(gsize));
+    let mut described = launch_size(groups, gsize);
     for (name, value) in &params {
         described.push_str(&format!(", {name} = {value}"));
     }
@@ -401,10 +401,26 @@ pub fn replay(program: &Program, kernel: &Kernel, counterexample: &[(String, Str
     }
 }
 
-fn plural(count: u32) -> &'static str {
-    if count == 1 {
+/// `""` for one, `"s"` for any other count.
+pub fn plural<N: PartialEq + From<u8>>(count: N) -> &'static str {
+    if count == N::from(1) {
         ""
     } else {
         "s"
+    }
+}
+
+/// A launch's size in words: `2 groups of 1 thread`.
+pub fn launch_size(groups: u32, gsize: u32) -> String {
+    format!("{groups} group{} of {gsize} thread{}", plural(groups), plural(gsize))
+}
+
+/// A count as a person reads it: exact up to nine digits, else `d.dde N`.
+pub fn approximate(count: &num_bigint::BigUint) -> String {
+    let digits = count.to_string();
+    if digits.len() <= 9 {
+        digits
+    } else {
+        format!("{}.{}e{}", &digits[..1], &digits[1..3], digits.len() - 1)
     }
 }

@@ -148,8 +148,7 @@ fn run_kernel(
         .map(|(param, value)| (kernel.var(*param).name.clone(), value.to_string().into()))
         .collect();
     report["launch"] = serde_json::json!({ "groups": launch.groups, "gsize": launch.gsize, "params": params });
-    let threads =
-        format!("{} group{} of {} thread{}", launch.groups, plural(launch.groups), launch.gsize, plural(launch.gsize));
+    let threads = run::launch_size(launch.groups, launch.gsize);
     let header = format!("{}: kernel {} on {threads}", file.path, kernel.name);
     let canonical = execute::run(program, kernel, &launch, &Schedule::Canonical);
     let (result, schedule) = match arguments.schedule {
@@ -174,7 +173,7 @@ fn run_kernel(
                             "{header}: bug found ({}) after {} schedule{}",
                             finding.code,
                             outcome.schedules,
-                            plural(outcome.schedules)
+                            run::plural(outcome.schedules)
                         );
                     }
                     1
@@ -285,27 +284,21 @@ fn explored(outcome: &Outcome, schedule: ScheduleKind) -> String {
         ScheduleKind::Random => format!(
             "{} random schedule{} explored, each ending as the canonical one",
             outcome.schedules,
-            plural(outcome.schedules)
+            run::plural(outcome.schedules)
         ),
-        ScheduleKind::All => format!("all {} schedule{} explored one by one", outcome.schedules, plural(outcome.schedules)),
+        ScheduleKind::All => format!("all {} schedule{} explored one by one", outcome.schedules, run::plural(outcome.schedules)),
     }
 }
 
-/// A count as a person reads it: exact up to nine digits, else in scientific notation.
+/// The interleavings a schedule stands for, in words.
 fn count(value: &BigUint) -> String {
-    let digits = value.to_string();
-    match digits.len() {
-        1 if digits == "1" => "the one interleaving".into(),
-        0..=9 => format!("all {digits} interleavings"),
-        length => format!("all (about {}.{}e{}) interleavings", &digits[..1], &digits[1..3], length - 1),
-    }
-}
-
-fn plural<N: PartialEq + From<u8>>(count: N) -> &'static str {
-    if count == N::from(1) {
-        ""
+    let approximate = run::approximate(value);
+    if *value == BigUint::from(1u8) {
+        "the one interleaving".into()
+    } else if approximate.contains('e') {
+        format!("all (about {approximate}) interleavings")
     } else {
-        "s"
+        format!("all {approximate} interleavings")
     }
 }
 

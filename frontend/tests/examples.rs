@@ -394,6 +394,7 @@ fn run_expectation(text: &str) -> (Option<Vec<String>>, Option<&str>) {
 /// - a failing variant marked `//:: run clean: reason` shows none: its bug is one of annotations
 ///   only (the reason says which), so the marker goes when a run can see it.
 ///
+/// Where the canonical run finds nothing, a random schedule must end alike (`proofs/run.md`, R2).
 /// Every failing variant carries one of the two markers. A disagreement prints both verdicts.
 #[test]
 fn runs_agree_with_the_verdicts() {
@@ -409,7 +410,7 @@ fn runs_agree_with_the_verdicts() {
         if verdict == "failed" && finds.is_some() == clean.is_some() {
             return vec![format!("{name}: a failing variant says `//:: run finds CODE` or `//:: run clean: reason`")];
         }
-        let (mut ran, mut found) = (0, Vec::new());
+        let (mut ran, mut found, mut schedules_differ) = (0, Vec::new(), Vec::new());
         for family in run_families(&text) {
             for &(groups, gsize) in &family.configurations {
                 for memory in [None, Some(1), Some(2), Some(3)] {
@@ -426,17 +427,36 @@ fn runs_agree_with_the_verdicts() {
                             continue;
                         };
                         ran += 1;
+                        let memory_name = memory.map_or("zero memory".into(), |seed| format!("random memory {seed}"));
                         if let Some((bug, steps)) = outcome.bug {
                             let finding = run::finding(kernel, &bug, &steps, "canonical");
-                            let memory = memory.map_or("zero memory".into(), |seed| format!("random memory {seed}"));
-                            found.push((finding.code, format!("{groups} x {gsize}, {memory}: {}", finding.message)));
+                            found.push((
+                                finding.code,
+                                format!("{groups} x {gsize}, {memory_name}: {}", finding.message),
+                            ));
+                            continue;
+                        }
+                        // Where the canonical run finds nothing, a random schedule ends alike
+                        // (`proofs/run.md`, R2), for the buggy variants too.
+                        let seed = memory.unwrap_or(0);
+                        let random = execute::run(&program, kernel, &launch, &Schedule::Random { seed });
+                        if !random.as_ref().is_ok_and(|random| random.bug.is_none() && random.memory == outcome.memory)
+                        {
+                            schedules_differ
+                                .push(format!("{name}: {groups} x {gsize}, {memory_name}, schedule seed {seed}"));
                         }
                     }
                 }
             }
         }
         let codes: Vec<&str> = found.iter().map(|(code, _)| *code).collect();
-        match (verdict, finds) {
+        let mut disagreements: Vec<String> = schedules_differ
+            .into_iter()
+            .map(|launch| {
+                format!("{launch}: a random schedule ends otherwise than the canonical one, which found nothing")
+            })
+            .collect();
+        disagreements.extend(match (verdict, finds) {
             ("verified", _) if ran == 0 => vec![format!(
                 "{name}: verify says verified, and no launch meets its precondition: add a `//:: run with` line"
             )],
@@ -457,7 +477,8 @@ fn runs_agree_with_the_verdicts() {
                 found[0].1
             )],
             _ => Vec::new(),
-        }
+        });
+        disagreements
     });
     assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
 }

@@ -191,46 +191,6 @@ fn a_loop_that_never_ends_gives_up_rather_than_hang() {
     assert!(matches!(outcome, Err(RunError::GaveUp { .. })), "{outcome:?}");
 }
 
-/// Every example of the corpus, under random schedules on small launches with random memory: no
-/// panic, and where the canonical run finds nothing, a random schedule finds nothing either and
-/// ends in the same memory (a race-free run behaves as every schedule does, `proofs/run.md` R2).
-/// This holds for the buggy variants too, on launches where their bug does not show.
-#[test]
-fn random_schedules_of_the_corpus_agree_with_the_canonical_one() {
-    fn files(dir: &Path, found: &mut Vec<std::path::PathBuf>) {
-        for entry in std::fs::read_dir(dir).expect("readable") {
-            let path = entry.expect("an entry").path();
-            if path.is_dir() {
-                files(&path, found);
-            } else if path.extension().is_some_and(|extension| extension == "pvl") {
-                found.push(path);
-            }
-        }
-    }
-    let mut paths = Vec::new();
-    files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples"), &mut paths);
-    let mut disagreements = Vec::new();
-    for path in paths {
-        let text = std::fs::read_to_string(&path).expect("readable");
-        let program = program(&text);
-        for (groups, gsize, seed) in [(1, 3, 1), (2, 2, 2), (1, 4, 3), (2, 4, 4)] {
-            let options = Options { random_memory: Some(seed), ..options(groups, gsize) };
-            for kernel in &program.kernels {
-                let Ok(launch) = run::launch(&program, kernel, &options) else { continue };
-                let canonical = execute::run(&program, kernel, &launch, &Schedule::Canonical);
-                let random = execute::run(&program, kernel, &launch, &Schedule::Random { seed });
-                if let (Ok(canonical), Ok(random)) = (&canonical, &random) {
-                    let differ = canonical.bug.is_none() && (random.bug.is_some() || random.memory != canonical.memory);
-                    if differ {
-                        disagreements.push(format!("{}: {groups} x {gsize}, seed {seed}", path.display()));
-                    }
-                }
-            }
-        }
-    }
-    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
-}
-
 #[test]
 fn a_contract_reads_only_what_it_has_named_before() {
     let kernel = |clause: &str| {
