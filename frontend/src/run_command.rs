@@ -150,14 +150,14 @@ fn run_kernel(
     report["launch"] = serde_json::json!({ "groups": launch.groups, "gsize": launch.gsize, "params": params });
     let threads = run::launch_size(launch.groups, launch.gsize);
     let header = format!("{}: kernel {} on {threads}", file.path, kernel.name);
-    let canonical = execute::run(program, kernel, &launch, &Schedule::Canonical);
+    let canonical = || execute::run(program, kernel, &launch, &Schedule::Canonical);
     let (result, schedule) = match arguments.schedule {
-        ScheduleKind::Exhaustive => (canonical, "canonical (each thread in turn to its next barrier)".to_string()),
+        ScheduleKind::Exhaustive => (canonical(), "canonical (each thread in turn to its next barrier)".to_string()),
         ScheduleKind::All => (
             execute::run(program, kernel, &launch, &Schedule::Exhaustive { limit: arguments.limit }),
             "every interleaving, depth first".to_string(),
         ),
-        ScheduleKind::Random => random_runs(program, kernel, &launch, canonical, arguments),
+        ScheduleKind::Random => random_runs(program, kernel, &launch, canonical(), arguments),
     };
     let code = match result {
         Ok(outcome) => {
