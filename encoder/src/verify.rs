@@ -258,10 +258,14 @@ fn confirm(search: &mut Search, check: usize, definitions: &[Definition]) -> Res
         }
     }
     let unique: HashSet<Term> = applications.drain(..).collect();
-    let applications: Vec<(&Definition, Term)> = unique
+    let applications: Vec<Application> = unique
         .into_iter()
-        .map(|application| match &application {
-            Term::App(Op::Apply(symbol), _) => (by_symbol[symbol.as_str()], application),
+        .map(|term| match &term {
+            Term::App(Op::Apply(symbol), args) => {
+                let definition = by_symbol[symbol.as_str()];
+                let arguments = args[definition.ignored_arguments..].to_vec();
+                Application { definition, arguments, term }
+            }
             _ => unreachable!("ground_applications collects applications"),
         })
         .collect();
@@ -280,6 +284,13 @@ fn confirm(search: &mut Search, check: usize, definitions: &[Definition]) -> Res
         relaxed.commands.extend(instances.into_iter().map(Command::Assert));
     }
     Ok(None)
+}
+
+/// An application of a defined function in a script, with the arguments its value depends on.
+struct Application<'d> {
+    definition: &'d Definition,
+    arguments: Vec<Term>,
+    term: Term,
 }
 
 /// Collects the applications of defined functions in `term`; `false` if one has an argument that
@@ -334,30 +345,21 @@ fn mentions_any(term: &Term, names: &[String]) -> bool {
 /// is false in the model, the axioms hold whatever the function's values. `None` when the model
 /// cannot be judged: a value that cannot be computed, or two applications at one point, outside
 /// the precondition, that disagree (the axioms tie those together, the instances would not).
-fn wrong_instances(
-    solver: &mut dyn Solver,
-    applications: &[(&Definition, Term)],
-) -> Result<Option<Vec<Term>>, SolverError> {
-    let arguments = |application: &Term, definition: &Definition| -> Vec<Term> {
-        match application {
-            Term::App(_, args) => args[definition.ignored_arguments..].to_vec(),
-            _ => Vec::new(),
-        }
-    };
+fn wrong_instances(solver: &mut dyn Solver, applications: &[Application]) -> Result<Option<Vec<Term>>, SolverError> {
     let mut terms = Vec::new();
-    for (definition, application) in applications {
+    for Application { definition, arguments, term } in applications {
         terms.push(Term::symbol(&definition.guard));
-        terms.push(application.clone());
-        terms.extend(arguments(application, definition));
+        terms.push(term.clone());
+        terms.extend(arguments.iter().cloned());
     }
     let mut values = solver.values(&terms)?.into_iter();
     let mut next = || values.next().expect("one value per term");
     let mut unconstrained: HashMap<(&str, Vec<Value>), Value> = HashMap::new();
     let mut wrong: Vec<(&Definition, Vec<Value>, Value)> = Vec::new();
-    for (definition, application) in applications {
+    for Application { definition, arguments, .. } in applications {
         let guarded = next() != Value::Bool(false);
         let in_model = next();
-        let point: Vec<Value> = arguments(application, definition).iter().map(|_| next()).collect();
+        let point: Vec<Value> = arguments.iter().map(|_| next()).collect();
         if !guarded {
             continue;
         }
@@ -388,15 +390,16 @@ fn wrong_instances(
     for (definition, point, value) in wrong {
         let Some(value) = literal(&value) else { return Ok(None) };
         let Some(point) = point.iter().map(literal).collect::<Option<Vec<Term>>>() else { return Ok(None) };
-        for (other, application) in applications.iter().filter(|(other, _)| other.function == definition.function) {
+        for other in applications.iter().filter(|other| other.definition.function == definition.function) {
             let at_point = Term::and(
-                arguments(application, other)
-                    .into_iter()
+                other
+                    .arguments
+                    .iter()
                     .zip(&point)
-                    .map(|(arg, coordinate)| Term::eq(arg, coordinate.clone()))
+                    .map(|(arg, coordinate)| Term::eq(arg.clone(), coordinate.clone()))
                     .collect(),
             );
-            let instance = Term::implies(at_point, Term::eq(application.clone(), value.clone()));
+            let instance = Term::implies(at_point, Term::eq(other.term.clone(), value.clone()));
             instances.push(Term::implies(Term::symbol(&definition.guard), instance));
         }
     }
