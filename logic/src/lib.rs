@@ -13,6 +13,7 @@
 
 pub mod eval;
 pub mod execute;
+pub mod fences;
 mod ir;
 pub mod lockstep;
 pub mod obligation;
