@@ -8,14 +8,22 @@
 //! assigns a safe value under conditions that are all safe; the set is the greatest fixed point,
 //! found by removing variables until nothing changes. A barrier is reached in lock step when every
 //! `if` and `while` condition around it is safe; otherwise the threads of a group may diverge.
+//!
+//! A private variable is *determined* when its declaration is its only assignment and gives it a
+//! value computed from the thread's ids, the sizes, kernel parameters, literals, pure functions and
+//! other determined variables (`int t := lid;`): wherever it is in scope it equals that expression
+//! of the thread's ids, in every thread, so another thread's copy is known too (DESIGN.md, the
+//! decisions on barrier contracts).
 
 use crate::{Block, Expr, ExprKind, Kernel, Span, StmtKind, VarId, VarKind};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
-/// The result of the analysis: the private variables that are not lock-step safe.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The result of the analysis: the private variables that are not lock-step safe, and the
+/// determined ones with their values in terms of the thread's ids.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct LockStep {
     unsafe_variables: HashSet<VarId>,
+    determined: HashMap<VarId, Expr>,
 }
 
 impl LockStep {
@@ -34,9 +42,21 @@ impl LockStep {
             let before = analysis.unsafe_variables.len();
             analysis.unsafe_variables.extend(unsafe_now);
             if analysis.unsafe_variables.len() == before {
+                analysis.determined = determined(kernel);
                 return analysis;
             }
         }
+    }
+
+    /// The value of a determined private variable in terms of the thread's ids, sizes, kernel
+    /// parameters and literals (no private variable left in it).
+    pub fn determined(&self, var: VarId) -> Option<&Expr> {
+        self.determined.get(&var)
+    }
+
+    /// The expression with every determined private variable replaced by its value.
+    pub fn expand(&self, expr: &Expr) -> Expr {
+        substitute(expr, &self.determined)
     }
 
     /// Whether a private variable has the same value in every thread of a group.
@@ -81,6 +101,86 @@ pub struct Divergence {
     pub barrier: Span,
     /// The thread-dependent condition of an enclosing `if` or `while`.
     pub condition: Span,
+}
+
+/// The determined private variables with their values, expanded. Candidates are the variables
+/// assigned once, by an initialised declaration; a candidate whose value reads memory, a quantifier,
+/// `\old` or a variable that is not a candidate is dropped, until nothing changes.
+fn determined(kernel: &Kernel) -> HashMap<VarId, Expr> {
+    let mut sites: HashMap<VarId, (usize, Option<&Expr>)> = HashMap::new();
+    visit_assignments(&kernel.body, &mut Vec::new(), &mut |var, value, _| {
+        let site = sites.entry(var).or_insert((0, value));
+        site.0 += 1;
+    });
+    let mut candidates: HashMap<VarId, &Expr> = sites
+        .into_iter()
+        .filter_map(|(var, (count, value))| (count == 1).then_some(value).flatten().map(|value| (var, value)))
+        .collect();
+    loop {
+        let dropped: Vec<VarId> = candidates
+            .iter()
+            .filter(|(_, value)| !is_id_function(kernel, value, &|var| candidates.contains_key(&var)))
+            .map(|(var, _)| *var)
+            .collect();
+        if dropped.is_empty() {
+            break;
+        }
+        dropped.iter().for_each(|var| {
+            candidates.remove(var);
+        });
+    }
+    // Declarations come before their uses, so expanding in declaration order expands every value.
+    let mut order: Vec<VarId> = candidates.keys().copied().collect();
+    order.sort();
+    let mut expanded = HashMap::new();
+    for var in order {
+        let value = substitute(candidates[&var], &expanded);
+        expanded.insert(var, value);
+    }
+    expanded
+}
+
+/// Whether an expression computes a value from the thread's ids, sizes, kernel parameters,
+/// literals, pure functions and the private variables `admitted` allows.
+fn is_id_function(kernel: &Kernel, expr: &Expr, admitted: &dyn Fn(VarId) -> bool) -> bool {
+    let recurse = |expr: &Expr| is_id_function(kernel, expr, admitted);
+    match &expr.kind {
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Builtin(_) => true,
+        ExprKind::Var(var) => kernel.var(*var).kind == VarKind::KernelParam || admitted(*var),
+        ExprKind::Unary { operand, .. } => recurse(operand),
+        ExprKind::Binary { lhs, rhs, .. } => recurse(lhs) && recurse(rhs),
+        ExprKind::Cond { cond, then_value, else_value } => {
+            recurse(cond) && recurse(then_value) && recurse(else_value)
+        }
+        ExprKind::Call { args, .. } => args.iter().all(recurse),
+        ExprKind::Read { .. } | ExprKind::Quantifier { .. } | ExprKind::Old(_) | ExprKind::Result => false,
+    }
+}
+
+/// Replaces the given variables by their values (which bind no variable of the expression).
+fn substitute(expr: &Expr, values: &HashMap<VarId, Expr>) -> Expr {
+    let recurse = |expr: &Expr| Box::new(substitute(expr, values));
+    let kind = match &expr.kind {
+        ExprKind::Var(var) => match values.get(var) {
+            Some(value) => return Expr { span: expr.span, ..value.clone() },
+            None => ExprKind::Var(*var),
+        },
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Builtin(_) | ExprKind::Result => expr.kind.clone(),
+        ExprKind::Read { array, index } => ExprKind::Read { array: *array, index: recurse(index) },
+        ExprKind::Unary { op, operand } => ExprKind::Unary { op: *op, operand: recurse(operand) },
+        ExprKind::Binary { op, lhs, rhs } => ExprKind::Binary { op: *op, lhs: recurse(lhs), rhs: recurse(rhs) },
+        ExprKind::Cond { cond, then_value, else_value } => {
+            ExprKind::Cond { cond: recurse(cond), then_value: recurse(then_value), else_value: recurse(else_value) }
+        }
+        ExprKind::Call { function, args } => {
+            ExprKind::Call { function: *function, args: args.iter().map(|arg| substitute(arg, values)).collect() }
+        }
+        ExprKind::Quantifier { quantifier, var, range, body } => {
+            ExprKind::Quantifier { quantifier: *quantifier, var: *var, range: recurse(range), body: recurse(body) }
+        }
+        ExprKind::Old(inner) => ExprKind::Old(recurse(inner)),
+    };
+    Expr { kind, ty: expr.ty, span: expr.span }
 }
 
 fn visit_assignments<'k>(

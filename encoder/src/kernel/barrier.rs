@@ -70,7 +70,7 @@ impl Encoder<'_> {
                 ObligationId::BarrierFunctional,
             );
             other.check_reads = false;
-            self.other_thread_privates(lockstep, &mut other, |id, _| {
+            self.other_thread_privates(lockstep, &mut other, |_| true, |id, _| {
                 Expr::Call(other_name(kernel, id), vec![other_lid.clone()])
             });
             other
@@ -111,7 +111,8 @@ impl Encoder<'_> {
                 for (_, location) in wanted.iter().filter(|(wanted_array, _)| *wanted_array == array) {
                     // A lock-step-safe private variable has one value in all threads at the barrier.
                     let shared = |var: VarId| lockstep.is_safe_variable(kernel, var);
-                    let instance_lid = match super::resources::symbolic_inverse(index, location, &own, &shared) {
+                    let index = lockstep.expand(index);
+                    let instance_lid = match super::resources::symbolic_inverse(&index, location, &own, &shared) {
                         Some(super::resources::Inverse::OfTid(tid)) => {
                             Expr::binary(BinaryOp::Sub, tid, Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone()))
                         }

@@ -510,22 +510,26 @@ impl<'k> Encoder<'k> {
         }
     }
 
-    /// Gives a context the private variables of another thread: a lock-step-safe one has the
-    /// value it has here (it is the same in all threads of a group), any other is `unsafe_value`.
+    /// Gives a context the private variables of another thread: a determined one is its value in
+    /// that thread's ids; a lock-step-safe one that `kept` admits has the value it has here (it is
+    /// the same in all threads of a group at a barrier); any other is `unknown_value`.
     fn other_thread_privates(
         &self,
         lockstep: &lockstep_logic::lockstep::LockStep,
         context: &mut Context,
-        mut unsafe_value: impl FnMut(VarId, &logic::Var) -> Expr,
+        kept: impl Fn(VarId) -> bool,
+        mut unknown_value: impl FnMut(VarId, &logic::Var) -> Expr,
     ) {
         let kernel = self.kernel;
         for (position, var) in kernel.vars.iter().enumerate() {
             let id = VarId(position as u32);
             if var.kind == VarKind::Private {
-                let value = if lockstep.is_safe_variable(kernel, id) {
+                let value = if let Some(value) = lockstep.determined(id) {
+                    context.translate(value, &mut Vec::new(), &mut Scope::default())
+                } else if lockstep.is_safe_variable(kernel, id) && kept(id) {
                     Expr::var(names::private(kernel, id))
                 } else {
-                    unsafe_value(id, var)
+                    unknown_value(id, var)
                 };
                 context.vars.insert(id, value);
             }

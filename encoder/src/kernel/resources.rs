@@ -14,9 +14,10 @@
 use super::expr::{self, Context, Scope};
 use super::{conjunction, ivl_type, names, Encoder};
 use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Stmt, StmtKind, Type};
+use lockstep_logic::fences::{Assigned, Intervals, MemoryModel, Start};
 use lockstep_logic::lockstep::LockStep;
 use lockstep_logic::resources::{normal_form, Conjunct, ConjunctKind};
-use lockstep_logic::{self as logic, Amount, ArrayId, Builtin, ExprKind, ObligationId, VarId, VarKind};
+use lockstep_logic::{self as logic, Amount, ArrayId, BarrierId, Builtin, ExprKind, ObligationId, VarId, VarKind};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 
@@ -80,12 +81,37 @@ impl Builder {
 }
 
 /// One thread chosen by the solver: its ids, the value of the atom's `\forall*` variable if it
-/// has one, and the context its expressions are read in.
+/// has one (with its range), and the context its expressions are read in.
 struct Instance<'k> {
     context: Context<'k>,
     lid: Expr,
     gid: Expr,
-    bound: Option<Expr>,
+    bound: Option<(Expr, Expr)>,
+}
+
+impl Instance<'_> {
+    /// The atom's guard in this thread (its `\forall*` range first) and its index. The range is
+    /// part of the guard, never assumed: an empty range would make the whole check vacuous.
+    fn at(&self, atom: &Atom) -> (Expr, Expr) {
+        let (guard, index) = atom_at(&self.context, atom);
+        match &self.bound {
+            Some((_, range)) => (Expr::binary(BinaryOp::And, range.clone(), guard), index),
+            None => (guard, index),
+        }
+    }
+}
+
+/// Where an instance's thread is when its atoms are read.
+#[derive(Clone, Copy)]
+enum Point<'a> {
+    /// At the launch: the thread contract's atoms, in the launch heap.
+    Launch,
+    /// Arriving at a barrier: its precondition holds in the heap there.
+    Barrier(usize),
+    /// Opening a barrier interval that ends, maybe after further barriers, at the barrier being
+    /// checked: the heap there is unknown, and a lock-step-safe variable keeps the value it has at
+    /// that barrier only if no path between assigns it.
+    Earlier(Start, &'a Assigned),
 }
 
 impl<'k> Encoder<'k> {
@@ -146,8 +172,9 @@ impl<'k> Encoder<'k> {
         builder.locals.push(Binding::new(LOCATION, Type::Int));
         let location = Expr::var(LOCATION);
         let mut instances = Vec::new();
+        let point = barrier.map_or(Point::Launch, Point::Barrier);
         for atom in atoms {
-            let mut instance = self.instance(threads, barrier, lockstep, &mut builder);
+            let mut instance = self.instance(threads, point, lockstep, &mut builder);
             bind(&mut instance, atom, &mut builder);
             instances.push((atom, instance));
         }
@@ -156,13 +183,15 @@ impl<'k> Encoder<'k> {
             if !matches!(atom.amount(), Amount::Exact(_)) {
                 continue;
             }
-            let mut second = self.instance(threads, barrier, lockstep, &mut builder);
+            let mut second = self.instance(threads, point, lockstep, &mut builder);
             bind(&mut second, atom, &mut builder);
             // Two instances differ in thread, or (inside one thread) in the `\forall*` variable.
             let distinct = match threads {
                 Threads::Group => {
                     let other_value = match (&first.bound, &second.bound) {
-                        (Some(first), Some(second)) => Expr::binary(BinaryOp::Ne, first.clone(), second.clone()),
+                        (Some((first, _)), Some((second, _))) => {
+                            Expr::binary(BinaryOp::Ne, first.clone(), second.clone())
+                        }
                         _ => Expr::Bool(false),
                     };
                     Expr::binary(
@@ -173,8 +202,8 @@ impl<'k> Encoder<'k> {
                 }
                 Threads::Kernel => Expr::binary(BinaryOp::Ne, first.gid.clone(), second.gid.clone()),
             };
-            let (first_guard, first_index) = atom_at(&first.context, atom);
-            let (second_guard, second_index) = atom_at(&second.context, atom);
+            let (first_guard, first_index) = first.at(atom);
+            let (second_guard, second_index) = second.at(atom);
             let clash = conjunction([distinct, first_guard, second_guard]);
             let tag = self.tag(
                 id,
@@ -190,7 +219,7 @@ impl<'k> Encoder<'k> {
         // What the instances hold at `j`.
         let mut held = Holdings::default();
         for (atom, instance) in &instances {
-            let (guard, index) = atom_at(&instance.context, atom);
+            let (guard, index) = instance.at(atom);
             let names_j = Expr::binary(BinaryOp::And, guard, Expr::binary(BinaryOp::Eq, index, location.clone()));
             held.add(atom.amount(), names_j);
         }
@@ -257,7 +286,7 @@ impl<'k> Encoder<'k> {
     fn instance(
         &mut self,
         threads: Threads,
-        barrier: Option<usize>,
+        point: Point,
         lockstep: &LockStep,
         builder: &mut Builder,
     ) -> Instance<'k> {
@@ -298,11 +327,23 @@ impl<'k> Encoder<'k> {
         }
         let mut context = self.context([tid, gid.clone(), lid.clone()], ObligationId::Frame);
         context.check_reads = false;
-        // The thread contract reads the heap of the launch; a barrier's clauses the heap at the barrier.
-        if barrier.is_none() {
-            context.heaps = context.old_heaps.clone();
+        match point {
+            // The thread contract reads the heap of the launch; a barrier's clauses the heap at the barrier.
+            Point::Launch | Point::Earlier(Start::Launch, _) => context.heaps = context.old_heaps.clone(),
+            Point::Barrier(_) => {}
+            Point::Earlier(Start::Barrier(_), _) => {
+                for array in self.arrays() {
+                    let heap = builder.fresh(&names::heap(kernel, array), Type::map(Type::Int, Type::Int));
+                    let Expr::Var(heap) = heap else { unreachable!("a fresh local is a variable") };
+                    context.heaps[array] = heap;
+                }
+            }
         }
-        self.other_thread_privates(lockstep, &mut context, |id, var| {
+        let kept = |var: VarId| match point {
+            Point::Earlier(_, assigned) => !assigned.contains(&var),
+            Point::Launch | Point::Barrier(_) => true,
+        };
+        self.other_thread_privates(lockstep, &mut context, kept, |id, var| {
             builder.fresh(&names::private(kernel, id), ivl_type(var.ty))
         });
         let mut launch_context = context.clone();
@@ -312,7 +353,7 @@ impl<'k> Encoder<'k> {
                 builder.assume(fact);
             }
         }
-        if let Some(index) = barrier {
+        if let Point::Barrier(index) = point {
             for conjunct in
                 kernel.barriers[index].contract.requires.iter().flat_map(|clause| normal_form(&clause.assertion))
             {
@@ -593,16 +634,16 @@ impl Holdings {
     }
 }
 
-/// Gives an instance a fresh value for the atom's `\forall*` variable, inside its range.
+/// Gives an instance a fresh value for the atom's `\forall*` variable; the atom names a location
+/// only where that value lies in the range ([`Instance::at`]).
 fn bind(instance: &mut Instance, atom: &Atom, builder: &mut Builder) {
     let Some(binder) = atom.conjunct.binders.first() else { return };
-    let name = format!("bound_{}", builder.instances);
+    let name = format!("bound_{}", builder.locals.len());
     builder.locals.push(Binding::new(&name, Type::Int));
     instance.context.vars.insert(binder.var, Expr::var(&name));
     let mut ignored = Vec::new();
     let range = instance.context.translate(&binder.range, &mut ignored, &mut Scope::default());
-    builder.assume(range);
-    instance.bound = Some(Expr::var(name));
+    instance.bound = Some((Expr::var(name), range));
 }
 
 /// An atom's guard and index in a thread's context.
