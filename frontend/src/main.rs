@@ -57,6 +57,11 @@ enum Command {
         /// values), and say whether a concrete run confirms it or it may be spurious.
         #[arg(long)]
         replay: bool,
+        /// Which accesses a barrier that does not fence their memory leaves unordered: `seed` (a
+        /// write before it with any access after it) or `opencl` (also a read before it with a
+        /// write after it).
+        #[arg(long, value_enum, default_value_t = MemoryModelName::Seed)]
+        memory_model: MemoryModelName,
     },
     /// Run a file's kernels concretely on one launch, and report the first bug met.
     ///
@@ -167,6 +172,23 @@ impl SolverOptions {
     }
 }
 
+/// The memory models of `lockstep_logic::fences`, by the names the command line uses.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum MemoryModelName {
+    Seed,
+    #[value(name = "opencl")]
+    OpenCl,
+}
+
+impl From<MemoryModelName> for lockstep_logic::fences::MemoryModel {
+    fn from(name: MemoryModelName) -> Self {
+        match name {
+            MemoryModelName::Seed => lockstep_logic::fences::MemoryModel::Seed,
+            MemoryModelName::OpenCl => lockstep_logic::fences::MemoryModel::OpenCl,
+        }
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     Human,
@@ -181,10 +203,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check { files, format } => check(&files, format),
-        Command::Verify { files, solver, output, replay } => {
+        Command::Verify { files, solver, output, replay, memory_model } => {
             let reporting =
                 verify_command::Reporting { emit: output.emit, json: output.format == Format::Json, replay };
-            verify_command::run(&files, solver.backend, &solver.limits(), reporting)
+            let options = lockstep_encoder::kernel::Options { memory_model: memory_model.into() };
+            verify_command::run(&files, solver.backend, &solver.limits(), &options, reporting)
         }
         Command::Run { file, kernel, groups, gsize, params, init, memory, seed, schedule, runs, limit, format } => {
             run_command::run(&run_command::Arguments {

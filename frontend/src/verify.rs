@@ -62,11 +62,22 @@ pub struct VerifyError {
 }
 
 /// Verifies every kernel of a program.
-pub fn program(program: &Program, backend: Backend, limits: &Limits) -> Result<Vec<KernelResult>, VerifyError> {
-    program.kernels.iter().map(|kernel| self::kernel(program, kernel, backend, limits)).collect()
+pub fn program(
+    program: &Program,
+    backend: Backend,
+    limits: &Limits,
+    options: &kernel::Options,
+) -> Result<Vec<KernelResult>, VerifyError> {
+    program.kernels.iter().map(|kernel| self::kernel(program, kernel, backend, limits, options)).collect()
 }
 
-fn kernel(program: &Program, kernel: &Kernel, backend: Backend, limits: &Limits) -> Result<KernelResult, VerifyError> {
+fn kernel(
+    program: &Program,
+    kernel: &Kernel,
+    backend: Backend,
+    limits: &Limits,
+    options: &kernel::Options,
+) -> Result<KernelResult, VerifyError> {
     let mut results = Vec::new();
     for divergence in LockStep::of(kernel).divergent_barriers(kernel) {
         results.push(ObligationResult {
@@ -84,7 +95,7 @@ fn kernel(program: &Program, kernel: &Kernel, backend: Backend, limits: &Limits)
             counterexample: Vec::new(),
         });
     }
-    let encoding = kernel::encode(program, kernel)
+    let encoding = kernel::encode(program, kernel, options)
         .map_err(|unsupported| VerifyError { span: unsupported.span, message: unsupported.message })?;
     // What each assertion reads, by procedure and tag: requested from the model of every failure in
     // its procedure, and shown for a failure of that assertion.

@@ -19,7 +19,13 @@ pub struct Reporting {
     pub replay: bool,
 }
 
-pub fn run(paths: &[String], backend: BackendName, limits: &Limits, reporting: Reporting) -> ExitCode {
+pub fn run(
+    paths: &[String],
+    backend: BackendName,
+    limits: &Limits,
+    options: &kernel::Options,
+    reporting: Reporting,
+) -> ExitCode {
     let Reporting { emit, json, replay } = reporting;
     let mut rejected = false;
     let mut failed = false;
@@ -30,7 +36,10 @@ pub fn run(paths: &[String], backend: BackendName, limits: &Limits, reporting: R
     // The files are verified in parallel, and reported in order.
     let mut verified = in_parallel(&read, |checked| match (checked, emit) {
         (Ok(checked), None) if !checked.has_errors() => {
-            checked.program.as_ref().map(|program| verify::program(program, ivl_command::backend_of(backend), limits))
+            checked
+            .program
+            .as_ref()
+            .map(|program| verify::program(program, ivl_command::backend_of(backend), limits, options))
         }
         _ => None,
     })
@@ -55,7 +64,7 @@ pub fn run(paths: &[String], backend: BackendName, limits: &Limits, reporting: R
         };
         if let Some(emit) = emit {
             for kernel_ir in &program.kernels {
-                match kernel::encode(program, kernel_ir) {
+                match kernel::encode(program, kernel_ir, options) {
                     Ok(encoding) => ivl_command::write_program(&encoding.program, emit),
                     Err(unsupported) => {
                         report_error(&checked.file, unsupported.span, &unsupported.message);

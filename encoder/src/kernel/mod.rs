@@ -21,6 +21,7 @@ use crate::smt::Value;
 use crate::verify::{Definition, Evaluation};
 use expr::{Condition, Context, Scope};
 use lockstep_logic::eval;
+use lockstep_logic::fences::MemoryModel;
 use lockstep_logic::resources::normal_form;
 use lockstep_logic::{self as logic, Amount, Obligation, ObligationId, Span, VarId, VarKind};
 use num_bigint::BigInt;
@@ -109,8 +110,19 @@ pub struct Unsupported {
     pub message: String,
 }
 
+/// What the user chose for an encoding.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Which accesses before a barrier that does not fence their memory conflict with later ones.
+    pub memory_model: MemoryModel,
+}
+
 /// Encodes one kernel of a program.
-pub fn encode<'k>(program: &'k logic::Program, kernel: &'k logic::Kernel) -> Result<Encoding, Unsupported> {
+pub fn encode<'k>(
+    program: &'k logic::Program,
+    kernel: &'k logic::Kernel,
+    options: &Options,
+) -> Result<Encoding, Unsupported> {
     for (contract, level) in [(&kernel.kernel_contract, "kernel"), (&kernel.group_contract, "group")] {
         if let Some(span) = contract.as_ref().and_then(levels::has_permissions) {
             return Err(Unsupported {
@@ -124,6 +136,7 @@ pub fn encode<'k>(program: &'k logic::Program, kernel: &'k logic::Kernel) -> Res
     let mut encoder = Encoder {
         kernel,
         functions: &program.functions,
+        memory_model: options.memory_model,
         obligations: Vec::new(),
         wildcards: 0,
         extra_declarations: Vec::new(),
@@ -199,6 +212,7 @@ fn definitions(functions: &[logic::Function]) -> Vec<Definition> {
 struct Encoder<'k> {
     kernel: &'k logic::Kernel,
     functions: &'k [logic::Function],
+    memory_model: MemoryModel,
     obligations: Vec<Obligation>,
     /// Wildcard amounts chosen so far (each a fresh local variable).
     wildcards: usize,

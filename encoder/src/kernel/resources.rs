@@ -13,6 +13,7 @@
 
 use super::expr::{self, Context, Scope};
 use super::{conjunction, ivl_type, names, Encoder};
+use lockstep_logic::Obligation;
 use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Stmt, StmtKind, Type};
 use lockstep_logic::fences::{Assigned, Intervals, MemoryModel, Start};
 use lockstep_logic::lockstep::LockStep;
@@ -20,6 +21,7 @@ use lockstep_logic::resources::{normal_form, Conjunct, ConjunctKind};
 use lockstep_logic::{self as logic, Amount, ArrayId, BarrierId, Builtin, ExprKind, ObligationId, VarId, VarKind};
 use num_bigint::BigInt;
 use num_rational::BigRational;
+use std::collections::BTreeMap;
 
 /// The location a resource check is about.
 pub(super) const LOCATION: &str = "location";
@@ -115,10 +117,12 @@ enum Point<'a> {
 }
 
 impl<'k> Encoder<'k> {
-    /// `group.resources`, `kernel.resources` and `barrier.resources` for every array.
+    /// `group.resources`, `kernel.resources` and `barrier.resources` for every array, the last
+    /// with the fence rule at every barrier that does not fence the array's memory.
     pub(super) fn resource_procedures(&mut self, lockstep: &LockStep) -> Vec<Declaration> {
         let kernel = self.kernel;
         let thread_atoms = atoms(&kernel.thread_contract.requires);
+        let intervals = Intervals::of(kernel);
         let mut procedures = Vec::new();
         for array in 0..kernel.arrays.len() {
             let array = ArrayId(array as u32);
@@ -134,6 +138,11 @@ impl<'k> Encoder<'k> {
                 let on_array: Vec<&Atom> = barrier_atoms.iter().filter(|atom| atom.array() == array).collect();
                 if !on_array.is_empty() {
                     procedures.push(self.fit(array, &on_array, Threads::Group, Some(index), lockstep));
+                }
+                let memory = kernel.array(array).memory;
+                if !barrier.fences.fences(memory) {
+                    let unordered = intervals.unordered(kernel, BarrierId(index as u32), memory);
+                    procedures.extend(self.handover(array, &on_array, index, &unordered, lockstep));
                 }
             }
         }
@@ -157,19 +166,7 @@ impl<'k> Encoder<'k> {
             (None, Threads::Group) => ObligationId::GroupResources,
             (None, Threads::Kernel) => ObligationId::KernelResources,
         };
-        let mut builder = Builder { locals: Vec::new(), stmts: Vec::new(), instances: 0, groups: Vec::new() };
-        for index in self.arrays() {
-            builder.locals.push(Binding::new(names::heap(kernel, index), Type::map(Type::Int, Type::Int)));
-            builder.locals.push(Binding::new(names::old_heap(kernel, index), Type::map(Type::Int, Type::Int)));
-        }
-        // Lock-step-safe private variables have one value in all threads of a group at a barrier.
-        for (position, var) in kernel.vars.iter().enumerate() {
-            let id = VarId(position as u32);
-            if var.kind == VarKind::Private && lockstep.is_safe_variable(kernel, id) {
-                builder.locals.push(Binding::new(names::private(kernel, id), ivl_type(var.ty)));
-            }
-        }
-        builder.locals.push(Binding::new(LOCATION, Type::Int));
+        let mut builder = self.builder(lockstep);
         let location = Expr::var(LOCATION);
         let mut instances = Vec::new();
         let point = barrier.map_or(Point::Launch, Point::Barrier);
@@ -279,6 +276,118 @@ impl<'k> Encoder<'k> {
         let facts = vec![expr::in_bounds(&Expr::var(names::GID), expr::groups())];
         let name = format!("resources_{suffix}_{}", kernel.array(array).name);
         self.procedure(name, &[names::GID], facts, true, builder.locals, builder.stmts)
+    }
+
+    /// The fence rule (E12) at barrier `barrier`, which does not fence `array`'s memory: no location
+    /// it hands to a thread (`receiving`) may have been written by another thread of the group in an
+    /// interval the barrier leaves unordered with what follows (`unordered`); under OpenCL's rule,
+    /// nor accessed at all where the receiver gets write permission. A thread can write in an
+    /// interval only what it held entirely at its start, and access only what it held some of.
+    fn handover(
+        &mut self,
+        array: ArrayId,
+        receiving: &[&Atom],
+        barrier: usize,
+        unordered: &BTreeMap<Start, Assigned>,
+        lockstep: &LockStep,
+    ) -> Option<Procedure> {
+        let kernel = self.kernel;
+        let model = self.memory_model;
+        // Only exact amounts add up to write permission; under OpenCL's rule any access counts.
+        let relevant = |atom: &Atom| model == MemoryModel::OpenCl || matches!(atom.amount(), Amount::Exact(_));
+        let earlier: Vec<(Start, &Assigned, Vec<Atom>)> = unordered
+            .iter()
+            .map(|(start, assigned)| {
+                let clauses = match start {
+                    Start::Launch => &kernel.thread_contract.requires,
+                    Start::Barrier(earlier) => &kernel.barrier(*earlier).contract.ensures,
+                };
+                let on_array = atoms(clauses).into_iter().filter(|atom| atom.array() == array && relevant(atom));
+                (*start, assigned, on_array.collect::<Vec<Atom>>())
+            })
+            .filter(|(_, _, atoms)| !atoms.is_empty())
+            .collect();
+        if receiving.is_empty() || earlier.is_empty() {
+            return None;
+        }
+        let mut builder = self.builder(lockstep);
+        let location = Expr::var(LOCATION);
+        let receiver = self.instance(Threads::Group, Point::Barrier(barrier), lockstep, &mut builder);
+        let received: Vec<(&Atom, Expr)> =
+            receiving.iter().map(|atom| (*atom, naming(&receiver, atom, &location, &mut builder))).collect();
+        let receiver_writes = write_permission(received.iter().map(|(atom, names)| (*atom, names.clone())));
+        let name = &kernel.array(array).name;
+        let memory = match kernel.array(array).memory {
+            logic::Memory::Local => "local",
+            logic::Memory::Global => "global",
+        };
+        let barrier_span = kernel.barriers[barrier].span;
+        // Some thread of the group may have written (or accessed) the location in some unordered
+        // interval: one writer instance per interval start, with that start's atoms and state.
+        let mut conflicts = Vec::new();
+        for (start, assigned, atoms) in &earlier {
+            let writer = self.instance(Threads::Group, Point::Earlier(*start, assigned), lockstep, &mut builder);
+            let named: Vec<(&Atom, Expr)> =
+                atoms.iter().map(|atom| (atom, naming(&writer, atom, &location, &mut builder))).collect();
+            let writes = write_permission(named.iter().map(|(atom, names)| (*atom, names.clone())));
+            let conflict = match model {
+                MemoryModel::Seed => writes,
+                MemoryModel::OpenCl => {
+                    let accesses = disjunction(named.iter().map(|(_, names)| names.clone()));
+                    Expr::binary(BinaryOp::Or, writes, Expr::binary(BinaryOp::And, accesses, receiver_writes.clone()))
+                }
+            };
+            conflicts.push(Expr::binary(
+                BinaryOp::And,
+                Expr::binary(BinaryOp::Ne, receiver.lid.clone(), writer.lid.clone()),
+                conflict,
+            ));
+        }
+        let conflict = disjunction(conflicts);
+        let accessed = match model {
+            MemoryModel::Seed => "written it",
+            MemoryModel::OpenCl => "written it (or read it, and the receiving thread may write it)",
+        };
+        for (atom, names) in &received {
+            let message = format!(
+                "this barrier might hand a location of `{name}` to a thread although another thread may have {accessed} since the last barrier that fences {memory} memory"
+            );
+            let help = format!(
+                "a barrier orders a write with another thread's later access only if it fences the memory: add `{memory}` to this barrier's fences (`barrier({memory})`, or `barrier({{local, global}})` for both), or leave the location with the thread that wrote it"
+            );
+            self.obligations.push(Obligation {
+                id: ObligationId::BarrierResources,
+                span: atom.conjunct.span,
+                related: Some((barrier_span, format!("this barrier does not fence {memory} memory"))),
+                message,
+                help: Some(help),
+            });
+            let tag = format!("o{}", self.obligations.len() - 1);
+            let violation = Expr::binary(BinaryOp::And, names.clone(), conflict.clone());
+            builder.stmts.push(Stmt::new(StmtKind::Assert { expr: Expr::negation(violation), tag: Some(tag) }));
+        }
+        let facts = vec![expr::in_bounds(&Expr::var(names::GID), expr::groups())];
+        let name = format!("fences_barrier_{barrier}_{name}");
+        Some(self.procedure(name, &[names::GID], facts, true, builder.locals, builder.stmts))
+    }
+
+    /// A procedure's state for the resource checks: the heaps, the lock-step-safe private
+    /// variables (one value in all threads of a group at a barrier) and the location.
+    fn builder(&self, lockstep: &LockStep) -> Builder {
+        let kernel = self.kernel;
+        let mut builder = Builder { locals: Vec::new(), stmts: Vec::new(), instances: 0, groups: Vec::new() };
+        for index in self.arrays() {
+            builder.locals.push(Binding::new(names::heap(kernel, index), Type::map(Type::Int, Type::Int)));
+            builder.locals.push(Binding::new(names::old_heap(kernel, index), Type::map(Type::Int, Type::Int)));
+        }
+        for (position, var) in kernel.vars.iter().enumerate() {
+            let id = VarId(position as u32);
+            if var.kind == VarKind::Private && lockstep.is_safe_variable(kernel, id) {
+                builder.locals.push(Binding::new(names::private(kernel, id), ivl_type(var.ty)));
+            }
+        }
+        builder.locals.push(Binding::new(LOCATION, Type::Int));
+        builder
     }
 
     /// A fresh thread: its ids, the launch facts, its precondition's facts that read no memory,
@@ -644,6 +753,36 @@ fn bind(instance: &mut Instance, atom: &Atom, builder: &mut Builder) {
     let mut ignored = Vec::new();
     let range = instance.context.translate(&binder.range, &mut ignored, &mut Scope::default());
     instance.bound = Some((Expr::var(name), range));
+}
+
+/// Whether an atom names `location` in an instance's thread, for some value of its `\forall*`
+/// variable (a fresh one of its own, so that two atoms under one `\forall*` range independently).
+fn naming(instance: &Instance, atom: &Atom, location: &Expr, builder: &mut Builder) -> Expr {
+    let mut instance = Instance {
+        context: instance.context.clone(),
+        lid: instance.lid.clone(),
+        gid: instance.gid.clone(),
+        bound: None,
+    };
+    bind(&mut instance, atom, builder);
+    let (guard, index) = instance.at(atom);
+    Expr::binary(BinaryOp::And, guard, Expr::binary(BinaryOp::Eq, index, location.clone()))
+}
+
+/// Whether atoms that name a location where their condition holds add up to write permission
+/// there: their exact amounts reach 1 (a `read` never completes a write).
+fn write_permission<'a>(atoms: impl Iterator<Item = (&'a Atom, Expr)>) -> Expr {
+    let mut held = Holdings::default();
+    for (atom, names) in atoms {
+        if matches!(atom.amount(), Amount::Exact(_)) {
+            held.add(atom.amount(), names);
+        }
+    }
+    Expr::binary(BinaryOp::Ge, held.exact, real_literal(1))
+}
+
+fn disjunction(parts: impl IntoIterator<Item = Expr>) -> Expr {
+    parts.into_iter().reduce(|left, right| Expr::binary(BinaryOp::Or, left, right)).unwrap_or(Expr::Bool(false))
 }
 
 /// An atom's guard and index in a thread's context.
