@@ -63,6 +63,8 @@ pub struct Check {
     /// The checked formula is valid by constant folding alone (`0.0 < 1.0 || ...`, as resource
     /// checks of a single exact atom are), so no solver need be asked.
     pub trivial: bool,
+    /// The formula is assumed after the check (false for `assert {:subsumption 0}`).
+    pub assumed: bool,
 }
 
 /// The verification condition of one procedure, ready for a solver.
@@ -201,14 +203,13 @@ pub fn procedure(program: &Program, procedure: &Procedure) -> ProcedureVc {
             condition = match command {
                 // wp(assume e, Q) = e => Q
                 Passive::Assume(term) => Term::implies(term.clone(), condition),
-                // wp(assert k e, Q) = (enabled@k => holds@k) && (holds@k => Q), holds@k = e
+                // wp(assert k e, Q) = (enabled@k => holds@k) && (holds@k => Q), holds@k = e; without
+                // the assumption (`{:subsumption 0}`) the second conjunct is Q itself (V1).
                 Passive::Assert(check, term) => {
                     let holds = Term::symbol(holds_symbol(*check));
                     script.commands.push(Command::Assert(Term::eq(holds.clone(), term.clone())));
-                    Term::and(vec![
-                        Term::implies(Term::symbol(enabled_symbol(*check)), holds.clone()),
-                        Term::implies(holds, condition),
-                    ])
+                    let after = if checks[*check].assumed { Term::implies(holds.clone(), condition) } else { condition };
+                    Term::and(vec![Term::implies(Term::symbol(enabled_symbol(*check)), holds), after])
                 }
             };
         }
@@ -376,7 +377,7 @@ impl<'e, 'p> Lowering<'e, 'p> {
     }
 
     fn check(&mut self, kind: CheckKind, tag: &Option<String>, position: Position, related: Option<Position>) -> usize {
-        self.checks.push(Check { kind, tag: tag.clone(), position, related, trivial: false });
+        self.checks.push(Check { kind, tag: tag.clone(), position, related, trivial: false, assumed: true });
         self.checks.len() - 1
     }
 
@@ -412,9 +413,10 @@ impl<'e, 'p> Lowering<'e, 'p> {
                 }
             }
             StmtKind::Assume(expr) => self.emit(Lowered::Assume(expr.clone(), OldState::Entry)),
-            StmtKind::Assert { expr, tag } => {
+            StmtKind::Assert { expr, tag, assumed } => {
                 let check = self.check(CheckKind::Assertion, tag, stmt.position, None);
                 self.checks[check].trivial = folds_to(expr, true);
+                self.checks[check].assumed = *assumed;
                 self.emit(Lowered::Assert(check, expr.clone(), OldState::Entry));
             }
             // if (c) A else B  ~>  goto Then, Else; Then: assume c; A; goto Join; Else: assume !c; B; goto Join

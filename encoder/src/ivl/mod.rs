@@ -266,9 +266,13 @@ pub enum StmtKind {
     },
     Havoc(Vec<String>),
     Assume(Expr),
+    /// `assert e;`, after which `e` is assumed (a failed check is reported once, as in Boogie);
+    /// with `assumed: false`, Boogie's `assert {:subsumption 0} e;`, after which it is not, so
+    /// that the checks after a failed one are still decided on every path.
     Assert {
         expr: Expr,
         tag: Option<String>,
+        assumed: bool,
     },
     /// `if (c) {...} else {...}`; a condition of `None` is Boogie's `*`, either branch.
     If {

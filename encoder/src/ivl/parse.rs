@@ -149,6 +149,12 @@ pub fn attributed(attributes: Vec<Option<(String, String)>>) -> Option<String> {
     attributes.into_iter().flatten().find(|(name, _)| name == "tag" || name == "msg").map(|(_, value)| value)
 }
 
+/// Whether an assert's condition is assumed after it: unless it carries Boogie's
+/// `{:subsumption 0}`.
+pub fn assumed_after(attributes: &[Option<(String, String)>]) -> bool {
+    !attributes.iter().flatten().any(|(name, value)| name == "subsumption" && value == "0")
+}
+
 /// A clause of a procedure's specification, in any order.
 pub enum SpecClause {
     Requires(Spec),

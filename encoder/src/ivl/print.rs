@@ -120,7 +120,10 @@ fn write_stmt(out: &mut String, stmt: &Stmt, depth: usize) {
         }
         StmtKind::Havoc(names) => out.push_str(&format!("havoc {};\n", names.join(", "))),
         StmtKind::Assume(expr) => out.push_str(&format!("assume {expr};\n")),
-        StmtKind::Assert { expr, tag } => out.push_str(&format!("assert {}{expr};\n", tag_text(tag))),
+        StmtKind::Assert { expr, tag, assumed } => {
+            let subsumption = if *assumed { "" } else { "{:subsumption 0} " };
+            out.push_str(&format!("assert {subsumption}{}{expr};\n", tag_text(tag)))
+        }
         StmtKind::If { cond, then_branch, else_branch } => {
             out.push_str(&format!("if ({}) {{\n", condition_text(cond)));
             write_stmts(out, then_branch, depth + 1);

@@ -148,7 +148,7 @@ impl Encoder<'_> {
                     "this barrier fences no memory: only the thread's own precondition counts".into()
                 },
             );
-            stmts.push(Stmt::new(StmtKind::Assert { expr: post, tag: Some(tag) }));
+            stmts.push(Stmt::new(StmtKind::Assert { expr: post, tag: Some(tag), assumed: true }));
         }
         Some(self.procedure(
             format!("barrier_functional_{index}"),

@@ -127,7 +127,7 @@ impl Encoder<'_> {
         match &translated.kind {
             Kind::Fact(fact) => {
                 let tag = self.tag(id, conjunct.span, format!("{what} might not hold"));
-                body.push(StmtKind::Assert { expr: translated.closed(fact.clone()), tag: Some(tag) });
+                body.push(StmtKind::Assert { expr: translated.closed(fact.clone()), tag: Some(tag), assumed: true });
             }
             Kind::Perm { array, index, amount, .. } => {
                 let mask = names::mask(self.kernel, array.index());
@@ -139,7 +139,9 @@ impl Encoder<'_> {
                     conjunct.span,
                     format!("{what}: the thread might not hold this permission on `{name}`"),
                 );
-                body.push(StmtKind::Assert { expr: translated.closed(enough), tag: Some(tag) });
+                // A permission that is missing is reported, and the thread goes on as if it had
+                // it: not assumed, so the checks after it are still decided on every path.
+                body.push(StmtKind::Assert { expr: translated.closed(enough), tag: Some(tag), assumed: false });
                 if translated.binder.is_none() {
                     let amount = self.amount(amount, body, Some(current));
                     body.push(guarded_update(&translated.guard, mask, index, BinaryOp::Sub, amount));
@@ -154,7 +156,7 @@ impl Encoder<'_> {
                         conjunct.span,
                         format!("{what}: two values of the bound variable might name the same location of `{name}`"),
                     );
-                    body.push(StmtKind::Assert { expr: injective, tag: Some(tag) });
+                    body.push(StmtKind::Assert { expr: injective, tag: Some(tag), assumed: true });
                 }
                 match amount {
                     Amount::Exact(value) => {
@@ -212,10 +214,11 @@ impl Encoder<'_> {
     ) -> Result<(), Unsupported> {
         let translated = self.translate_conjunct(context, conjunct)?;
         translated.conditions.iter().cloned().for_each(|condition| self.check(body, condition));
-        let holds = match &translated.kind {
-            Kind::Fact(fact) => fact.clone(),
+        let (holds, assumed) = match &translated.kind {
+            Kind::Fact(fact) => (fact.clone(), true),
             Kind::Perm { array, index, amount, .. } => {
-                holds(Expr::select(Expr::var(names::mask(self.kernel, array.index())), index.clone()), amount)
+                let mask = Expr::var(names::mask(self.kernel, array.index()));
+                (holds(Expr::select(mask, index.clone()), amount), false)
             }
         };
         let message = match id {
@@ -223,7 +226,7 @@ impl Encoder<'_> {
             other => format!("{} might not hold", super::describe(other)),
         };
         let tag = self.tag(id, conjunct.span, message);
-        body.push(StmtKind::Assert { expr: translated.closed(holds), tag: Some(tag) });
+        body.push(StmtKind::Assert { expr: translated.closed(holds), tag: Some(tag), assumed });
         Ok(())
     }
 
@@ -342,7 +345,7 @@ fn guarded_update(guard: &Expr, mask: String, index: &Expr, op: BinaryOp, amount
 }
 
 /// Whether `held` permission is enough for `amount`: at least it, or any for `read`.
-fn holds(held: Expr, amount: &Amount) -> Expr {
+pub(super) fn holds(held: Expr, amount: &Amount) -> Expr {
     match amount {
         Amount::Exact(value) => Expr::binary(BinaryOp::Ge, held, real(value)),
         Amount::Read => Expr::binary(BinaryOp::Gt, held, expr::real_zero()),

@@ -20,6 +20,19 @@ pub struct Condition {
     pub span: Span,
     pub expr: Expr,
     pub message: String,
+    /// For a permission check outside quantifiers: the permission that lets the thread go on
+    /// after the check fails, as if it had held it (E4).
+    pub grant: Option<Grant>,
+}
+
+/// `amount` of the location `index` of the array whose mask is `mask`, where `guard` holds and
+/// the thread holds less.
+#[derive(Clone, Debug)]
+pub struct Grant {
+    pub mask: String,
+    pub index: Expr,
+    pub guard: Expr,
+    pub amount: logic::Amount,
 }
 
 /// Where the values of names come from while translating.
@@ -219,7 +232,7 @@ impl Scope {
 
     /// `forall binders :: guards ==> condition`.
     pub fn close(&self, id: ObligationId, span: Span, condition: Expr, message: String) -> Condition {
-        Condition { id, span, expr: self.closed(condition), message }
+        Condition { id, span, expr: self.closed(condition), message, grant: None }
     }
 
     pub fn closed(&self, condition: Expr) -> Expr {

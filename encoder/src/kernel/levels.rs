@@ -121,7 +121,7 @@ impl<'k> Encoder<'k> {
         };
         for (conjunct, fact) in targets {
             let tag = self.tag(id, conjunct.span, what.into());
-            stmts.push(Stmt::new(StmtKind::Assert { expr: fact, tag: Some(tag) }));
+            stmts.push(Stmt::new(StmtKind::Assert { expr: fact, tag: Some(tag), assumed: true }));
         }
         let mut facts = vec![
             super::expr::in_bounds(&gid, super::expr::groups()),

@@ -248,9 +248,36 @@ impl<'k> Encoder<'k> {
         format!("o{}", self.obligations.len() - 1)
     }
 
+    /// Asserts a condition. A failed access check is reported, and the thread goes on as if it
+    /// held the permission: the check is not assumed after it, since the empty mask would make
+    /// every path through it infeasible and hide each later failure (E4).
     fn check(&mut self, body: &mut Body, condition: Condition) {
+        let assumed =
+            !matches!(condition.id, ObligationId::AccessRead | ObligationId::AccessWrite | ObligationId::Frame);
         let tag = self.tag(condition.id, condition.span, condition.message);
-        body.push(StmtKind::Assert { expr: condition.expr, tag: Some(tag) });
+        body.push(StmtKind::Assert { expr: condition.expr, tag: Some(tag), assumed });
+        if let Some(grant) = &condition.grant {
+            self.grant(body, grant);
+        }
+    }
+
+    /// Lets the thread go on after a failed permission check as if it had held what it needed:
+    /// where the guard holds and the thread holds less, it now holds `amount` (a fresh wildcard
+    /// for `read`). Where the check held, nothing changes; where it failed, the failure is already
+    /// reported, and a later access of the same location is not reported again (E4).
+    fn grant(&mut self, body: &mut Body, grant: &expr::Grant) {
+        let held = Expr::select(Expr::var(&grant.mask), grant.index.clone());
+        let short = Expr::negation(conjunct::holds(held, &grant.amount));
+        let amount = self.amount(&grant.amount, body, None);
+        body.push(StmtKind::If {
+            cond: Some(Expr::binary(BinaryOp::And, grant.guard.clone(), short)),
+            then_branch: vec![Stmt::new(StmtKind::Assign {
+                target: grant.mask.clone(),
+                indices: vec![grant.index.clone()],
+                value: amount,
+            })],
+            else_branch: Vec::new(),
+        });
     }
 
     fn arrays(&self) -> std::ops::Range<usize> {
@@ -397,7 +424,7 @@ impl<'k> Encoder<'k> {
             let value = context.translate(requirement, &mut conditions, &mut Scope::default());
             for condition in conditions {
                 let tag = self.tag(condition.id, condition.span, condition.message);
-                stmts.push(Stmt::new(StmtKind::Assert { expr: condition.expr, tag: Some(tag) }));
+                stmts.push(Stmt::new(StmtKind::Assert { expr: condition.expr, tag: Some(tag), assumed: true }));
             }
             stmts.push(Stmt::new(StmtKind::Assume(value)));
         }
@@ -405,7 +432,7 @@ impl<'k> Encoder<'k> {
         let value = context.translate(&function.body, &mut conditions, &mut Scope::default());
         for condition in conditions {
             let tag = self.tag(condition.id, condition.span, condition.message);
-            stmts.push(Stmt::new(StmtKind::Assert { expr: condition.expr, tag: Some(tag) }));
+            stmts.push(Stmt::new(StmtKind::Assert { expr: condition.expr, tag: Some(tag), assumed: true }));
         }
         stmts.push(Stmt::new(StmtKind::Assign { target: names::RESULT.into(), indices: Vec::new(), value }));
         for ensures in &function.ensures {
@@ -413,14 +440,14 @@ impl<'k> Encoder<'k> {
             let value = context.translate(ensures, &mut conditions, &mut Scope::default());
             for condition in conditions {
                 let tag = self.tag(condition.id, condition.span, condition.message);
-                stmts.push(Stmt::new(StmtKind::Assert { expr: condition.expr, tag: Some(tag) }));
+                stmts.push(Stmt::new(StmtKind::Assert { expr: condition.expr, tag: Some(tag), assumed: true }));
             }
             let tag = self.tag(
                 ObligationId::FunctionPost,
                 ensures.span,
                 format!("this postcondition of `{}` might not follow from its body", function.name),
             );
-            stmts.push(Stmt::new(StmtKind::Assert { expr: value, tag: Some(tag) }));
+            stmts.push(Stmt::new(StmtKind::Assert { expr: value, tag: Some(tag), assumed: true }));
         }
         let locals = vec![Binding::new(names::RESULT, ivl_type(function.result))];
         let mut procedure =
@@ -708,14 +735,22 @@ impl<'k> Encoder<'k> {
                     span: stmt.span,
                     expr: expr::in_bounds(&index, context.array_size(*array)),
                     message: format!("the index of this write to `{name}` might lie outside the array"),
+                    grant: None,
                 };
                 self.check(body, bounds);
                 let mask = Expr::select(Expr::var(names::mask(kernel, array.index())), index.clone());
+                let all = Amount::Exact(BigRational::from_integer(BigInt::from(1)));
                 let write = Condition {
                     id: ObligationId::AccessWrite,
                     span: stmt.span,
-                    expr: Expr::binary(BinaryOp::Ge, mask, real(&BigRational::from_integer(BigInt::from(1)))),
+                    expr: conjunct::holds(mask, &all),
                     message: format!("this write to `{name}` might not hold write permission"),
+                    grant: Some(expr::Grant {
+                        mask: names::mask(kernel, array.index()),
+                        index: index.clone(),
+                        guard: Expr::Bool(true),
+                        amount: all,
+                    }),
                 };
                 self.check(body, write);
                 body.push(StmtKind::Assign {
@@ -1023,7 +1058,7 @@ fn collect_reads(
 ) {
     for stmt in stmts {
         match &stmt.kind {
-            StmtKind::Assert { expr, tag: Some(tag) } => {
+            StmtKind::Assert { expr, tag: Some(tag), .. } => {
                 let mut reads = Reads::default();
                 reads_of(expr, display, &mut reads.cells);
                 expr.walk(&mut |part| {

@@ -211,6 +211,7 @@ impl<'k> Encoder<'k> {
             builder.stmts.push(Stmt::new(StmtKind::Assert {
                 expr: Expr::binary(BinaryOp::Implies, clash, Expr::binary(BinaryOp::Ne, first_index, second_index)),
                 tag: Some(tag),
+                assumed: true,
             }));
         }
         // What the instances hold at `j`.
@@ -267,7 +268,7 @@ impl<'k> Encoder<'k> {
             Some(index) => self.tag_related(id, span, message, kernel.barriers[index].span, "at this barrier".into()),
             None => self.tag(id, span, message),
         };
-        builder.stmts.push(Stmt::new(StmtKind::Assert { expr: fits, tag: Some(tag) }));
+        builder.stmts.push(Stmt::new(StmtKind::Assert { expr: fits, tag: Some(tag), assumed: true }));
         let suffix = match barrier {
             Some(index) => format!("barrier_{index}"),
             None if threads == Threads::Kernel => "kernel".to_string(),
@@ -364,7 +365,7 @@ impl<'k> Encoder<'k> {
             });
             let tag = format!("o{}", self.obligations.len() - 1);
             let violation = Expr::binary(BinaryOp::And, names.clone(), conflict.clone());
-            builder.stmts.push(Stmt::new(StmtKind::Assert { expr: Expr::negation(violation), tag: Some(tag) }));
+            builder.stmts.push(Stmt::new(StmtKind::Assert { expr: Expr::negation(violation), tag: Some(tag), assumed: true }));
         }
         let facts = vec![expr::in_bounds(&Expr::var(names::GID), expr::groups())];
         let name = format!("fences_barrier_{barrier}_{name}");
