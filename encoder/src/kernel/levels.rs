@@ -80,6 +80,23 @@ impl<'k> Encoder<'k> {
                 }
             }
             Side::Post => {
+                // The level's own written precondition held at the launch (PO-6, PO-7: the triple
+                // of the level is checked, not its postcondition alone).
+                let mut launch = here.clone();
+                launch.heaps = launch.old_heaps.clone();
+                for fact in self.facts(to, Side::Pre, &launch) {
+                    stmts.push(Stmt::new(StmtKind::Assume(fact)));
+                }
+                // An array no thread can write keeps its launch contents (E11).
+                for array in self.arrays() {
+                    if !writable(kernel, logic::ArrayId(array as u32)) {
+                        stmts.push(Stmt::new(StmtKind::Assume(Expr::binary(
+                            BinaryOp::Eq,
+                            Expr::var(names::heap(kernel, array)),
+                            Expr::var(names::old_heap(kernel, array)),
+                        ))));
+                    }
+                }
                 // Every group (for the kernel) or every thread of the group (for a group) below.
                 let (bound, below) = match to {
                     Level::Kernel => ("every_gid", context(&Expr::var("every_gid"), &Expr::var("every_lid"))),
@@ -192,6 +209,29 @@ impl<'k> Encoder<'k> {
             })
             .collect()
     }
+}
+
+/// Whether some thread may write some location of the array: some statement writes it, and at
+/// the launch or at some barrier a thread may receive exact amounts of it that add up to all of a
+/// location. Within a barrier interval a thread gains no permission, so it writes only what it
+/// held entirely at the interval's start (E11).
+fn writable(kernel: &logic::Kernel, array: logic::ArrayId) -> bool {
+    let starts = std::iter::once(&kernel.thread_contract.requires)
+        .chain(kernel.barriers.iter().map(|barrier| &barrier.contract.ensures));
+    let may_complete = |clauses: &[logic::Clause]| {
+        let total: num_rational::BigRational = clauses
+            .iter()
+            .flat_map(|clause| normal_form(&clause.assertion))
+            .filter_map(|conjunct| match conjunct.kind {
+                ConjunctKind::Perm { array: on, amount: logic::Amount::Exact(amount), .. } if on == array => {
+                    Some(amount)
+                }
+                _ => None,
+            })
+            .sum();
+        total >= num_rational::BigRational::from_integer(1.into())
+    };
+    kernel.writes(array) && starts.into_iter().any(|clauses| may_complete(clauses))
 }
 
 /// Whether a written contract holds permissions: those are not verified yet.
