@@ -349,3 +349,51 @@ fn run_reports_a_race_with_both_threads_and_its_exit_code() {
     assert_eq!(kernel["launch"]["groups"], 2);
     assert_eq!(kernel["finding"]["places"].as_array().map(Vec::len), Some(2), "{kernel}");
 }
+
+/// The fence rule under both memory models (issue 19): a read before a barrier that does not fence
+/// its memory is complete when the barrier returns under the seed's rule, and races with another
+/// thread's later write under OpenCL's; a barrier that fences the memory orders both.
+#[test]
+fn the_memory_model_decides_whether_a_read_before_an_unfenced_barrier_races() {
+    let verdict = |model: &str, file: &str| {
+        let output = lockstep(&["verify", "--memory-model", model, "--format", "json", file]);
+        let report = json(&output);
+        let kernel = &report["files"][0]["kernels"][0];
+        let failed: Vec<String> = kernel["obligations"]
+            .as_array()
+            .expect("obligations")
+            .iter()
+            .filter(|obligation| obligation["status"] == "failed")
+            .map(|obligation| format!("{}:{}", obligation["id"].as_str().unwrap(), obligation["line"]))
+            .collect();
+        (output.status.code(), failed)
+    };
+    let bad = "frontend/tests/verify/bad_read_then_write.pvl";
+    let good = "frontend/tests/verify/read_then_write.pvl";
+    assert_eq!(verdict("seed", bad), (Some(0), vec![]));
+    assert_eq!(verdict("opencl", bad), (Some(1), vec!["barrier.resources:12".to_string()]));
+    assert_eq!(verdict("seed", good), (Some(0), vec![]));
+    assert_eq!(verdict("opencl", good), (Some(0), vec![]));
+    // The seed's binomial kernel reads its neighbour's tmp before `barrier(2,)`, which fences
+    // nothing, and writes its own after it: fine under the seed's rule, a race under OpenCL's.
+    assert_eq!(verdict("seed", "examples/seed/binomial.pvl"), (Some(0), vec![]));
+    assert_eq!(verdict("opencl", "examples/seed/binomial.pvl"), (Some(1), vec!["barrier.resources:43".to_string()]));
+}
+
+/// A barrier that does not fence global memory may not hand over a global location another thread
+/// wrote before it (GPUVerify's sync_within_group_wrong_flag); the failure names the barrier and
+/// says which fence to add.
+#[test]
+fn a_barrier_without_the_fence_may_not_hand_over_a_written_location() {
+    let output = lockstep(&["verify", "examples/fences/sync_within_group_wrong_flag.pvl"]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    for needle in [
+        "barrier.resources",
+        "since the last barrier that fences global memory",
+        "this barrier does not fence global memory",
+        "add `global` to this barrier's fences",
+    ] {
+        assert!(stderr.contains(needle), "missing `{needle}` in:\n{stderr}");
+    }
+}
