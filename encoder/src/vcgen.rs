@@ -208,7 +208,8 @@ pub fn procedure(program: &Program, procedure: &Procedure) -> ProcedureVc {
                 Passive::Assert(check, term) => {
                     let holds = Term::symbol(holds_symbol(*check));
                     script.commands.push(Command::Assert(Term::eq(holds.clone(), term.clone())));
-                    let after = if checks[*check].assumed { Term::implies(holds.clone(), condition) } else { condition };
+                    let after =
+                        if checks[*check].assumed { Term::implies(holds.clone(), condition) } else { condition };
                     Term::and(vec![Term::implies(Term::symbol(enabled_symbol(*check)), holds), after])
                 }
             };

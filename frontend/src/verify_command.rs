@@ -35,12 +35,10 @@ pub fn run(
         paths.iter().map(|path| std::fs::read(path).map(|bytes| check_bytes(path, bytes))).collect();
     // The files are verified in parallel, and reported in order.
     let mut verified = in_parallel(&read, |checked| match (checked, emit) {
-        (Ok(checked), None) if !checked.has_errors() => {
-            checked
+        (Ok(checked), None) if !checked.has_errors() => checked
             .program
             .as_ref()
-            .map(|program| verify::program(program, ivl_command::backend_of(backend), limits, options))
-        }
+            .map(|program| verify::program(program, ivl_command::backend_of(backend), limits, options)),
         _ => None,
     })
     .into_iter();

@@ -313,7 +313,8 @@ fn no_procedure_of_a_verified_example_is_vacuous() {
             for declaration in &mut smoked.declarations {
                 if let Declaration::Procedure(procedure) = declaration {
                     if let Some(body) = &mut procedure.body {
-                        let smoke = StmtKind::Assert { expr: Expr::Bool(false), tag: Some("smoke".into()), assumed: true };
+                        let smoke =
+                            StmtKind::Assert { expr: Expr::Bool(false), tag: Some("smoke".into()), assumed: true };
                         body.stmts.push(Stmt::new(smoke));
                     }
                 }

@@ -16,7 +16,7 @@
 //! end at it, and from those the intervals whose accesses a barrier that does not fence some
 //! memory leaves unordered.
 
-use crate::{Block, BarrierId, Kernel, Memory, StmtKind, VarId};
+use crate::{BarrierId, Block, Kernel, Memory, StmtKind, VarId};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Which accesses before a barrier that does not fence their memory conflict with another
@@ -47,7 +47,6 @@ impl MemoryModel {
         }
     }
 }
-
 
 /// Where a barrier interval starts: at the launch, which orders everything, or when a barrier
 /// returns.

@@ -149,9 +149,7 @@ fn is_id_function(kernel: &Kernel, expr: &Expr, admitted: &dyn Fn(VarId) -> bool
         ExprKind::Var(var) => kernel.var(*var).kind == VarKind::KernelParam || admitted(*var),
         ExprKind::Unary { operand, .. } => recurse(operand),
         ExprKind::Binary { lhs, rhs, .. } => recurse(lhs) && recurse(rhs),
-        ExprKind::Cond { cond, then_value, else_value } => {
-            recurse(cond) && recurse(then_value) && recurse(else_value)
-        }
+        ExprKind::Cond { cond, then_value, else_value } => recurse(cond) && recurse(then_value) && recurse(else_value),
         ExprKind::Call { args, .. } => args.iter().all(recurse),
         ExprKind::Read { .. } | ExprKind::Quantifier { .. } | ExprKind::Old(_) | ExprKind::Result => false,
     }

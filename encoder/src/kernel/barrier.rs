@@ -70,9 +70,12 @@ impl Encoder<'_> {
                 ObligationId::BarrierFunctional,
             );
             other.check_reads = false;
-            self.other_thread_privates(lockstep, &mut other, |_| true, |id, _| {
-                Expr::Call(other_name(kernel, id), vec![other_lid.clone()])
-            });
+            self.other_thread_privates(
+                lockstep,
+                &mut other,
+                |_| true,
+                |id, _| Expr::Call(other_name(kernel, id), vec![other_lid.clone()]),
+            );
             other
         };
         let other_lid = Expr::var(OTHER);

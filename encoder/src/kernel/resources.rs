@@ -13,11 +13,11 @@
 
 use super::expr::{self, Context, Scope};
 use super::{conjunction, ivl_type, names, Encoder};
-use lockstep_logic::Obligation;
 use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Stmt, StmtKind, Type};
 use lockstep_logic::fences::{Assigned, Intervals, MemoryModel, Start};
 use lockstep_logic::lockstep::LockStep;
 use lockstep_logic::resources::{normal_form, Conjunct, ConjunctKind};
+use lockstep_logic::Obligation;
 use lockstep_logic::{self as logic, Amount, ArrayId, BarrierId, Builtin, ExprKind, ObligationId, VarId, VarKind};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -365,7 +365,11 @@ impl<'k> Encoder<'k> {
             });
             let tag = format!("o{}", self.obligations.len() - 1);
             let violation = Expr::binary(BinaryOp::And, names.clone(), conflict.clone());
-            builder.stmts.push(Stmt::new(StmtKind::Assert { expr: Expr::negation(violation), tag: Some(tag), assumed: true }));
+            builder.stmts.push(Stmt::new(StmtKind::Assert {
+                expr: Expr::negation(violation),
+                tag: Some(tag),
+                assumed: true,
+            }));
         }
         let facts = vec![expr::in_bounds(&Expr::var(names::GID), expr::groups())];
         let name = format!("fences_barrier_{barrier}_{name}");
@@ -393,13 +397,7 @@ impl<'k> Encoder<'k> {
 
     /// A fresh thread: its ids, the launch facts, its precondition's facts that read no memory,
     /// and at a barrier its barrier precondition's facts (which hold when it arrives).
-    fn instance(
-        &mut self,
-        threads: Threads,
-        point: Point,
-        lockstep: &LockStep,
-        builder: &mut Builder,
-    ) -> Instance<'k> {
+    fn instance(&mut self, threads: Threads, point: Point, lockstep: &LockStep, builder: &mut Builder) -> Instance<'k> {
         let kernel = self.kernel;
         builder.instances += 1;
         let number = builder.instances;
