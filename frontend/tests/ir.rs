@@ -199,3 +199,60 @@ fn a_kernel_contract_may_quantify_over_a_variable_named_tid() {
     let AssertionKind::ForallStar { var, .. } = &contract.requires[0].assertion.kind else { panic!() };
     assert_eq!(kernel.var(*var).kind, lockstep_logic::VarKind::Bound);
 }
+
+/// The barrier intervals of the seed's binomial kernel (`logic::fences`): the loop makes barrier 1
+/// reachable from the launch and from barrier 2 of the previous round, and barrier 2 from barrier 1
+/// only. Barrier 2 fences nothing, so for global memory its unordered intervals reach back through
+/// barrier 1 (which fences only local memory) to the launch; for local memory they stop at barrier 1.
+#[test]
+fn barrier_intervals_follow_loops_and_stop_at_fencing_barriers() {
+    use lockstep_logic::fences::{Intervals, Start};
+    use lockstep_logic::{BarrierId, Memory};
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/seed/binomial.pvl")).unwrap();
+    let program = program(&text);
+    let kernel = &program.kernels[0];
+    let intervals = Intervals::of(kernel);
+    let (first, second) = (BarrierId(0), BarrierId(1));
+    let starts = |map: &std::collections::BTreeMap<Start, _>| map.keys().copied().collect::<Vec<Start>>();
+    assert_eq!(starts(intervals.ending_at(first)), [Start::Launch, Start::Barrier(second)]);
+    assert_eq!(starts(intervals.ending_at(second)), [Start::Barrier(first)]);
+    assert_eq!(starts(&intervals.unordered(kernel, second, Memory::Local)), [Start::Barrier(first)]);
+    assert_eq!(
+        starts(&intervals.unordered(kernel, second, Memory::Global)),
+        [Start::Launch, Start::Barrier(first), Start::Barrier(second)]
+    );
+    // `N := N+1` and `temp := ...` lie between the barriers, and a whole round between barrier 2
+    // and itself: the variables a writer's copy may have changed since.
+    let names = |start: Start| {
+        let unordered = intervals.unordered(kernel, second, Memory::Global);
+        let mut names: Vec<String> = unordered[&start].iter().map(|var| kernel.var(*var).name.clone()).collect();
+        names.sort();
+        names
+    };
+    assert_eq!(names(Start::Barrier(first)), ["N", "temp"]);
+    assert_eq!(names(Start::Barrier(second)), ["N", "temp"]);
+}
+
+/// A private variable set once from the thread's ids is determined (`logic::lockstep`); one
+/// assigned twice, or from memory, is not.
+#[test]
+fn a_private_copy_of_a_thread_id_is_determined() {
+    use lockstep_logic::lockstep::LockStep;
+    let program = program(
+        "kernel k(int n) { global int[tcount] a; requires Perm(a[tid], write); void main() {
+           int t := lid; int u := t + n * gsize; int v := lid; v := 0; int w := a[tid]; } }",
+    );
+    let kernel = &program.kernels[0];
+    let lockstep = LockStep::of(kernel);
+    let determined = |name: &str| {
+        let var = (0..kernel.vars.len() as u32)
+            .map(lockstep_logic::VarId)
+            .find(|var| kernel.var(*var).name == name)
+            .expect("declared");
+        lockstep.determined(var).map(|value| show_expr(kernel, &program, value))
+    };
+    assert_eq!(determined("t").as_deref(), Some("lid"));
+    assert_eq!(determined("u").as_deref(), Some("(Add lid (Mul n gsize))"));
+    assert_eq!(determined("v"), None);
+    assert_eq!(determined("w"), None);
+}
