@@ -222,8 +222,8 @@ fn lockstep_verify_reports_an_undecided_obligation_with_its_id_beside_a_failure(
             .map(|obligation| format!("{}:{}", obligation["id"].as_str().unwrap(), obligation["line"]))
             .collect()
     };
-    assert!(with_status("undecided").contains(&"barrier.functional:30".to_string()), "{kernel}");
-    assert_eq!(with_status("failed"), ["barrier.resources:28"], "{kernel}");
+    assert!(with_status("undecided").contains(&"barrier.functional:31".to_string()), "{kernel}");
+    assert_eq!(with_status("failed"), ["barrier.resources:29"], "{kernel}");
 }
 
 #[test]
