@@ -9,6 +9,7 @@
 use lockstep_frontend::check_bytes;
 use lockstep_frontend::run::{self, Options};
 use lockstep_logic::execute::{self, Outcome, Schedule};
+use lockstep_logic::fences::MemoryModel;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -31,7 +32,7 @@ fn in_process(path: &Path, gsize: u32, schedule: &Schedule) -> (Duration, Outcom
             let kernel = &program.kernels[0];
             let options = Options { groups: 1, gsize, ..Options::default() };
             let launch = run::launch(&program, kernel, &options).expect("a launch");
-            outcome = Some(execute::run(&program, kernel, &launch, schedule).expect("the run ends"));
+            outcome = Some(execute::run(&program, kernel, &launch, schedule, MemoryModel::Seed).expect("the run ends"));
             start.elapsed()
         })
         .collect();

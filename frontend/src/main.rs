@@ -110,6 +110,11 @@ enum Command {
         /// How many schedules `--schedule all` may explore before it gives up.
         #[arg(long, default_value_t = 100_000)]
         limit: u64,
+        /// Which accesses a barrier that does not fence their memory leaves unordered, as for
+        /// `verify`: `seed` (a write before it with any access after it) or `opencl` (also a read
+        /// before it with a write after it).
+        #[arg(long, value_enum, default_value_t = MemoryModelName::Seed)]
+        memory_model: MemoryModelName,
         /// How to report: `human` or `json`.
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
@@ -209,22 +214,35 @@ fn main() -> ExitCode {
             let options = lockstep_encoder::kernel::Options { memory_model: memory_model.into() };
             verify_command::run(&files, solver.backend, &solver.limits(), &options, reporting)
         }
-        Command::Run { file, kernel, groups, gsize, params, init, memory, seed, schedule, runs, limit, format } => {
-            run_command::run(&run_command::Arguments {
-                file,
-                kernel,
-                groups,
-                gsize,
-                params,
-                init,
-                memory,
-                seed,
-                schedule,
-                runs,
-                limit,
-                json: format == Format::Json,
-            })
-        }
+        Command::Run {
+            file,
+            kernel,
+            groups,
+            gsize,
+            params,
+            init,
+            memory,
+            seed,
+            schedule,
+            runs,
+            limit,
+            memory_model,
+            format,
+        } => run_command::run(&run_command::Arguments {
+            file,
+            kernel,
+            groups,
+            gsize,
+            params,
+            init,
+            memory,
+            seed,
+            schedule,
+            runs,
+            limit,
+            memory_model: memory_model.into(),
+            json: format == Format::Json,
+        }),
         Command::Ivl { file, solver, output } => {
             ivl_command::run(&file, solver.backend, &solver.limits(), output.emit, output.format == Format::Json)
         }

@@ -13,7 +13,8 @@
 
 use lockstep_logic::eval::Value;
 use lockstep_logic::execute::{self, Bug, Launch, RunError, ThreadIds};
-use lockstep_logic::{Kernel, Memory, Program, Span};
+use lockstep_logic::fences::MemoryModel;
+use lockstep_logic::{Kernel, Memory, ObligationId, Program, Span};
 use num_bigint::BigInt;
 
 /// What the user chose for a launch.
@@ -193,9 +194,21 @@ pub fn finding(kernel: &Kernel, bug: &Bug, steps: &[u32], schedule: &str) -> Fin
                 Memory::Local => ("local", "barrier(local)"),
                 Memory::Global => ("global", "barrier(global)"),
             };
-            let why = if first.thread.gid == second.thread.gid {
+            let mut labels = vec![
+                (second.span, format!("{} {} `{cell}` here", thread(second.thread), verb(second.write))),
+                (first.span, format!("{} {} `{cell}` here", thread(first.thread), verb(first.write))),
+            ];
+            let unfenced = first.thread.gid == second.thread.gid && first.interval != second.interval;
+            let why = if unfenced {
+                if let Some(barrier) = second.after {
+                    labels.push((kernel.barrier(barrier).span, format!("this barrier does not fence {memory} memory")));
+                }
                 format!(
-                    "no barrier that fences {memory} memory lies between these accesses: separate them with a `{fence}`, or let each thread touch cells no other thread touches in the same interval"
+                    "barriers lie between these accesses, but none fences {memory} memory, so the first need not be complete when the second happens: add `{memory}` to the fences of the barrier between them, as in `{fence}`"
+                )
+            } else if first.thread.gid == second.thread.gid {
+                format!(
+                    "no barrier lies between these accesses: separate them with a `{fence}`, or let each thread touch cells no other thread touches in the same interval"
                 )
             } else {
                 "the threads are in different work groups, which no barrier orders: a global cell one group writes must not be touched by another group".to_string()
@@ -207,12 +220,17 @@ pub fn finding(kernel: &Kernel, bug: &Bug, steps: &[u32], schedule: &str) -> Fin
                     thread(second.thread),
                     verb(second.write),
                     thread(first.thread),
-                    verb(first.write)
+                    if unfenced {
+                        if first.write {
+                            "wrote"
+                        } else {
+                            "read"
+                        }
+                    } else {
+                        verb(first.write)
+                    }
                 ),
-                labels: vec![
-                    (second.span, format!("{} {} `{cell}` here", thread(second.thread), verb(second.write))),
-                    (first.span, format!("{} {} `{cell}` here", thread(first.thread), verb(first.write))),
-                ],
+                labels,
                 notes: vec![why],
             }
         }
@@ -292,22 +310,163 @@ pub fn steps_summary(steps: &[u32]) -> String {
 /// What replaying a counterexample showed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Replay {
-    /// A run of the counterexample's launch finds a bug: the failure is real.
+    /// A run of the counterexample's launch meets the replayed obligation's failure, at its place,
+    /// in the counterexample's threads: the failure is real.
     Confirmed { launch: String, finding: Finding },
+    /// Runs of the launch find a bug, but not this failure (another obligation, place or thread).
+    Other { launch: String, finding: Finding },
     /// Runs of the launch are clean: the failure may be spurious (an annotation too weak).
     Clean { launch: String },
     /// No run was possible, and why.
     NotReplayed(String),
 }
 
+/// The failure a replay looks for: an obligation's id and place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Failure {
+    pub obligation: ObligationId,
+    pub span: Span,
+}
+
 /// The most threads a replay runs: a model's sizes are arbitrary, and a replay must stay quick.
 const MAX_REPLAY_THREADS: u32 = 65_536;
+
+/// The threads and the cell a counterexample names: `tid`, `gid` and `lid` for one thread's
+/// obligation; `lid of thread N` (and `gid of thread N`, or one `gid`) for the threads of a
+/// resource obligation, with the `location` or `index of `a` both threads name` they contend for.
+struct Named {
+    tid: Option<u32>,
+    gid: Option<u32>,
+    /// `(gid, lid)` of each thread of a resource obligation.
+    threads: Vec<(Option<u32>, u32)>,
+    /// The cell index, and the array when the label names it.
+    cell: Option<(Option<String>, usize)>,
+}
+
+impl Named {
+    fn of(counterexample: &[(String, String)]) -> Named {
+        let number = |label: &str| {
+            counterexample.iter().find(|(name, _)| name == label).and_then(|(_, value)| value.parse::<u32>().ok())
+        };
+        let mut threads = Vec::new();
+        for (label, value) in counterexample {
+            let Some(thread) = label.strip_prefix("lid of thread ") else { continue };
+            if let Ok(lid) = value.parse::<u32>() {
+                threads.push((number(&format!("gid of thread {thread}")).or(number("gid")), lid));
+            }
+        }
+        let cell = counterexample.iter().find_map(|(label, value)| {
+            let index = value.parse::<usize>().ok()?;
+            if label == "location" {
+                return Some((None, index));
+            }
+            let array = label.strip_prefix("index of `")?.strip_suffix("` both threads name")?;
+            Some((Some(array.to_string()), index))
+        });
+        Named { tid: number("tid"), gid: number("gid"), threads, cell }
+    }
+
+    /// The threads (by `tid`) a replay lets take their turns first (see
+    /// [`execute::Schedule::Favouring`]).
+    fn tids(&self, gsize: u32) -> Vec<u32> {
+        let group = |gid: Option<u32>| gid.or(self.gid).unwrap_or(0);
+        match self.tid {
+            Some(tid) => vec![tid],
+            None if self.threads.is_empty() => vec![group(None) * gsize],
+            None => self.threads.iter().map(|&(gid, lid)| group(gid) * gsize + lid).collect(),
+        }
+    }
+
+    /// Whether a thread of a bug is one the counterexample names, for an obligation: any thread
+    /// stands for the kernel's, any thread of the group for a group's.
+    fn names_for(&self, obligation: ObligationId, thread: ThreadIds) -> bool {
+        match obligation {
+            ObligationId::KernelPre | ObligationId::KernelPost => true,
+            ObligationId::GroupPre | ObligationId::GroupPost => self.gid.is_none_or(|gid| gid == thread.gid),
+            _ => self.names(thread),
+        }
+    }
+
+    /// Whether a thread of a bug is one the counterexample names.
+    fn names(&self, thread: ThreadIds) -> bool {
+        match self.tid {
+            Some(tid) => tid == thread.tid,
+            None if !self.threads.is_empty() => {
+                self.threads.iter().any(|&(gid, lid)| lid == thread.lid && gid.is_none_or(|gid| gid == thread.gid))
+            }
+            None => self.gid.is_none_or(|gid| gid == thread.gid),
+        }
+    }
+
+    /// Whether a cell of a bug is the one the counterexample names (if it names one).
+    fn names_cell(&self, kernel: &Kernel, location: &execute::Location) -> bool {
+        self.cell.as_ref().is_none_or(|(array, index)| {
+            *index == location.index && array.as_ref().is_none_or(|array| *array == kernel.array(location.array).name)
+        })
+    }
+}
+
+/// Whether two spans overlap, or lie in the same barrier statement (a barrier's obligations point
+/// at the barrier or at one of its clauses).
+fn same_place(kernel: &Kernel, one: Span, other: Span) -> bool {
+    let within = |inner: Span, outer: Span| outer.start <= inner.start && inner.end <= outer.end;
+    (one.start < other.end && other.start < one.end)
+        || one == other
+        || kernel.barriers.iter().any(|barrier| within(one, barrier.span) && within(other, barrier.span))
+}
+
+/// Whether a run's bug is the replayed failure: the same obligation (a race or a stale read for
+/// the resource obligations it breaks), at its place, in the counterexample's threads.
+fn shows(kernel: &Kernel, bug: &Bug, failure: Failure, named: &Named) -> bool {
+    let at_barrier = |after: Option<lockstep_logic::BarrierId>| {
+        after.is_some_and(|barrier| same_place(kernel, kernel.barrier(barrier).span, failure.span))
+    };
+    match bug {
+        Bug::Failed { obligation, thread, span, .. } => {
+            *obligation == failure.obligation
+                && same_place(kernel, *span, failure.span)
+                && named.names_for(*obligation, *thread)
+        }
+        Bug::Race { location, first, second } => {
+            let threads = named.names(first.thread) && named.names(second.thread) && named.names_cell(kernel, location);
+            match failure.obligation {
+                // The access without the permission it needs is one of the two.
+                ObligationId::AccessRead | ObligationId::AccessWrite => [first, second].iter().any(|access| {
+                    access.write == (failure.obligation == ObligationId::AccessWrite)
+                        && same_place(kernel, access.span, failure.span)
+                        && named.names(access.thread)
+                }),
+                ObligationId::GroupResources => threads && first.thread.gid == second.thread.gid,
+                ObligationId::KernelResources => threads && first.thread.gid != second.thread.gid,
+                // The barrier hands a cell out twice, or over a write it does not fence.
+                ObligationId::BarrierResources => threads && at_barrier(second.after),
+                _ => false,
+            }
+        }
+        Bug::StaleRead { location, write, read } => {
+            matches!(failure.obligation, ObligationId::BarrierResources | ObligationId::BarrierFunctional)
+                && at_barrier(read.after)
+                && named.names(read.thread)
+                && (failure.obligation == ObligationId::BarrierFunctional
+                    || (named.names(write.thread) && named.names_cell(kernel, location)))
+        }
+        Bug::Divergence { .. } => failure.obligation == ObligationId::BarrierDivergence,
+    }
+}
 
 /// Replays a failed obligation's counterexample: a launch with the model's sizes (`gsize`,
 /// `tcount`), parameters and the cells it shows of arrays no statement writes (whose values are
 /// the initial ones), run with zero memory and a few random ones elsewhere. Where that launch breaks
-/// the precondition, the input arrays are filled as `iota`, then `reverse`, instead.
-pub fn replay(program: &Program, kernel: &Kernel, counterexample: &[(String, String)]) -> Replay {
+/// the precondition, the input arrays are filled as `iota`, then `reverse`, instead. The runs favour
+/// the counterexample's thread (it takes its turn first in each round); the replay confirms the
+/// failure only if a run meets that obligation at its place in the counterexample's threads.
+pub fn replay(
+    program: &Program,
+    kernel: &Kernel,
+    failure: Failure,
+    counterexample: &[(String, String)],
+    memory_model: MemoryModel,
+) -> Replay {
     let value = |name: &str| {
         counterexample.iter().find(|(label, _)| label == name).and_then(|(_, value)| value.parse::<i64>().ok())
     };
@@ -368,8 +527,14 @@ pub fn replay(program: &Program, kernel: &Kernel, counterexample: &[(String, Str
         (" (inputs as iota)", inputs.iter().map(|name| (name.clone(), Init::Iota)).collect()),
         (" (inputs reversed)", inputs.iter().map(|name| (name.clone(), Init::Reverse)).collect()),
     ];
+    let named = Named::of(counterexample);
+    let first = named.tids(gsize);
+    let listed: Vec<String> = first.iter().map(u32::to_string).collect();
+    let schedule_name = format!("canonical, thread{} {} first", plural(first.len()), listed.join(", "));
+    let schedule = execute::Schedule::Favouring { first };
     let mut ran = false;
     let mut refusal = None;
+    let mut other = None;
     for (filling, init) in fillings {
         for memory in [None, Some(1), Some(2), Some(3)] {
             let options = Options { groups, gsize, params: params.clone(), init: init.clone(), random_memory: memory };
@@ -377,14 +542,18 @@ pub fn replay(program: &Program, kernel: &Kernel, counterexample: &[(String, Str
                 Ok(launch) => launch,
                 Err(message) => return Replay::NotReplayed(message),
             };
-            match execute::run(program, kernel, &launch, &execute::Schedule::Canonical) {
+            match execute::run(program, kernel, &launch, &schedule, memory_model) {
                 Ok(outcome) => {
                     ran = true;
                     if let Some((bug, steps)) = outcome.bug {
                         let memory =
                             memory.map_or("zero memory".to_string(), |seed| format!("random memory (seed {seed})"));
                         let launch = format!("{described}, {memory}{filling}");
-                        return Replay::Confirmed { finding: finding(kernel, &bug, &steps, "canonical"), launch };
+                        let finding = self::finding(kernel, &bug, &steps, &schedule_name);
+                        if shows(kernel, &bug, failure, &named) {
+                            return Replay::Confirmed { finding, launch };
+                        }
+                        other.get_or_insert(Replay::Other { finding, launch });
                     }
                 }
                 Err(error) => refusal = Some(run_error(&error)),
@@ -395,7 +564,7 @@ pub fn replay(program: &Program, kernel: &Kernel, counterexample: &[(String, Str
         }
     }
     match (ran, refusal) {
-        (true, _) => Replay::Clean { launch: described },
+        (true, _) => other.unwrap_or(Replay::Clean { launch: described }),
         (false, Some(reason)) => Replay::NotReplayed(reason),
         (false, None) => Replay::NotReplayed("no run was possible".into()),
     }

@@ -5,6 +5,7 @@ use clap::ValueEnum;
 use lockstep_frontend::run::{self, Finding, Options};
 use lockstep_frontend::source::SourceFile;
 use lockstep_logic::execute::{self, Outcome, RunError, Schedule};
+use lockstep_logic::fences::MemoryModel;
 use lockstep_logic::{Kernel, Program};
 use num_bigint::{BigInt, BigUint};
 use std::io::IsTerminal;
@@ -44,6 +45,7 @@ pub struct Arguments {
     pub schedule: ScheduleKind,
     pub runs: u64,
     pub limit: u64,
+    pub memory_model: MemoryModel,
     /// One JSON document on stdout instead of diagnostics and summary lines.
     pub json: bool,
 }
@@ -150,11 +152,12 @@ fn run_kernel(
     report["launch"] = serde_json::json!({ "groups": launch.groups, "gsize": launch.gsize, "params": params });
     let threads = run::launch_size(launch.groups, launch.gsize);
     let header = format!("{}: kernel {} on {threads}", file.path, kernel.name);
-    let canonical = || execute::run(program, kernel, &launch, &Schedule::Canonical);
+    let memory_model = arguments.memory_model;
+    let canonical = || execute::run(program, kernel, &launch, &Schedule::Canonical, memory_model);
     let (result, schedule) = match arguments.schedule {
         ScheduleKind::Exhaustive => (canonical(), "canonical (each thread in turn to its next barrier)".to_string()),
         ScheduleKind::All => (
-            execute::run(program, kernel, &launch, &Schedule::Exhaustive { limit: arguments.limit }),
+            execute::run(program, kernel, &launch, &Schedule::Exhaustive { limit: arguments.limit }, memory_model),
             "every interleaving, depth first".to_string(),
         ),
         ScheduleKind::Random => random_runs(program, kernel, &launch, canonical(), arguments),
@@ -248,7 +251,7 @@ fn random_runs(
     for run in 0..arguments.runs.max(1) {
         let seed = arguments.seed.wrapping_add(run);
         let schedule = format!("random (seed {seed})");
-        let outcome = match execute::run(program, kernel, launch, &Schedule::Random { seed }) {
+        let outcome = match execute::run(program, kernel, launch, &Schedule::Random { seed }, arguments.memory_model) {
             Ok(outcome) => outcome,
             Err(error) => return (Err(error), schedule),
         };

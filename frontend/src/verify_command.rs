@@ -7,6 +7,7 @@ use lockstep_frontend::run::{self, Replay};
 use lockstep_frontend::source::SourceFile;
 use lockstep_frontend::verify::{self, KernelResult, ObligationResult, Verdict};
 use lockstep_frontend::{check_bytes, Checked};
+use lockstep_logic::fences::MemoryModel;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
@@ -76,7 +77,13 @@ pub fn run(
             Ok(kernels) => {
                 let replays: Vec<Vec<Option<Replay>>> = kernels
                     .iter()
-                    .map(|result| if replay { replays(program, result) } else { vec![None; result.results.len()] })
+                    .map(|result| {
+                        if replay {
+                            replays(program, result, options.memory_model)
+                        } else {
+                            vec![None; result.results.len()]
+                        }
+                    })
                     .collect();
                 for (result, replays) in kernels.iter().zip(&replays) {
                     match result.verdict() {
@@ -141,14 +148,15 @@ fn report_error(file: &SourceFile, span: lockstep_logic::Span, message: &str) {
 }
 
 /// The replay of each failed obligation's counterexample (`None` where there is nothing to replay).
-fn replays(program: &lockstep_logic::Program, result: &KernelResult) -> Vec<Option<Replay>> {
+fn replays(program: &lockstep_logic::Program, result: &KernelResult, memory_model: MemoryModel) -> Vec<Option<Replay>> {
     let kernel = program.kernels.iter().find(|kernel| kernel.name == result.name);
     result
         .results
         .iter()
         .map(|outcome| {
             let kernel = kernel.filter(|_| outcome.verdict == Verdict::Failed && !outcome.counterexample.is_empty())?;
-            Some(run::replay(program, kernel, &outcome.counterexample))
+            let failure = run::Failure { obligation: outcome.obligation.id, span: outcome.obligation.span };
+            Some(run::replay(program, kernel, failure, &outcome.counterexample, memory_model))
         })
         .collect()
 }
@@ -159,6 +167,10 @@ fn replay_line(replay: &Replay) -> String {
         Replay::Confirmed { launch, finding } => {
             format!("replay: confirmed: a run of {launch} finds {}: {}", finding.code, finding.message)
         }
+        Replay::Other { launch, finding } => format!(
+            "replay: not confirmed: a run of {launch} finds another bug, not this failure: {}: {}",
+            finding.code, finding.message
+        ),
         Replay::Clean { launch } => format!(
             "replay: not confirmed: runs of {launch} with the counterexample's values are clean, so the failure may be spurious (an invariant or a contract too weak to prove what holds), or need other memory"
         ),
@@ -318,6 +330,11 @@ fn replay_json(replay: &Replay) -> serde_json::Value {
     match replay {
         Replay::Confirmed { launch, finding } => serde_json::json!({
             "status": "confirmed",
+            "launch": launch,
+            "finding": { "code": finding.code, "message": finding.message },
+        }),
+        Replay::Other { launch, finding } => serde_json::json!({
+            "status": "other bug",
             "launch": launch,
             "finding": { "code": finding.code, "message": finding.message },
         }),

@@ -403,6 +403,7 @@ fn run_expectation(text: &str) -> (Option<Vec<String>>, Option<&str>) {
 fn runs_agree_with_the_verdicts() {
     use lockstep_frontend::run::{self, Options};
     use lockstep_logic::execute::{self, Schedule};
+    use lockstep_logic::fences::MemoryModel;
     let disagreements = for_each_example(|path| {
         let text = std::fs::read_to_string(path).expect("readable");
         let checked = lockstep_frontend::check_bytes(&path.display().to_string(), text.clone().into_bytes());
@@ -426,7 +427,9 @@ fn runs_agree_with_the_verdicts() {
                     };
                     for kernel in &program.kernels {
                         let Ok(launch) = run::launch(&program, kernel, &options) else { continue };
-                        let Ok(outcome) = execute::run(&program, kernel, &launch, &Schedule::Canonical) else {
+                        let Ok(outcome) =
+                            execute::run(&program, kernel, &launch, &Schedule::Canonical, MemoryModel::Seed)
+                        else {
                             continue;
                         };
                         ran += 1;
@@ -442,7 +445,8 @@ fn runs_agree_with_the_verdicts() {
                         // Where the canonical run finds nothing, a random schedule ends alike
                         // (`proofs/run.md`, R2), for the buggy variants too.
                         let seed = memory.unwrap_or(0);
-                        let random = execute::run(&program, kernel, &launch, &Schedule::Random { seed });
+                        let random =
+                            execute::run(&program, kernel, &launch, &Schedule::Random { seed }, MemoryModel::Seed);
                         if !random.as_ref().is_ok_and(|random| random.bug.is_none() && random.memory == outcome.memory)
                         {
                             schedules_differ

@@ -8,6 +8,7 @@
 
 use lockstep_frontend::source::SourceFile;
 use lockstep_frontend::{check_bytes, check_file, Checked};
+use lockstep_logic::fences::MemoryModel;
 use proptest::prelude::*;
 
 const VOCABULARY: &[&str] = &[
@@ -175,7 +176,7 @@ proptest! {
             for kernel in &program.kernels {
                 if let Ok(launch) = lockstep_frontend::run::launch(program, kernel, &options) {
                     let schedule = lockstep_logic::execute::Schedule::Random { seed: memory.unwrap_or(0) };
-                    let _ = lockstep_logic::execute::run(program, kernel, &launch, &schedule);
+                    let _ = lockstep_logic::execute::run(program, kernel, &launch, &schedule, MemoryModel::Seed);
                 }
             }
         }

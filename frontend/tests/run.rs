@@ -3,6 +3,7 @@
 use lockstep_frontend::check_bytes;
 use lockstep_frontend::run::{self, Options};
 use lockstep_logic::execute::{self, Bug, Outcome, RunError, Schedule};
+use lockstep_logic::fences::MemoryModel;
 use lockstep_logic::{ObligationId, Program};
 use num_bigint::{BigInt, BigUint};
 use std::path::Path;
@@ -25,7 +26,7 @@ fn options(groups: u32, gsize: u32) -> Options {
 fn run_with(program: &Program, options: &Options, schedule: &Schedule) -> Result<Outcome, RunError> {
     let kernel = &program.kernels[0];
     let launch = run::launch(program, kernel, options).expect("the launch is well formed");
-    execute::run(program, kernel, &launch, schedule)
+    execute::run(program, kernel, &launch, schedule, MemoryModel::Seed)
 }
 
 fn bug(program: &Program, groups: u32, gsize: u32) -> Bug {

@@ -39,6 +39,7 @@
 //! hide a race, which is a pair of accesses, not an order.
 
 use crate::eval::{EvalError, Evaluator, Value};
+use crate::fences::MemoryModel;
 use crate::{
     ArrayId, Assertion, AssertionKind, BarrierId, Builtin, Clause, ExprKind, Kernel, Memory, ObligationId, Program,
     Span, Stmt, StmtKind, VarId,
@@ -88,6 +89,11 @@ pub enum Schedule {
     /// Each thread in turn (by `tid`) runs until it waits at a barrier or ends; then the barriers
     /// open. It decides the launch (see the module documentation).
     Canonical,
+    /// The canonical schedule, except that the threads `first` (by `tid`, in this order) take their
+    /// turns before the others, in each round and in every check of all threads: where several
+    /// threads fail alike, the run meets the failure of these. A replay uses it to look for the
+    /// failure of its counterexample's threads.
+    Favouring { first: Vec<u32> },
     /// At each step, a thread drawn at random among those that can run.
     Random { seed: u64 },
     /// Every interleaving of the threads' steps, up to `limit` complete runs.
@@ -118,7 +124,9 @@ pub struct Access {
     pub write: bool,
     pub span: Span,
     /// How many barriers the thread's group had passed.
-    interval: u32,
+    pub interval: u32,
+    /// The last of them, which opened the access's barrier interval (`None` before the first).
+    pub after: Option<BarrierId>,
     /// How many of them fence the location's memory.
     fenced: u32,
 }
@@ -126,7 +134,10 @@ pub struct Access {
 /// What a run found wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Bug {
-    /// Two accesses not ordered by a barrier, at least one a write.
+    /// Two accesses of different threads, at least one a write, that nothing orders: in one
+    /// barrier interval, in different groups, or (`first` before `second`) separated only by
+    /// barriers that do not fence the location's memory, where the memory model says such accesses
+    /// conflict ([`MemoryModel::conflict`]).
     Race { location: Location, first: Access, second: Access },
     /// A read (`read`) of a cell another thread of the group wrote (`write`) before a barrier, with
     /// no barrier since that fences the cell's memory.
@@ -238,7 +249,7 @@ fn equations(fact: &crate::Expr) -> Vec<(&crate::Expr, &crate::Expr)> {
 pub fn satisfy_memory_equations(program: &Program, kernel: &Kernel, launch: &mut Launch) -> Result<(), RunError> {
     let sizes = array_sizes(program, kernel, launch)?;
     check_memory(kernel, launch, &sizes)?;
-    let mut machine = Machine::new(program, kernel, launch.clone());
+    let mut machine = Machine::new(program, kernel, launch.clone(), MemoryModel::default());
     for thread in 0..machine.threads.len() {
         for clause in &kernel.thread_contract.requires {
             machine.pin(thread, &clause.assertion);
@@ -248,15 +259,25 @@ pub fn satisfy_memory_equations(program: &Program, kernel: &Kernel, launch: &mut
     Ok(())
 }
 
-/// Runs a launch under a schedule.
-pub fn run(program: &Program, kernel: &Kernel, launch: &Launch, schedule: &Schedule) -> Result<Outcome, RunError> {
+/// Runs a launch under a schedule; the memory model says which accesses a barrier that does not
+/// fence their memory leaves unordered.
+pub fn run(
+    program: &Program,
+    kernel: &Kernel,
+    launch: &Launch,
+    schedule: &Schedule,
+    memory_model: MemoryModel,
+) -> Result<Outcome, RunError> {
     let sizes = array_sizes(program, kernel, launch)?;
     check_memory(kernel, launch, &sizes)?;
-    let mut machine = Machine::new(program, kernel, launch.clone());
+    let mut machine = Machine::new(program, kernel, launch.clone(), memory_model);
+    if let Schedule::Favouring { first } = schedule {
+        machine.favour(first);
+    }
     machine.check_preconditions()?;
     machine.distribute();
     match schedule {
-        Schedule::Canonical => machine.run_canonical(),
+        Schedule::Canonical | Schedule::Favouring { .. } => machine.run_canonical(),
         Schedule::Random { seed } => machine.run_random(*seed),
         Schedule::Exhaustive { limit } => machine.run_exhaustive(*limit),
     }
@@ -388,12 +409,13 @@ impl Store {
     }
 }
 
-/// Barriers passed by a group: all of them, and those fencing each memory.
+/// Barriers passed by a group: all of them, and those fencing each memory; the last one.
 #[derive(Clone, Copy, Debug, Default)]
 struct Intervals {
     all: u32,
     local: u32,
     global: u32,
+    last: Option<BarrierId>,
 }
 
 /// The accesses to one location that later ones may conflict with.
@@ -409,9 +431,13 @@ struct Machine<'k> {
     program: &'k Program,
     kernel: &'k Kernel,
     launch: Launch,
+    memory_model: MemoryModel,
     memory: Store,
     initial: Store,
     threads: Vec<Thread<'k>>,
+    /// The order in which the canonical schedule and the checks of all threads take the threads
+    /// (by index): by `tid`, unless a schedule favours some.
+    order: Vec<usize>,
     intervals: Vec<Intervals>,
     /// The accesses to each location so far, at most one read and one write per thread and
     /// interval.
@@ -433,7 +459,8 @@ struct Machine<'k> {
 
 /// Why a step stopped the run.
 enum Stop {
-    Bug(Bug),
+    /// Boxed: a bug is large and stops a run only once.
+    Bug(Box<Bug>),
     Error(RunError),
 }
 
@@ -444,7 +471,7 @@ impl From<RunError> for Stop {
 }
 
 impl<'k> Machine<'k> {
-    fn new(program: &'k Program, kernel: &'k Kernel, launch: Launch) -> Self {
+    fn new(program: &'k Program, kernel: &'k Kernel, launch: Launch, memory_model: MemoryModel) -> Self {
         let memory = Store::new(kernel, &launch);
         let mut threads = Vec::new();
         for gid in 0..launch.groups {
@@ -468,6 +495,7 @@ impl<'k> Machine<'k> {
             kernel,
             initial: memory.clone(),
             memory,
+            order: (0..threads.len()).collect(),
             threads,
             intervals: vec![Intervals::default(); groups],
             accesses: HashMap::new(),
@@ -479,7 +507,46 @@ impl<'k> Machine<'k> {
             group_interleavings: vec![BigUint::one(); groups],
             group_steps: vec![0; groups],
             launch,
+            memory_model,
         }
+    }
+
+    /// Puts the threads `first` (by `tid`; those the launch has) ahead of the others in `order`,
+    /// then the rest of their groups: a race of a favoured thread is with a thread of its group.
+    fn favour(&mut self, first: &[u32]) {
+        let mut order: Vec<usize> = Vec::new();
+        for thread in first.iter().map(|&tid| tid as usize).filter(|&thread| thread < self.threads.len()) {
+            if !order.contains(&thread) {
+                order.push(thread);
+            }
+        }
+        let groups: Vec<u32> = order.iter().map(|&thread| self.ids(thread).gid).collect();
+        let (in_groups, rest): (Vec<usize>, Vec<usize>) = self
+            .order
+            .iter()
+            .copied()
+            .filter(|thread| !order.contains(thread))
+            .partition(|&thread| groups.contains(&self.ids(thread).gid));
+        order.extend(in_groups);
+        order.extend(rest);
+        self.order = order;
+    }
+
+    /// The groups, in the order their first threads come in `order`.
+    fn groups_in_order(&self) -> Vec<u32> {
+        let mut groups: Vec<u32> = Vec::new();
+        for &thread in &self.order {
+            let group = self.ids(thread).gid;
+            if !groups.contains(&group) {
+                groups.push(group);
+            }
+        }
+        groups
+    }
+
+    /// A group's threads, in `order`.
+    fn members_in_order(&self, group: u32) -> Vec<usize> {
+        self.order.iter().copied().filter(|&thread| self.ids(thread).gid == group).collect()
     }
 
     fn evaluator(&self) -> Evaluator<'k> {
@@ -528,7 +595,8 @@ impl<'k> Machine<'k> {
 
     fn evaluation_bug(&self, thread: usize, error: EvalError) -> Stop {
         let thread = self.ids(thread);
-        let failed = |obligation, span, detail: String| Stop::Bug(Bug::Failed { obligation, thread, span, detail });
+        let failed =
+            |obligation, span, detail: String| Stop::Bug(Box::new(Bug::Failed { obligation, thread, span, detail }));
         match error {
             EvalError::DivisionByZero { span } => failed(ObligationId::DivisionByZero, span, "divides by zero".into()),
             EvalError::PreconditionFailed { function, call, .. } => failed(
@@ -564,20 +632,24 @@ impl<'k> Machine<'k> {
         };
         let location = Location { array, group: (memory == Memory::Local).then_some(ids.gid), index };
         self.permitted(thread, location, write, span);
-        let access = Access { thread: ids, write, span, interval: intervals.all, fenced };
+        let access = Access { thread: ids, write, span, interval: intervals.all, after: intervals.last, fenced };
+        let memory_model = self.memory_model;
         let earlier = self.accesses.entry(location).or_default();
+        // A read after another thread's unfenced write is a stale read (below), not a race.
         let conflict = earlier.seen.iter().find(|other| {
             other.thread.tid != ids.tid
                 && (other.write || write)
-                && (other.thread.gid != ids.gid || other.interval == access.interval)
+                && (other.thread.gid != ids.gid
+                    || other.interval == access.interval
+                    || (other.fenced == fenced && write && memory_model.conflict(other.write, write)))
         });
         if let Some(first) = conflict {
-            return Err(Stop::Bug(Bug::Race { location, first: *first, second: access }));
+            return Err(Stop::Bug(Box::new(Bug::Race { location, first: *first, second: access })));
         }
         if let Some(last) =
             earlier.last_write.filter(|last| !write && last.thread.tid != ids.tid && last.fenced == fenced)
         {
-            return Err(Stop::Bug(Bug::StaleRead { location, write: last, read: access }));
+            return Err(Stop::Bug(Box::new(Bug::StaleRead { location, write: last, read: access })));
         }
         if write {
             earlier.last_write = Some(access);
@@ -645,8 +717,8 @@ impl<'k> Machine<'k> {
     fn level_failures(&self, level: Level, clauses: &[Clause], precondition: bool) -> Vec<(usize, Span, String)> {
         let representatives: Vec<usize> = match level {
             Level::Kernel => vec![0],
-            Level::Group => (0..self.launch.groups).map(|group| self.group_threads(group).start).collect(),
-            Level::Thread => (0..self.threads.len()).collect(),
+            Level::Group => self.groups_in_order().into_iter().map(|group| self.members_in_order(group)[0]).collect(),
+            Level::Thread => self.order.clone(),
         };
         let mut failures = Vec::new();
         for thread in representatives {
@@ -763,7 +835,7 @@ impl<'k> Machine<'k> {
     /// across groups). What the threads of a group claim of global memory is what the group owns.
     fn distribute(&mut self) {
         let mut claimed: HashMap<Location, Vec<(usize, Share, Span)>> = HashMap::new();
-        for thread in 0..self.threads.len() {
+        for thread in self.order.clone() {
             let claims =
                 self.gather(thread, &self.kernel.thread_contract.requires, ObligationId::KernelResources, false);
             for claim in &claims {
@@ -889,7 +961,7 @@ impl<'k> Machine<'k> {
                 let gid = ids.gid;
                 let size = self.memory.cells(self.kernel, *array, gid).len();
                 let Some(cell) = index.to_usize().filter(|cell| *cell < size) else {
-                    return Err(Stop::Bug(Bug::Failed {
+                    return Err(Stop::Bug(Box::new(Bug::Failed {
                         obligation: ObligationId::AccessBounds,
                         thread: ids,
                         span: stmt.span,
@@ -897,7 +969,7 @@ impl<'k> Machine<'k> {
                             "writes `{}[{index}]`, outside its {size} cells",
                             self.kernel.array(*array).name
                         ),
-                    }));
+                    })));
                 };
                 self.access(thread, *array, cell, true, stmt.span)?;
                 let cells = match self.kernel.array(*array).memory {
@@ -992,7 +1064,7 @@ impl<'k> Machine<'k> {
         }
         let barrier = waiting[0].1;
         if !finished.is_empty() || waiting.iter().any(|(_, other, _)| *other != barrier) {
-            return Err(Stop::Bug(Bug::Divergence { group, waiting, finished }));
+            return Err(Stop::Bug(Box::new(Bug::Divergence { group, waiting, finished })));
         }
         self.close_interval(group);
         let fences = self.kernel.barrier(barrier).fences;
@@ -1000,13 +1072,14 @@ impl<'k> Machine<'k> {
         intervals.all += 1;
         intervals.local += u32::from(fences.local);
         intervals.global += u32::from(fences.global);
+        intervals.last = Some(barrier);
         for thread in members.clone() {
             self.threads[thread].state = State::Running;
         }
         // The barrier takes all each thread holds and gives what its `ensures` name: no more, in
         // all, than the group owns (all of its local memory, and its global claims).
         let mut handed: HashMap<Location, (Share, usize, Span)> = HashMap::new();
-        for thread in members {
+        for thread in self.members_in_order(group) {
             let claims = self.gather(
                 thread,
                 &self.kernel.barrier(barrier).contract.ensures,
@@ -1056,7 +1129,7 @@ impl<'k> Machine<'k> {
         for group in 0..self.launch.groups {
             self.close_interval(group);
         }
-        for thread in 0..self.threads.len() {
+        for thread in self.order.clone() {
             self.check(thread, &self.kernel.thread_contract.ensures, ObligationId::ThreadPost);
         }
         let kernel = self.kernel;
@@ -1075,7 +1148,7 @@ impl<'k> Machine<'k> {
         }
         if let Some((bug, _)) = &self.failure {
             // `outcome` reports it, with the steps up to it.
-            return Err(Stop::Bug(bug.clone()));
+            return Err(Stop::Bug(Box::new(bug.clone())));
         }
         let interleavings = self.group_interleavings.iter().product::<BigUint>() * multinomial(&self.group_steps);
         let memory = self.memory.seen_by(self.kernel, 0);
@@ -1087,9 +1160,11 @@ impl<'k> Machine<'k> {
     fn outcome(&self, stop: Stop) -> Result<Outcome, RunError> {
         let bug = match (stop, &self.failure) {
             (Stop::Error(error), _) => return Err(error),
-            (Stop::Bug(race @ Bug::Race { .. }), _) => (race, self.steps.clone()),
-            (Stop::Bug(_), Some(first)) => first.clone(),
-            (Stop::Bug(bug), None) => (bug, self.steps.clone()),
+            (Stop::Bug(bug), first) => match (*bug, first) {
+                (race @ Bug::Race { .. }, _) => (race, self.steps.clone()),
+                (_, Some(first)) => first.clone(),
+                (bug, None) => (bug, self.steps.clone()),
+            },
         };
         Ok(Outcome { bug: Some(bug), schedules: 1, interleavings: BigUint::zero(), memory: Vec::new() })
     }

@@ -4,14 +4,15 @@
 use super::{Machine, Outcome, RunError, State};
 
 impl Machine<'_> {
+    /// Each thread in turn (in `order`) to its next barrier, then the barriers open.
     pub(super) fn run_canonical(mut self) -> Result<Outcome, RunError> {
         let result = (|| loop {
-            for thread in 0..self.threads.len() {
+            for thread in self.order.clone() {
                 while self.threads[thread].state == State::Running {
                     self.step(thread)?;
                 }
             }
-            for group in 0..self.launch.groups {
+            for group in self.groups_in_order() {
                 self.synchronise(group)?;
             }
             if self.threads.iter().all(|thread| thread.state == State::Finished) {
