@@ -66,17 +66,24 @@ const RANDOM_RANGE: i64 = 16;
 /// Random parameters lie in `[1, RANDOM_PARAMETER]`.
 const RANDOM_PARAMETER: u64 = 8;
 
-/// The launch the options describe, or why there is none.
-pub fn launch(program: &Program, kernel: &Kernel, options: &Options) -> Result<Launch, String> {
+/// The launch the options describe, or why there is none: options that do not fit the kernel
+/// ([`RunError::Mismatch`]), a launch that breaks its precondition, or a pinned value the run cannot
+/// compute ([`RunError::GaveUp`]).
+pub fn launch(program: &Program, kernel: &Kernel, options: &Options) -> Result<Launch, RunError> {
+    let mismatch = |detail: String| Err(RunError::Mismatch { detail });
     if options.groups == 0 || options.gsize == 0 {
-        return Err("a launch needs at least one group of at least one thread".into());
+        return mismatch("a launch needs at least one group of at least one thread".into());
     }
     if u64::from(options.groups) * u64::from(options.gsize) > u64::from(MAX_THREADS) {
-        return Err(format!("a run takes at most {MAX_THREADS} threads; this launch has more"));
+        return mismatch(format!("a run takes at most {MAX_THREADS} threads; this launch has more"));
     }
     for (name, _) in &options.params {
         if !kernel.params.iter().any(|param| kernel.var(*param).name == *name) {
-            return Err(format!("kernel `{}` has no parameter `{name}`{}", kernel.name, listing("parameters", kernel)));
+            return mismatch(format!(
+                "kernel `{}` has no parameter `{name}`{}",
+                kernel.name,
+                listing("parameters", kernel)
+            ));
         }
     }
     let mut launch = Launch { groups: options.groups, gsize: options.gsize, params: Vec::new(), memory: Vec::new() };
@@ -98,8 +105,8 @@ pub fn launch(program: &Program, kernel: &Kernel, options: &Options) -> Result<L
         .iter()
         .map(|param| options.params.iter().any(|(name, _)| *name == kernel.var(*param).name))
         .collect();
-    execute::satisfy_parameter_equations(program, kernel, &mut launch, &given);
-    let sizes = execute::array_sizes(program, kernel, &launch).map_err(|error| run_error(&error))?;
+    execute::satisfy_parameter_equations(program, kernel, &mut launch, &given)?;
+    let sizes = execute::array_sizes(program, kernel, &launch)?;
     launch.memory = sizes
         .iter()
         .map(|&size| {
@@ -111,16 +118,19 @@ pub fn launch(program: &Program, kernel: &Kernel, options: &Options) -> Result<L
                 .collect()
         })
         .collect();
-    execute::satisfy_memory_equations(program, kernel, &mut launch).map_err(|error| run_error(&error))?;
+    execute::satisfy_memory_equations(program, kernel, &mut launch)?;
     for (name, init) in &options.init {
         let Some(index) = kernel.arrays.iter().position(|array| array.name == *name) else {
-            return Err(format!("kernel `{}` has no array `{name}`", kernel.name));
+            return mismatch(format!("kernel `{}` has no array `{name}`", kernel.name));
         };
         let cells = &mut launch.memory[index];
         let size = cells.len();
         match init {
             Init::Values(values) if values.len() > size => {
-                return Err(format!("`{name}` has {size} cells under this launch; {} values were given", values.len()));
+                return mismatch(format!(
+                    "`{name}` has {size} cells under this launch; {} values were given",
+                    values.len()
+                ));
             }
             Init::Values(values) => cells[..values.len()].clone_from_slice(values),
             Init::Iota => cells.iter_mut().enumerate().for_each(|(cell, value)| *value = BigInt::from(cell)),
@@ -147,7 +157,7 @@ pub fn run_error(error: &RunError) -> String {
         RunError::Precondition { detail, .. } => {
             format!("this launch breaks the kernel's precondition ({detail}); the kernel promises nothing for it")
         }
-        RunError::GaveUp { detail } => format!("the run gave up: {detail}"),
+        RunError::GaveUp { detail, .. } => format!("the run gave up: {detail}"),
         RunError::Assumed { thread, .. } => {
             format!("an `assume` is false in thread {}: the run ends there, with nothing to report", thread.tid)
         }
@@ -159,7 +169,8 @@ pub fn run_error(error: &RunError) -> String {
 pub fn run_error_span(error: &RunError) -> Option<Span> {
     match error {
         RunError::Precondition { span, .. } | RunError::Assumed { span, .. } => Some(*span),
-        RunError::GaveUp { .. } | RunError::Mismatch { .. } => None,
+        RunError::GaveUp { span, .. } => *span,
+        RunError::Mismatch { .. } => None,
     }
 }
 
@@ -540,7 +551,7 @@ pub fn replay(
             let options = Options { groups, gsize, params: params.clone(), init: init.clone(), random_memory: memory };
             let launch = match self::launch(program, kernel, &options) {
                 Ok(launch) => launch,
-                Err(message) => return Replay::NotReplayed(message),
+                Err(error) => return Replay::NotReplayed(run_error(&error)),
             };
             match execute::run(program, kernel, &launch, &schedule, memory_model) {
                 Ok(outcome) => {

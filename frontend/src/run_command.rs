@@ -134,13 +134,15 @@ fn run_kernel(
     let mut report = serde_json::json!({ "name": kernel.name });
     let launch = match run::launch(program, kernel, options) {
         Ok(launch) => launch,
-        Err(message) => {
+        Err(error) => {
+            let message = run::run_error(&error);
+            let (code, _, result) = error_verdict(&error);
             if human {
                 eprintln!("error: kernel {}: {message}", kernel.name);
             }
-            report["result"] = "refused".into();
+            report["result"] = result.into();
             report["error"] = message.into();
-            return (2, report);
+            return (code, report);
         }
     };
     let params: serde_json::Map<String, serde_json::Value> = kernel
@@ -193,10 +195,7 @@ fn run_kernel(
         }
         Err(error) => {
             let message = run::run_error(&error);
-            let (code, verdict, result) = match error {
-                RunError::Precondition { .. } | RunError::Mismatch { .. } => (2, "launch refused", "refused"),
-                RunError::GaveUp { .. } | RunError::Assumed { .. } => (3, "run incomplete", "incomplete"),
-            };
+            let (code, verdict, result) = error_verdict(&error);
             report["result"] = result.into();
             report["error"] = message.clone().into();
             if human {
@@ -213,6 +212,15 @@ fn run_kernel(
         }
     };
     (code, report)
+}
+
+/// A run without a verdict: its exit code, in words, and its JSON `result`. A launch the kernel
+/// promises nothing for is refused; a run that gave up (a limit of `run`, not a bug) is incomplete.
+fn error_verdict(error: &RunError) -> (u8, &'static str, &'static str) {
+    match error {
+        RunError::Precondition { .. } | RunError::Mismatch { .. } => (2, "launch refused", "refused"),
+        RunError::GaveUp { .. } | RunError::Assumed { .. } => (3, "run incomplete", "incomplete"),
+    }
 }
 
 fn finding_json(file: &SourceFile, finding: &Finding) -> serde_json::Value {
@@ -265,6 +273,7 @@ fn random_runs(
                     detail: format!(
                         "the schedule of seed {seed} ended in other memory than the canonical one: please report this"
                     ),
+                    span: None,
                 }),
                 schedule,
             );

@@ -208,3 +208,26 @@ fn a_contract_reads_only_what_it_has_named_before() {
     assert!(matches!(unframed, Bug::Failed { obligation: ObligationId::Frame, .. }), "{unframed:?}");
     clean(&kernel("requires Perm(a[tid], write) * a[tid] == 0;"), 1, 2);
 }
+
+#[test]
+fn pure_calls_are_memoised_so_the_seed_binomial_runs_at_64_threads() {
+    // binom(62, 31) unfolds into about 10^17 calls without the memo, far beyond any step budget.
+    let outcome = clean(&example("seed/binomial.pvl"), 1, 64);
+    let binom = |n: u64, k: u64| (0..k).fold(BigInt::from(1), |acc, i| acc * (n - i) / (i + 1));
+    let expected: Vec<BigInt> = (0..64).map(|tid| binom(63, tid)).collect();
+    assert_eq!(outcome.memory[0], expected);
+}
+
+#[test]
+fn a_contract_beyond_the_evaluators_reach_makes_the_run_incomplete_at_its_clause() {
+    let kernel = program(
+        "kernel huge {
+  requires tcount == gsize;
+  ensures (\\forall int j; 0 <= j && j < 100000000; j >= 0);
+  void main() { }
+}",
+    );
+    let outcome = run_with(&kernel, &options(1, 1), &Schedule::Canonical);
+    let Err(RunError::GaveUp { span: Some(span), detail }) = outcome else { panic!("{outcome:?}") };
+    assert_eq!(span.start, "kernel huge {\n  requires tcount == gsize;\n  ".len(), "{detail}");
+}

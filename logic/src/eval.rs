@@ -8,14 +8,27 @@
 //! function that does not terminate, or a huge quantifier range, ends in
 //! [`EvalError::OutOfSteps`], never in a hang.
 //!
+//! Calls are memoised: a pure function reads only its arguments (a call's [`Env`] is its `Frame`,
+//! which has no memory, ids or `\old`), so a call that once gave a value gives it again, and the
+//! [`Memo`] returns it for the one step of the call expression, without evaluating the body or
+//! the contract again (both held when it was computed). A naive recursion such as
+//! `binom(n-1, k-1) + binom(n-1, k)` then costs steps polynomial in its arguments rather than exponential. Only
+//! values are kept: an error names the span of the call that met it, and a call that ran out of
+//! steps may succeed with more. Otherwise the budget is as without the memo, so a step limit still
+//! ends what does not terminate. A memo belongs to one program's functions, and may be shared by
+//! the evaluators of many expressions ([`Evaluator::sharing`]): the concrete executor keeps one for
+//! a whole run.
+//!
 //! Arithmetic is on unbounded integers, as in the logic: `/` truncates towards zero and `%` takes
 //! the sign of the dividend, as C does; `mod` lies in `[0, |d|)`.
 
 use crate::{ArrayId, BinaryOp, Builtin, Expr, ExprKind, Function, FunctionId, Quantifier, Span, UnaryOp, VarId};
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive, Zero};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::fmt;
+use std::rc::Rc;
 
 /// A value of a [`crate::Type`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -107,11 +120,38 @@ pub struct Empty;
 
 impl Env for Empty {}
 
+/// The values of the calls of one program's pure functions computed so far: by function, then by
+/// arguments.
+#[derive(Debug, Default)]
+pub struct Memo {
+    values: RefCell<HashMap<FunctionId, HashMap<Vec<Value>, Value>>>,
+}
+
+/// The most calls a [`Memo`] keeps per function: a function's full memo starts again empty, so that
+/// the memory stays bounded however long the memo lives.
+const MEMO_CAPACITY: usize = 1 << 18;
+
+impl Memo {
+    fn get(&self, function: FunctionId, args: &[Value]) -> Option<Value> {
+        self.values.borrow().get(&function)?.get(args).cloned()
+    }
+
+    fn insert(&self, function: FunctionId, args: Vec<Value>, value: Value) {
+        let mut values = self.values.borrow_mut();
+        let calls = values.entry(function).or_default();
+        if calls.len() >= MEMO_CAPACITY {
+            calls.clear();
+        }
+        calls.insert(args, value);
+    }
+}
+
 /// Evaluates expressions that may call the pure functions of one program, within a budget.
 pub struct Evaluator<'p> {
     functions: &'p [Function],
     steps_left: Cell<u64>,
     depth: Cell<u32>,
+    memo: Rc<Memo>,
 }
 
 /// How deeply calls may nest. The budget of steps bounds the work; this bounds the memory.
@@ -123,12 +163,22 @@ const STACK_GROWTH: usize = 1024 * 1024;
 impl<'p> Evaluator<'p> {
     /// An evaluator that may take `steps` steps in all (one per expression node evaluated).
     pub fn new(functions: &'p [Function], steps: u64) -> Evaluator<'p> {
-        Evaluator { functions, steps_left: Cell::new(steps), depth: Cell::new(0) }
+        Evaluator::sharing(functions, steps, Rc::default())
+    }
+
+    /// An evaluator like [`Evaluator::new`] that keeps the values of calls in `memo`, which must be
+    /// a memo of the same `functions`.
+    pub fn sharing(functions: &'p [Function], steps: u64, memo: Rc<Memo>) -> Evaluator<'p> {
+        Evaluator { functions, steps_left: Cell::new(steps), depth: Cell::new(0), memo }
     }
 
     /// The value of a call of `function` on `args`, after checking its `requires`; its `ensures`
-    /// are checked on the value.
+    /// are checked on the value. A call already computed costs no step (see the module
+    /// documentation).
     pub fn call(&self, function: FunctionId, args: Vec<Value>, call: Span) -> Result<Value, EvalError> {
+        if let Some(value) = self.memo.get(function, &args) {
+            return Ok(value);
+        }
         let definition = &self.functions[function.index()];
         let mut frame = Frame { function: definition, args, result: None };
         for requirement in &definition.requires {
@@ -150,7 +200,9 @@ impl<'p> Evaluator<'p> {
                 return Err(EvalError::PostconditionFailed { function, call, promise: promise.span });
             }
         }
-        Ok(frame.result.expect("just set"))
+        let value = frame.result.expect("just set");
+        self.memo.insert(function, frame.args, value.clone());
+        Ok(value)
     }
 
     /// The value of `expr` in `env`.

@@ -38,7 +38,7 @@
 //! A statement is one step: its reads and its write happen together. A finer interleaving could not
 //! hide a race, which is a pair of accesses, not an order.
 
-use crate::eval::{EvalError, Evaluator, Value};
+use crate::eval::{EvalError, Evaluator, Memo, Value};
 use crate::fences::MemoryModel;
 use crate::{
     ArrayId, Assertion, AssertionKind, BarrierId, Builtin, Clause, ExprKind, Kernel, Memory, ObligationId, Program,
@@ -155,8 +155,9 @@ pub enum RunError {
     /// The launch breaks the kernel's precondition (or a size is negative): the kernel promises
     /// nothing for it.
     Precondition { thread: Option<ThreadIds>, span: Span, detail: String },
-    /// More steps than [`MAX_STEPS`], an expression too costly, or too many schedules.
-    GaveUp { detail: String },
+    /// More steps than [`MAX_STEPS`], an expression beyond the evaluator's reach (see
+    /// [`beyond_reach`]; `span` is the expression or clause), or too many schedules.
+    GaveUp { detail: String, span: Option<Span> },
     /// `assume` was false: the run ends without a verdict on what follows.
     Assumed { thread: ThreadIds, span: Span },
     /// The launch does not fit the kernel (parameter count, memory sizes).
@@ -186,10 +187,15 @@ pub fn array_sizes(program: &Program, kernel: &Kernel, launch: &Launch) -> Resul
         .iter()
         .map(|array| {
             let evaluator = Evaluator::new(&program.functions, EXPRESSION_STEPS);
-            let size = evaluator.expr(&array.size, &scope).map_err(|error| RunError::Precondition {
-                thread: None,
-                span: array.span,
-                detail: format!("the size of `{}` has no value: {}", array.name, describe(&error)),
+            let size = evaluator.expr(&array.size, &scope).map_err(|error| {
+                if beyond_reach(&error) {
+                    return unevaluated(&error, array.span, &format!("the size of `{}`", array.name));
+                }
+                RunError::Precondition {
+                    thread: None,
+                    span: array.span,
+                    detail: format!("the size of `{}` has no value: {}", array.name, describe(&error)),
+                }
             })?;
             match size {
                 Value::Int(size) => size.to_usize().ok_or_else(|| RunError::Precondition {
@@ -205,7 +211,12 @@ pub fn array_sizes(program: &Program, kernel: &Kernel, launch: &Launch) -> Resul
 
 /// Sets each parameter not `given` that a thread precondition pins with an equation `p == e` (a
 /// conjunct at the top of a clause, `e` over the sizes and other parameters) to the value of `e`.
-pub fn satisfy_parameter_equations(program: &Program, kernel: &Kernel, launch: &mut Launch, given: &[bool]) {
+pub fn satisfy_parameter_equations(
+    program: &Program,
+    kernel: &Kernel,
+    launch: &mut Launch,
+    given: &[bool],
+) -> Result<(), RunError> {
     let mut facts: Vec<&crate::Expr> = Vec::new();
     let mut pending: Vec<&Assertion> = kernel.thread_contract.requires.iter().map(|clause| &clause.assertion).collect();
     while let Some(assertion) = pending.pop() {
@@ -225,12 +236,18 @@ pub fn satisfy_parameter_equations(program: &Program, kernel: &Kernel, launch: &
             }
             let evaluated =
                 Evaluator::new(&program.functions, EXPRESSION_STEPS).expr(value, &LaunchScope { kernel, launch });
-            if let Ok(value) = evaluated {
-                launch.params[position] = value;
-                break;
+            match evaluated {
+                Ok(value) => {
+                    launch.params[position] = value;
+                    break;
+                }
+                Err(error) if beyond_reach(&error) => return Err(unevaluated(&error, value.span, "this equation")),
+                // `e` may need a parameter not pinned yet, or the equation pins the other side.
+                Err(_) => {}
             }
         }
     }
+    Ok(())
 }
 
 /// The equations `lhs == rhs` among the conjuncts (`&&`) of a fact, in order.
@@ -252,7 +269,7 @@ pub fn satisfy_memory_equations(program: &Program, kernel: &Kernel, launch: &mut
     let mut machine = Machine::new(program, kernel, launch.clone(), MemoryModel::default());
     for thread in 0..machine.threads.len() {
         for clause in &kernel.thread_contract.requires {
-            machine.pin(thread, &clause.assertion);
+            machine.pin(thread, clause)?;
         }
     }
     launch.memory = machine.memory.seen_by(kernel, 0);
@@ -275,7 +292,7 @@ pub fn run(
         machine.favour(first);
     }
     machine.check_preconditions()?;
-    machine.distribute();
+    machine.distribute()?;
     match schedule {
         Schedule::Canonical | Schedule::Favouring { .. } => machine.run_canonical(),
         Schedule::Random { seed } => machine.run_random(*seed),
@@ -306,13 +323,26 @@ fn check_memory(kernel: &Kernel, launch: &Launch, sizes: &[usize]) -> Result<(),
     Ok(())
 }
 
+/// Whether an evaluation error is a limit of the evaluator rather than a fault of the kernel: the
+/// expression has a value in the logic, which the run could not compute (within its budget of
+/// steps, or over a quantifier's range with no finite bounds). The run then ends without a verdict
+/// ([`RunError::GaveUp`]), wherever the expression is: code, contracts, pinned equations.
+fn beyond_reach(error: &EvalError) -> bool {
+    matches!(error, EvalError::OutOfSteps | EvalError::UnboundedQuantifier { .. })
+}
+
+/// The run gives up on `what` (at `span`), beyond the evaluator's reach.
+fn unevaluated(error: &EvalError, span: Span, what: &str) -> RunError {
+    RunError::GaveUp { detail: format!("cannot evaluate {what}: {}", describe(error)), span: Some(span) }
+}
+
 /// The words of an evaluation error, for a diagnostic.
 pub fn describe(error: &EvalError) -> String {
     match error {
         EvalError::DivisionByZero { .. } => "a division by zero".into(),
         EvalError::PreconditionFailed { .. } => "a call breaks the function's precondition".into(),
         EvalError::PostconditionFailed { .. } => "a call's value breaks the function's postcondition".into(),
-        EvalError::OutOfSteps => "the evaluation took too many steps".into(),
+        EvalError::OutOfSteps => format!("the evaluation took more than {EXPRESSION_STEPS} steps"),
         EvalError::UnboundedQuantifier { .. } => "a quantifier whose range has no finite bounds".into(),
         EvalError::OutOfBounds { index, size, .. } => format!("index {index} lies outside the array's {size} cells"),
         EvalError::Unavailable { what, .. } => format!("{what} has no value here"),
@@ -455,6 +485,9 @@ struct Machine<'k> {
     interval_steps: Vec<Vec<u64>>,
     group_interleavings: Vec<BigUint>,
     group_steps: Vec<u64>,
+    /// The values of pure function calls, for every expression of the run (and of its copies:
+    /// the functions are pure, so a value holds for the whole program).
+    memo: Rc<Memo>,
 }
 
 /// Why a step stopped the run.
@@ -506,6 +539,7 @@ impl<'k> Machine<'k> {
             interval_steps: vec![vec![0; gsize]; groups],
             group_interleavings: vec![BigUint::one(); groups],
             group_steps: vec![0; groups],
+            memo: Rc::default(),
             launch,
             memory_model,
         }
@@ -550,7 +584,7 @@ impl<'k> Machine<'k> {
     }
 
     fn evaluator(&self) -> Evaluator<'k> {
-        Evaluator::new(&self.program.functions, EXPRESSION_STEPS)
+        Evaluator::sharing(&self.program.functions, EXPRESSION_STEPS, Rc::clone(&self.memo))
     }
 
     /// The scope of an expression of thread `thread`; `reads` collects the memory it reads, for
@@ -586,14 +620,19 @@ impl<'k> Machine<'k> {
     fn code(&mut self, thread: usize, expr: &crate::Expr) -> Result<Value, Stop> {
         let reads = RefCell::new(Vec::new());
         let value = self.evaluator().expr(expr, &self.view(thread, Some(&reads)));
-        let value = value.map_err(|error| self.evaluation_bug(thread, error))?;
+        let value = value.map_err(|error| self.evaluation_bug(thread, expr.span, error))?;
         for (array, index, span, _) in reads.into_inner() {
             self.access(thread, array, index, false, span)?;
         }
         Ok(value)
     }
 
-    fn evaluation_bug(&self, thread: usize, error: EvalError) -> Stop {
+    /// What an error met evaluating the expression at `at` in a thread's code means for the run.
+    fn evaluation_bug(&self, thread: usize, at: Span, error: EvalError) -> Stop {
+        if beyond_reach(&error) {
+            let what = format!("this expression in thread {}", self.ids(thread).tid);
+            return Stop::Error(unevaluated(&error, at, &what));
+        }
         let thread = self.ids(thread);
         let failed =
             |obligation, span, detail: String| Stop::Bug(Box::new(Bug::Failed { obligation, thread, span, detail }));
@@ -617,7 +656,7 @@ impl<'k> Machine<'k> {
                 span,
                 format!("reads `{}[{index}]`, outside its {size} cells", self.kernel.array(array).name),
             ),
-            other => Stop::Error(RunError::GaveUp { detail: describe(&other) }),
+            other => Stop::Error(RunError::GaveUp { detail: describe(&other), span: None }),
         }
     }
 
@@ -683,14 +722,10 @@ impl<'k> Machine<'k> {
         let mut outer: Option<ObligationId> = None;
         for (level, clauses, obligation) in levels {
             let Some(clauses) = clauses else { continue };
-            if let Some((thread, span, detail)) = self.level_failures(level, clauses, true).into_iter().next() {
+            if let Some((thread, span, detail)) = self.level_failures(level, clauses, true)?.into_iter().next() {
                 match outer {
                     None => {
-                        let whom = match level {
-                            Level::Kernel => String::new(),
-                            Level::Group => format!(" in group {}", self.ids(thread).gid),
-                            Level::Thread => format!(" in thread {}", self.ids(thread).tid),
-                        };
+                        let whom = self.whom(level, thread);
                         return Err(RunError::Precondition {
                             thread: (level == Level::Thread).then(|| self.ids(thread)),
                             span,
@@ -709,12 +744,27 @@ impl<'k> Machine<'k> {
         Ok(())
     }
 
+    /// Where a level's clause is checked by `thread` (its representative above the thread level),
+    /// in words: ` in group 1`, ` in thread 5`, or nothing for the kernel.
+    fn whom(&self, level: Level, thread: usize) -> String {
+        match level {
+            Level::Kernel => String::new(),
+            Level::Group => format!(" in group {}", self.ids(thread).gid),
+            Level::Thread => format!(" in thread {}", self.ids(thread).tid),
+        }
+    }
+
     /// The threads (one per group, or one in all, above the thread level) where the pure facts of
     /// a level's clauses fail: the thread, the place and what went wrong.
     ///
     /// A cell outside its array is the kernel's bug: in a precondition `distribute` reports it
     /// (`access.bounds`), in a postcondition it is the postcondition's failure.
-    fn level_failures(&self, level: Level, clauses: &[Clause], precondition: bool) -> Vec<(usize, Span, String)> {
+    fn level_failures(
+        &self,
+        level: Level,
+        clauses: &[Clause],
+        precondition: bool,
+    ) -> Result<Vec<(usize, Span, String)>, RunError> {
         let representatives: Vec<usize> = match level {
             Level::Kernel => vec![0],
             Level::Group => self.groups_in_order().into_iter().map(|group| self.members_in_order(group)[0]).collect(),
@@ -728,17 +778,22 @@ impl<'k> Machine<'k> {
                     Ok(()) => continue,
                     Err(Failure::False(span)) => (thread, span, "is false".to_string()),
                     Err(Failure::Error(EvalError::OutOfBounds { .. })) if precondition => continue,
+                    Err(Failure::Error(error)) if beyond_reach(&error) => {
+                        let what = format!("this clause{}", self.whom(level, thread));
+                        return Err(unevaluated(&error, clause.span, &what));
+                    }
                     Err(Failure::Error(error)) => (thread, clause.span, format!("has no value ({})", describe(&error))),
                 };
                 failures.push(failure);
                 break;
             }
         }
-        failures
+        Ok(failures)
     }
 
     /// Checks the pure facts of contract clauses in a thread, as the obligation `obligation`, and
-    /// gathers their permissions. A failure is recorded (the first one is kept) and the run goes on.
+    /// gathers their permissions. A failure is recorded (the first one is kept) and the run goes on;
+    /// a clause beyond the evaluator's reach ends it.
     ///
     /// Every cell the clauses read must be covered by a permission (`frame`): one they name, or,
     /// with `framed_by_held`, one the thread holds.
@@ -748,7 +803,7 @@ impl<'k> Machine<'k> {
         clauses: &[Clause],
         obligation: ObligationId,
         framed_by_held: bool,
-    ) -> Vec<Claim> {
+    ) -> Result<Vec<Claim>, RunError> {
         let mut claims = Vec::new();
         for clause in clauses {
             let reads = RefCell::new(Vec::new());
@@ -760,6 +815,10 @@ impl<'k> Machine<'k> {
             let earlier = claims.len();
             match gathered {
                 Ok(mut more) => claims.append(&mut more),
+                Err(Failure::Error(error)) if beyond_reach(&error) => {
+                    let what = format!("this clause in thread {}", self.ids(thread).tid);
+                    return Err(unevaluated(&error, clause.span, &what));
+                }
                 Err(failure) => {
                     let (obligation, span, detail) = match failure {
                         Failure::False(span) => (obligation, span, "this fact is false".to_string()),
@@ -772,7 +831,7 @@ impl<'k> Machine<'k> {
                         }
                     };
                     self.fail(Bug::Failed { obligation, thread: self.ids(thread), span, detail });
-                    return claims;
+                    return Ok(claims);
                 }
             }
             // Read left to right: a read may use what the clause names before it, or an earlier
@@ -781,10 +840,10 @@ impl<'k> Machine<'k> {
             if let Some((location, span)) = self.unframed(thread, &reads, &claims, earlier, framed_by_held) {
                 let detail = format!("this reads `{}` without any permission to it", self.cell_name(location));
                 self.fail(Bug::Failed { obligation: ObligationId::Frame, thread: self.ids(thread), span, detail });
-                return claims;
+                return Ok(claims);
             }
         }
-        claims
+        Ok(claims)
     }
 
     /// The first read no permission covers: none named before it (the first `earlier` of `claims`,
@@ -811,8 +870,8 @@ impl<'k> Machine<'k> {
 
     /// Checks contract clauses in a thread: their pure facts, and that the thread holds their
     /// permissions.
-    fn check(&mut self, thread: usize, clauses: &[Clause], obligation: ObligationId) {
-        let claims = self.gather(thread, clauses, obligation, true);
+    fn check(&mut self, thread: usize, clauses: &[Clause], obligation: ObligationId) -> Result<(), RunError> {
+        let claims = self.gather(thread, clauses, obligation, true)?;
         for (location, needed) in total(&claims) {
             let held = self.held[thread].get(&location).cloned().unwrap_or_default();
             if !needed.fits_in(&held) {
@@ -821,9 +880,10 @@ impl<'k> Machine<'k> {
                 let detail =
                     format!("this needs {needed} of `{}`, and the thread holds {held}", self.cell_name(location));
                 self.fail(Bug::Failed { obligation, thread: self.ids(thread), span, detail });
-                return;
+                return Ok(());
             }
         }
+        Ok(())
     }
 
     fn cell_name(&self, location: Location) -> String {
@@ -833,11 +893,11 @@ impl<'k> Machine<'k> {
     /// Gives each thread the permissions of its precondition, and checks that the threads do not
     /// claim more than all of any cell (`group.resources` within a group, `kernel.resources`
     /// across groups). What the threads of a group claim of global memory is what the group owns.
-    fn distribute(&mut self) {
+    fn distribute(&mut self) -> Result<(), RunError> {
         let mut claimed: HashMap<Location, Vec<(usize, Share, Span)>> = HashMap::new();
         for thread in self.order.clone() {
             let claims =
-                self.gather(thread, &self.kernel.thread_contract.requires, ObligationId::KernelResources, false);
+                self.gather(thread, &self.kernel.thread_contract.requires, ObligationId::KernelResources, false)?;
             for claim in &claims {
                 claimed.entry(claim.location).or_default().push((thread, claim.share.clone(), claim.span));
             }
@@ -874,8 +934,9 @@ impl<'k> Machine<'k> {
                 format!("threads {first} and {second} claim {sum} of `{cell}` together, more than all of it")
             };
             self.fail(Bug::Failed { obligation, thread: self.ids(second), span, detail });
-            return;
+            break;
         }
+        Ok(())
     }
 
     /// A read needs some permission, a write all of it.
@@ -899,13 +960,12 @@ impl<'k> Machine<'k> {
         }
     }
 
-    /// Writes the cells the equations of an assertion pin (see [`satisfy_memory_equations`]).
-    fn pin(&mut self, thread: usize, assertion: &Assertion) {
+    /// Writes the cells the equations of a clause pin (see [`satisfy_memory_equations`]).
+    fn pin(&mut self, thread: usize, clause: &Clause) -> Result<(), RunError> {
         let mut pinned = Vec::new();
-        {
-            let view = self.view(thread, None);
-            view.equations(&self.evaluator(), assertion, &mut pinned);
-        }
+        self.view(thread, None).equations(&self.evaluator(), &clause.assertion, &mut pinned).map_err(|error| {
+            unevaluated(&error, clause.span, &format!("this precondition in thread {}", self.ids(thread).tid))
+        })?;
         let gid = self.ids(thread).gid as usize;
         for (array, index, value) in pinned {
             let cells = match self.kernel.array(array).memory {
@@ -916,12 +976,14 @@ impl<'k> Machine<'k> {
                 *cell = value;
             }
         }
+        Ok(())
     }
 
     /// Takes one step of a running thread.
     fn step(&mut self, thread: usize) -> Result<(), Stop> {
         if self.steps.len() as u64 >= MAX_STEPS {
-            return Err(Stop::Error(RunError::GaveUp { detail: format!("the run took more than {MAX_STEPS} steps") }));
+            let detail = format!("the run took more than {MAX_STEPS} steps");
+            return Err(Stop::Error(RunError::GaveUp { detail, span: None }));
         }
         let ids = self.ids(thread);
         self.steps.push(ids.tid);
@@ -987,13 +1049,13 @@ impl<'k> Machine<'k> {
             }
             StmtKind::While { .. } => self.threads[thread].frames.push(Frame::Loop { stmt, entered: false }),
             StmtKind::Barrier(barrier) => {
-                self.check(thread, &self.kernel.barrier(*barrier).contract.requires, ObligationId::BarrierPre);
+                self.check(thread, &self.kernel.barrier(*barrier).contract.requires, ObligationId::BarrierPre)?;
                 self.threads[thread].state = State::Waiting(*barrier, stmt.span);
                 return Ok(());
             }
             StmtKind::Assert(assertion) => {
                 let clause = Clause { assertion: assertion.clone(), span: stmt.span };
-                self.check(thread, std::slice::from_ref(&clause), ObligationId::Assert);
+                self.check(thread, std::slice::from_ref(&clause), ObligationId::Assert)?;
             }
             StmtKind::Assume(fact) => {
                 if self.code(thread, fact)? != Value::Bool(true) {
@@ -1009,7 +1071,7 @@ impl<'k> Machine<'k> {
     fn test_loop(&mut self, thread: usize, stmt: &'k Stmt, entered: bool) -> Result<(), Stop> {
         let StmtKind::While { invariants, cond, body } = &stmt.kind else { unreachable!("a loop frame holds a loop") };
         let obligation = if entered { ObligationId::LoopInvariantPreserved } else { ObligationId::LoopInvariantEntry };
-        self.check(thread, invariants, obligation);
+        self.check(thread, invariants, obligation)?;
         let again = self.code(thread, cond)? == Value::Bool(true);
         let frames = &mut self.threads[thread].frames;
         if again {
@@ -1085,7 +1147,7 @@ impl<'k> Machine<'k> {
                 &self.kernel.barrier(barrier).contract.ensures,
                 ObligationId::BarrierFunctional,
                 false,
-            );
+            )?;
             for claim in &claims {
                 let entry = handed.entry(claim.location).or_insert((Share::default(), thread, claim.span));
                 entry.0 = entry.0.plus(&claim.share);
@@ -1130,7 +1192,7 @@ impl<'k> Machine<'k> {
             self.close_interval(group);
         }
         for thread in self.order.clone() {
-            self.check(thread, &self.kernel.thread_contract.ensures, ObligationId::ThreadPost);
+            self.check(thread, &self.kernel.thread_contract.ensures, ObligationId::ThreadPost)?;
         }
         let kernel = self.kernel;
         let levels = [
@@ -1140,7 +1202,7 @@ impl<'k> Machine<'k> {
         for (level, contract, obligation) in levels {
             let Some(contract) = contract else { continue };
             if let Some((thread, span, detail)) =
-                self.level_failures(level, &contract.ensures, false).into_iter().next()
+                self.level_failures(level, &contract.ensures, false)?.into_iter().next()
             {
                 let detail = format!("this postcondition {detail}");
                 self.fail(Bug::Failed { obligation, thread: self.ids(thread), span, detail });

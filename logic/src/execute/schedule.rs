@@ -77,7 +77,8 @@ impl Machine<'_> {
                     }
                     last = Some(outcome);
                     if explored >= limit && !pending.is_empty() {
-                        return Err(RunError::GaveUp { detail: format!("more than {limit} schedules") });
+                        let detail = format!("more than {limit} schedules");
+                        return Err(RunError::GaveUp { detail, span: None });
                     }
                 }
                 continue;

@@ -2,7 +2,7 @@
 //! memory (recording the reads of code), and `\old`; and the permissions assertions name
 //! ([`Claim`], [`Share`]).
 
-use super::{equations, Location, Machine};
+use super::{beyond_reach, equations, Location, Machine};
 use crate::eval::{Env, EvalError, Evaluator, Value};
 use crate::{Amount, ArrayId, Assertion, AssertionKind, Builtin, ExprKind, Memory, Span, VarId, VarKind};
 use num_bigint::BigInt;
@@ -173,45 +173,57 @@ impl View<'_, '_> {
         }
     }
 
-    /// The cells the equations `a[i] == e` of an assertion pin, where guards hold.
+    /// The cells the equations `a[i] == e` of an assertion pin, where guards hold. A guard or side
+    /// without a value pins nothing; an expression beyond the evaluator's reach stops the search.
     pub(super) fn equations(
         &self,
         evaluator: &Evaluator,
         assertion: &Assertion,
         pinned: &mut Vec<(ArrayId, usize, BigInt)>,
-    ) {
-        let truth = |expr: &crate::Expr| evaluator.expr(expr, self) == Ok(Value::Bool(true));
+    ) -> Result<(), EvalError> {
+        let truth = |expr: &crate::Expr| Ok(self.value(evaluator, expr)? == Some(Value::Bool(true)));
         match &assertion.kind {
-            AssertionKind::Pure(fact) => self.fact_equations(evaluator, fact, pinned),
+            AssertionKind::Pure(fact) => self.fact_equations(evaluator, fact, pinned)?,
             AssertionKind::Perm(_) => {}
             AssertionKind::Star(left, right) => {
-                self.equations(evaluator, left, pinned);
-                self.equations(evaluator, right, pinned);
+                self.equations(evaluator, left, pinned)?;
+                self.equations(evaluator, right, pinned)?;
             }
             AssertionKind::Implies(guard, body) => {
-                if truth(guard) {
-                    self.equations(evaluator, body, pinned);
+                if truth(guard)? {
+                    self.equations(evaluator, body, pinned)?;
                 }
             }
             AssertionKind::Cond(cond, then_branch, else_branch) => {
-                self.equations(evaluator, if truth(cond) { then_branch } else { else_branch }, pinned);
+                self.equations(evaluator, if truth(cond)? { then_branch } else { else_branch }, pinned)?;
             }
             AssertionKind::ForallStar { var, range, body } => {
-                for value in evaluator.range(*var, range, self).unwrap_or_default() {
+                let values = match evaluator.range(*var, range, self) {
+                    Err(error) if beyond_reach(&error) => return Err(error),
+                    values => values.unwrap_or_default(),
+                };
+                for value in values {
                     self.bound.borrow_mut().push((*var, Value::Int(value)));
-                    self.equations(evaluator, body, pinned);
+                    let found = self.equations(evaluator, body, pinned);
                     self.bound.borrow_mut().pop();
+                    found?;
                 }
             }
         }
+        Ok(())
     }
 
-    fn fact_equations(&self, evaluator: &Evaluator, fact: &crate::Expr, pinned: &mut Vec<(ArrayId, usize, BigInt)>) {
+    fn fact_equations(
+        &self,
+        evaluator: &Evaluator,
+        fact: &crate::Expr,
+        pinned: &mut Vec<(ArrayId, usize, BigInt)>,
+    ) -> Result<(), EvalError> {
         for (lhs, rhs) in equations(fact) {
             for (cell, value) in [(lhs, rhs), (rhs, lhs)] {
                 let ExprKind::Read { array, index } = &cell.kind else { continue };
-                let (Ok(Value::Int(index)), Ok(Value::Int(value))) =
-                    (evaluator.expr(index, self), evaluator.expr(value, self))
+                let (Some(Value::Int(index)), Some(Value::Int(value))) =
+                    (self.value(evaluator, index)?, self.value(evaluator, value)?)
                 else {
                     continue;
                 };
@@ -220,6 +232,16 @@ impl View<'_, '_> {
                 }
                 break;
             }
+        }
+        Ok(())
+    }
+
+    /// The value of `expr`, `None` if it has none, or the error if it is beyond the evaluator's
+    /// reach.
+    fn value(&self, evaluator: &Evaluator, expr: &crate::Expr) -> Result<Option<Value>, EvalError> {
+        match evaluator.expr(expr, self) {
+            Err(error) if beyond_reach(&error) => Err(error),
+            value => Ok(value.ok()),
         }
     }
 }
