@@ -77,6 +77,15 @@ fn main() {
         );
         missed |= wall >= TARGET || outcome.bug.is_some();
     }
+    // The seed's binomial at 64 threads: its contracts call the naive `binom` recursion, which the
+    // run's memo of pure calls keeps polynomial.
+    let (wide, outcome) = in_process(&root.join("binomial.pvl"), 64, &Schedule::Canonical);
+    println!(
+        "  seed/binomial.pvl, 64 threads, canonical: {:.1} ms in process (target < {} ms)",
+        wide.as_secs_f64() * 1e3,
+        TARGET.as_millis()
+    );
+    missed |= wide >= TARGET || outcome.bug.is_some();
     let demo = root.join("demo.pvl");
     let (naive, outcome) = in_process(&demo, 3, &Schedule::Exhaustive { limit: u64::MAX });
     println!(
