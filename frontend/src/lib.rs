@@ -3,8 +3,9 @@
 //!
 //! Pipeline: [`source`] decodes the file, [`lexer`] cuts it into tokens (logos), [`parser`] drives
 //! the lalrpop grammar with error recovery into the [`ast`], and [`resolve`] resolves names and
-//! checks types, producing a [`lockstep_logic::Program`]. Every problem found on the way is a
-//! [`diagnostics::Diagnostic`] with a stable code and a span.
+//! checks types, producing a [`lockstep_logic::Program`], in which the constructs the language
+//! does not support yet are then refused ([`lockstep_logic::support`]). Every problem found on the
+//! way is a [`diagnostics::Diagnostic`] with a stable code and a span.
 //!
 //! ```
 //! use lockstep_frontend::{check_file, source::SourceFile};
@@ -64,7 +65,10 @@ pub fn check_bytes(path: &str, bytes: Vec<u8>) -> Checked {
 }
 
 /// Parses and checks a decoded file. Name resolution runs only on a file without syntax errors, so
-/// that a skipped declaration does not show up again as a string of unknown names.
+/// that a skipped declaration does not show up again as a string of unknown names; and the
+/// constructs the language does not support yet ([`lockstep_logic::support`]) are looked for only
+/// in a program that resolves, each use its own `kernel::unsupported` error. A file with none of
+/// these errors is one the verifier and the executor accept.
 pub fn check_file(file: SourceFile) -> Checked {
     let (tree, mut diagnostics) = parser::parse(&file.text);
     let tree = match tree {
@@ -83,7 +87,16 @@ pub fn check_file(file: SourceFile) -> Checked {
     }
     let (program, resolve_diagnostics) = resolve::resolve(&tree);
     diagnostics.extend(resolve_diagnostics);
+    if !diagnostics.iter().any(Diagnostic::is_error) {
+        diagnostics.extend(lockstep_logic::support::unsupported(&program).into_iter().map(refusal));
+    }
     diagnostics.sort_by_key(|diagnostic| diagnostic.primary.span.start);
     let program = (!diagnostics.iter().any(Diagnostic::is_error)).then_some(program);
     Checked { file, program, diagnostics }
+}
+
+/// A construct the language does not support yet, as the diagnostic every command gives for it.
+fn refusal(unsupported: lockstep_logic::support::Unsupported) -> Diagnostic {
+    Diagnostic::error(Code::Unsupported, unsupported.message, unsupported.span, unsupported.label)
+        .with_help(unsupported.help)
 }

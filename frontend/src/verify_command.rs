@@ -5,7 +5,7 @@ use lockstep_encoder::kernel;
 use lockstep_encoder::smt::Limits;
 use lockstep_frontend::run::{self, Replay};
 use lockstep_frontend::source::SourceFile;
-use lockstep_frontend::verify::{self, KernelResult, ObligationResult, Verdict};
+use lockstep_frontend::verify::{self, KernelResult, ObligationResult, Verdict, VerifyError};
 use lockstep_frontend::{check_bytes, Checked};
 use lockstep_logic::fences::MemoryModel;
 use std::io::IsTerminal;
@@ -57,19 +57,13 @@ pub fn run(
             for diagnostic in &checked.diagnostics {
                 eprint!("{}", diagnostic.render(&checked.file));
             }
-            files.push(file_json(&checked, &[], &[], "the file was rejected"));
+            files.push(file_json(&checked, &[], &[], None));
             rejected = true;
             continue;
         };
         if let Some(emit) = emit {
             for kernel_ir in &program.kernels {
-                match kernel::encode(program, kernel_ir, options) {
-                    Ok(encoding) => ivl_command::write_program(&encoding.program, emit),
-                    Err(unsupported) => {
-                        report_error(&checked.file, unsupported.span, &unsupported.message);
-                        rejected = true;
-                    }
-                }
+                ivl_command::write_program(&kernel::encode(program, kernel_ir, options).program, emit);
             }
             continue;
         }
@@ -95,11 +89,11 @@ pub fn run(
                         report_human(&checked.file, result, replays);
                     }
                 }
-                files.push(file_json(&checked, &kernels, &replays, ""));
+                files.push(file_json(&checked, &kernels, &replays, None));
             }
             Err(error) => {
                 report_error(&checked.file, error.span, &error.message);
-                files.push(file_json(&checked, &[], &[], &error.message));
+                files.push(file_json(&checked, &[], &[], Some(&error)));
                 rejected = true;
             }
         }
@@ -274,7 +268,7 @@ fn file_json(
     checked: &Checked,
     kernels: &[KernelResult],
     replays: &[Vec<Option<Replay>>],
-    error: &str,
+    error: Option<&VerifyError>,
 ) -> serde_json::Value {
     let file = &checked.file;
     let mut errors: Vec<serde_json::Value> = checked
@@ -286,8 +280,9 @@ fn file_json(
             serde_json::json!({ "code": diagnostic.code.as_str(), "line": position.line, "column": position.column, "message": diagnostic.message })
         })
         .collect();
-    if !error.is_empty() && errors.is_empty() {
-        errors.push(serde_json::json!({ "code": "verify::unsupported", "line": 1, "column": 1, "message": error }));
+    if let Some(error) = error {
+        let position = file.position(error.span.start);
+        errors.push(serde_json::json!({ "code": "verify::solver-failed", "line": position.line, "column": position.column, "message": error.message }));
     }
     let kernels: Vec<serde_json::Value> = kernels
         .iter()

@@ -306,6 +306,22 @@ pub struct Expr {
     pub span: Span,
 }
 
+impl Expr {
+    /// Appends the expression's immediate subexpressions to `out`: a work list, so that a walk
+    /// over a deep expression needs no recursion.
+    pub fn children<'e>(&'e self, out: &mut Vec<&'e Expr>) {
+        match &self.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Builtin(_) | ExprKind::Var(_) | ExprKind::Result => {}
+            ExprKind::Read { index, .. } => out.push(index),
+            ExprKind::Unary { operand, .. } | ExprKind::Old(operand) => out.push(operand),
+            ExprKind::Binary { lhs, rhs, .. } => out.extend([&**lhs, &**rhs]),
+            ExprKind::Cond { cond, then_value, else_value } => out.extend([&**cond, &**then_value, &**else_value]),
+            ExprKind::Call { args, .. } => out.extend(args),
+            ExprKind::Quantifier { range, body, .. } => out.extend([&**range, &**body]),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExprKind {
     Int(BigInt),

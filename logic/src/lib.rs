@@ -17,7 +17,9 @@ pub mod fences;
 mod ir;
 pub mod lockstep;
 pub mod obligation;
+pub mod recursion;
 pub mod resources;
+pub mod support;
 
 pub use ir::*;
 pub use obligation::{Obligation, ObligationId};

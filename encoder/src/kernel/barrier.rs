@@ -168,13 +168,10 @@ fn other_name(kernel: &logic::Kernel, var: VarId) -> String {
     format!("other_{}", names::private(kernel, var))
 }
 
-/// A fact conjunct under its guards, if every array it (or a guard) reads is `allowed`; `None`
-/// for a permission, a `\forall*` or a fact that reads other memory.
+/// A fact conjunct under its guards and `\forall*`, if every array it (or a guard or range) reads
+/// is `allowed`; `None` for a permission or a fact that reads other memory.
 pub(super) fn fact(context: &Context, conjunct: &Conjunct, allowed: impl Fn(logic::ArrayId) -> bool) -> Option<Expr> {
     let ConjunctKind::Fact(fact) = &conjunct.kind else { return None };
-    if conjunct.binders.len() > 1 {
-        return None;
-    }
     let reads_only_allowed = |expr: &logic::Expr| reads(expr).into_iter().all(&allowed) && !has_old(expr);
     let ranges = conjunct.binders.iter().map(|binder| &binder.range);
     if !ranges.chain(&conjunct.guards).all(reads_only_allowed) || !reads_only_allowed(fact) {
@@ -183,13 +180,10 @@ pub(super) fn fact(context: &Context, conjunct: &Conjunct, allowed: impl Fn(logi
     closed_fact(context, conjunct)
 }
 
-/// A fact conjunct (of at most one `\forall*`) as one closed formula: `forall i :: range &&
-/// guards ==> fact`; `None` for a permission or nested `\forall*`. Reads are not checked.
+/// A fact conjunct as one closed formula: `forall i :: range && guards ==> fact`; `None` for a
+/// permission. Reads are not checked.
 pub(super) fn closed_fact(context: &Context, conjunct: &Conjunct) -> Option<Expr> {
     let ConjunctKind::Fact(fact) = &conjunct.kind else { return None };
-    if conjunct.binders.len() > 1 {
-        return None;
-    }
     let mut context = context.clone();
     let mut ignored = Vec::new();
     let mut scope = Scope::default();
@@ -229,7 +223,7 @@ fn conjunct_reads(conjunct: &Conjunct) -> Vec<(logic::ArrayId, &logic::Expr)> {
             ExprKind::Read { array, index } => found.push((*array, &**index)),
             _ => {}
         }
-        super::expr::children(next, &mut work);
+        next.children(&mut work);
     }
     found
 }
@@ -238,7 +232,7 @@ fn reads(expr: &logic::Expr) -> Vec<logic::ArrayId> {
     let mut found = Vec::new();
     let mut work = vec![expr];
     while let Some(next) = work.pop() {
-        super::expr::children(next, &mut work);
+        next.children(&mut work);
         if let ExprKind::Read { array, .. } = &next.kind {
             found.push(*array);
         }
@@ -252,7 +246,7 @@ fn has_old(expr: &logic::Expr) -> bool {
         if matches!(next.kind, ExprKind::Old(_)) {
             return true;
         }
-        super::expr::children(next, &mut work);
+        next.children(&mut work);
     }
     false
 }

@@ -8,7 +8,7 @@
 //! `j - c`, and `hit(j)` needs no quantifier; otherwise `hit(j)` is `exists i :: ...`.
 
 use super::expr::{self, Condition, Context, Scope};
-use super::{conjunction, names, real, Body, Encoder, Unsupported};
+use super::{conjunction, names, real, Body, Encoder};
 use crate::ivl::{BinaryOp, Binding, Expr, Quantifier, Stmt, StmtKind, Type};
 use lockstep_logic::resources::{Conjunct, ConjunctKind};
 use lockstep_logic::{self as logic, Amount, ExprKind, ObligationId, VarId};
@@ -49,14 +49,9 @@ impl Translated {
 }
 
 impl Encoder<'_> {
-    /// Translates a conjunct in a context.
-    pub(super) fn translate_conjunct(&self, context: &Context, conjunct: &Conjunct) -> Result<Translated, Unsupported> {
-        if conjunct.binders.len() > 1 {
-            return Err(Unsupported {
-                span: conjunct.span,
-                message: "nested `\\forall*` is not supported yet: write one `\\forall*` over one variable".into(),
-            });
-        }
+    /// Translates a conjunct in a context. It has at most one `\forall*`: nested ones are refused
+    /// before encoding ([`lockstep_logic::support`]).
+    pub(super) fn translate_conjunct(&self, context: &Context, conjunct: &Conjunct) -> Translated {
         let mut context = context.clone();
         let mut conditions = Vec::new();
         let mut scope = Scope::default();
@@ -85,17 +80,12 @@ impl Encoder<'_> {
                 Kind::Perm { array: *array, index: translated, logic_index: index.clone(), amount: amount.clone() }
             }
         };
-        Ok(Translated { binder, guard: conjunction(guards), conditions, kind })
+        Translated { binder, guard: conjunction(guards), conditions, kind }
     }
 
     /// Inhales one conjunct: assume a fact, add a permission.
-    pub(super) fn inhale_conjunct(
-        &mut self,
-        context: &Context,
-        conjunct: &Conjunct,
-        body: &mut Body,
-    ) -> Result<(), Unsupported> {
-        let translated = self.translate_conjunct(context, conjunct)?;
+    pub(super) fn inhale_conjunct(&mut self, context: &Context, conjunct: &Conjunct, body: &mut Body) {
+        let translated = self.translate_conjunct(context, conjunct);
         translated.conditions.iter().cloned().for_each(|condition| self.check(body, condition));
         match &translated.kind {
             Kind::Fact(fact) => body.push(StmtKind::Assume(translated.closed(fact.clone()))),
@@ -109,19 +99,12 @@ impl Encoder<'_> {
                 self.update_quantified(context, &translated, BinaryOp::Add, |_| amount.clone(), body);
             }
         }
-        Ok(())
     }
 
     /// Exhales one conjunct: assert a fact (as obligation `id`), check and remove a permission.
     /// `before` reads the masks from before the exhale began (for the reads of facts).
-    pub(super) fn exhale_conjunct(
-        &mut self,
-        before: &Context,
-        conjunct: &Conjunct,
-        id: ObligationId,
-        body: &mut Body,
-    ) -> Result<(), Unsupported> {
-        let translated = self.translate_conjunct(before, conjunct)?;
+    pub(super) fn exhale_conjunct(&mut self, before: &Context, conjunct: &Conjunct, id: ObligationId, body: &mut Body) {
+        let translated = self.translate_conjunct(before, conjunct);
         translated.conditions.iter().cloned().for_each(|condition| self.check(body, condition));
         let what = super::describe(id);
         match &translated.kind {
@@ -145,12 +128,12 @@ impl Encoder<'_> {
                 if translated.binder.is_none() {
                     let amount = self.amount(amount, body, Some(current));
                     body.push(guarded_update(&translated.guard, mask, index, BinaryOp::Sub, amount));
-                    return Ok(());
+                    return;
                 }
                 // Two values of the bound variable must name two locations, or the exact amount
                 // would be taken once where it is owed twice.
                 if let Amount::Exact(_) = amount {
-                    let injective = self.injectivity(before, conjunct, &translated)?;
+                    let injective = self.injectivity(before, conjunct, &translated);
                     let tag = self.tag(
                         id,
                         conjunct.span,
@@ -201,7 +184,6 @@ impl Encoder<'_> {
                 }
             }
         }
-        Ok(())
     }
 
     /// Asserts one conjunct without removing anything: a fact holds, a permission is held.
@@ -211,8 +193,8 @@ impl Encoder<'_> {
         conjunct: &Conjunct,
         id: ObligationId,
         body: &mut Body,
-    ) -> Result<(), Unsupported> {
-        let translated = self.translate_conjunct(context, conjunct)?;
+    ) {
+        let translated = self.translate_conjunct(context, conjunct);
         translated.conditions.iter().cloned().for_each(|condition| self.check(body, condition));
         let (holds, assumed) = match &translated.kind {
             Kind::Fact(fact) => (fact.clone(), true),
@@ -227,24 +209,23 @@ impl Encoder<'_> {
         };
         let tag = self.tag(id, conjunct.span, message);
         body.push(StmtKind::Assert { expr: translated.closed(holds), tag: Some(tag), assumed });
-        Ok(())
     }
 
     /// `forall i1, i2 :: guard(i1) && guard(i2) && i1 != i2 ==> index(i1) != index(i2)`.
-    fn injectivity(&self, before: &Context, conjunct: &Conjunct, translated: &Translated) -> Result<Expr, Unsupported> {
-        let Some((binding, var)) = &translated.binder else { return Ok(Expr::Bool(true)) };
-        let instance = |suffix: &str| -> Result<(Expr, Expr, Binding), Unsupported> {
+    fn injectivity(&self, before: &Context, conjunct: &Conjunct, translated: &Translated) -> Expr {
+        let Some((binding, var)) = &translated.binder else { return Expr::Bool(true) };
+        let instance = |suffix: &str| -> (Expr, Expr, Binding) {
             let name = format!("{}_{suffix}", binding.name);
             let mut renamed = before.clone();
             renamed.vars.insert(*var, Expr::var(&name));
-            let again = self.translate_conjunct_with(&renamed, conjunct, *var, &name)?;
+            let again = self.translate_conjunct_with(&renamed, conjunct, *var, &name);
             let Kind::Perm { index, .. } = again.kind else { unreachable!("a permission conjunct") };
-            Ok((again.guard, index, Binding::new(name, Type::Int)))
+            (again.guard, index, Binding::new(name, Type::Int))
         };
-        let (first_guard, first_index, first) = instance("1")?;
-        let (second_guard, second_index, second) = instance("2")?;
+        let (first_guard, first_index, first) = instance("1");
+        let (second_guard, second_index, second) = instance("2");
         let distinct = Expr::binary(BinaryOp::Ne, Expr::var(&first.name), Expr::var(&second.name));
-        Ok(Expr::Quantified {
+        Expr::Quantified {
             quantifier: Quantifier::Forall,
             bound: vec![first, second],
             triggers: Vec::new(),
@@ -253,22 +234,16 @@ impl Encoder<'_> {
                 conjunction([first_guard, second_guard, distinct]),
                 Expr::binary(BinaryOp::Ne, first_index, second_index),
             )),
-        })
+        }
     }
 
     /// The conjunct with its bound variable spelled `name` (and not bound): guard and index.
-    fn translate_conjunct_with(
-        &self,
-        context: &Context,
-        conjunct: &Conjunct,
-        var: VarId,
-        name: &str,
-    ) -> Result<Translated, Unsupported> {
+    fn translate_conjunct_with(&self, context: &Context, conjunct: &Conjunct, var: VarId, name: &str) -> Translated {
         let mut unbound = conjunct.clone();
         unbound.binders.clear();
         let mut context = context.clone();
         context.vars.insert(var, Expr::var(name));
-        let mut translated = self.translate_conjunct(&context, &unbound)?;
+        let mut translated = self.translate_conjunct(&context, &unbound);
         let range = conjunct.binders.first().map(|binder| {
             let mut ignored = Vec::new();
             context.translate(&binder.range, &mut ignored, &mut Scope::default())
@@ -276,7 +251,7 @@ impl Encoder<'_> {
         if let Some(range) = range {
             translated.guard = Expr::binary(BinaryOp::And, range, translated.guard);
         }
-        Ok(translated)
+        translated
     }
 
     /// `M := (lambda j :: M[j] op (hit(j) ? amount(j) : 0))`: no quantified assumption.
@@ -381,7 +356,7 @@ fn mentions(expr: &logic::Expr, var: VarId) -> bool {
         if matches!(next.kind, ExprKind::Var(found) if found == var) {
             return true;
         }
-        expr::children(next, &mut work);
+        next.children(&mut work);
     }
     false
 }

@@ -464,16 +464,3 @@ pub fn in_bounds(index: &Expr, size: Expr) -> Expr {
 pub fn real_zero() -> Expr {
     Expr::Real(num_rational::BigRational::from_integer(BigInt::from(0)))
 }
-
-/// Pushes the direct subexpressions of `expr`.
-pub fn children<'e>(expr: &'e logic::Expr, out: &mut Vec<&'e logic::Expr>) {
-    match &expr.kind {
-        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Builtin(_) | ExprKind::Var(_) | ExprKind::Result => {}
-        ExprKind::Read { index, .. } => out.push(index),
-        ExprKind::Unary { operand, .. } | ExprKind::Old(operand) => out.push(operand),
-        ExprKind::Binary { lhs, rhs, .. } => out.extend([&**lhs, &**rhs]),
-        ExprKind::Cond { cond, then_value, else_value } => out.extend([&**cond, &**then_value, &**else_value]),
-        ExprKind::Call { args, .. } => out.extend(args),
-        ExprKind::Quantifier { range, body, .. } => out.extend([&**range, &**body]),
-    }
-}

@@ -233,14 +233,3 @@ fn writable(kernel: &logic::Kernel, array: logic::ArrayId) -> bool {
     };
     kernel.writes(array) && starts.into_iter().any(|clauses| may_complete(clauses))
 }
-
-/// Whether a written contract holds permissions: those are not verified yet.
-pub(super) fn has_permissions(contract: &logic::Contract) -> Option<logic::Span> {
-    contract
-        .requires
-        .iter()
-        .chain(&contract.ensures)
-        .flat_map(|clause| normal_form(&clause.assertion))
-        .find(|conjunct| matches!(conjunct.kind, ConjunctKind::Perm { .. }))
-        .map(|conjunct| conjunct.span)
-}

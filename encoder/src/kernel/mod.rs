@@ -22,8 +22,9 @@ use crate::verify::{Definition, Evaluation};
 use expr::{Condition, Context, Scope};
 use lockstep_logic::eval;
 use lockstep_logic::fences::MemoryModel;
+use lockstep_logic::recursion::{self, CallGraph};
 use lockstep_logic::resources::normal_form;
-use lockstep_logic::{self as logic, Amount, Obligation, ObligationId, Span, VarId, VarKind};
+use lockstep_logic::{self as logic, Amount, FunctionId, Obligation, ObligationId, Span, VarId, VarKind};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use std::collections::{BTreeSet, HashMap};
@@ -103,13 +104,6 @@ impl Encoding {
     }
 }
 
-/// Why a kernel cannot be encoded yet: a construct the encoder does not support, with its span.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unsupported {
-    pub span: Span,
-    pub message: String,
-}
-
 /// What the user chose for an encoding.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
@@ -117,25 +111,19 @@ pub struct Options {
     pub memory_model: MemoryModel,
 }
 
-/// Encodes one kernel of a program.
-pub fn encode<'k>(
-    program: &'k logic::Program,
-    kernel: &'k logic::Kernel,
-    options: &Options,
-) -> Result<Encoding, Unsupported> {
-    for (contract, level) in [(&kernel.kernel_contract, "kernel"), (&kernel.group_contract, "group")] {
-        if let Some(span) = contract.as_ref().and_then(levels::has_permissions) {
-            return Err(Unsupported {
-                span,
-                message: format!(
-                    "permissions in a written {level} contract are not verified yet; leave them out and lockstep generates the {level}'s resources from the thread contract"
-                ),
-            });
-        }
-    }
+/// Encodes one kernel of a program. The program uses no construct the language does not support
+/// yet ([`lockstep_logic::support::unsupported`] finds none): the frontend refuses such files
+/// before they get here, and the encoding relies on it (no nested `\forall*`, no permissions in a
+/// written kernel or group contract, recursion only direct and on an int parameter).
+pub fn encode<'k>(program: &'k logic::Program, kernel: &'k logic::Kernel, options: &Options) -> Encoding {
+    debug_assert!(
+        lockstep_logic::support::unsupported(program).is_empty(),
+        "the program uses constructs the language does not support yet"
+    );
     let mut encoder = Encoder {
         kernel,
         functions: &program.functions,
+        calls: CallGraph::of(&program.functions),
         memory_model: options.memory_model,
         obligations: Vec::new(),
         wildcards: 0,
@@ -143,11 +131,11 @@ pub fn encode<'k>(
         shown: HashMap::new(),
     };
     let mut declarations = encoder.preamble();
-    for function in &program.functions {
-        declarations.extend(encoder.function(function)?);
+    for (index, function) in program.functions.iter().enumerate() {
+        declarations.extend(encoder.function(FunctionId(index as u32), function));
     }
     declarations.extend(encoder.other_thread_functions());
-    declarations.push(Declaration::Procedure(encoder.thread()?));
+    declarations.push(Declaration::Procedure(encoder.thread()));
     let lockstep = lockstep_logic::lockstep::LockStep::of(kernel);
     for index in 0..kernel.barriers.len() {
         declarations.extend(encoder.barrier_functional(index, &lockstep).map(Declaration::Procedure));
@@ -156,13 +144,13 @@ pub fn encode<'k>(
     let resources = encoder.resource_procedures(&lockstep);
     declarations.append(&mut encoder.extra_declarations);
     declarations.extend(resources);
-    Ok(Encoding {
+    Encoding {
         program: ivl::Program::new(declarations),
         obligations: encoder.obligations,
         display: display(kernel),
         shown: encoder.shown,
-        definitions: definitions(&program.functions),
-    })
+        definitions: definitions(&program.functions, &encoder.calls),
+    }
 }
 
 /// Evaluation may take this many steps (expression nodes) per application. It is spent only on
@@ -171,12 +159,12 @@ const EVALUATION_STEPS: u64 = 1_000_000;
 
 /// The recursive functions with their concrete evaluation, for the checks their axioms leave
 /// undecided (E5). Their fuel, the first argument, does not change their value.
-fn definitions(functions: &[logic::Function]) -> Vec<Definition> {
+fn definitions(functions: &[logic::Function], calls: &CallGraph) -> Vec<Definition> {
     let shared: Arc<Vec<logic::Function>> = Arc::new(functions.to_vec());
     functions
         .iter()
         .enumerate()
-        .filter(|(_, function)| recursive(functions, function))
+        .filter(|(index, _)| calls.recursive(FunctionId(*index as u32)))
         .map(|(index, function)| {
             let functions = Arc::clone(&shared);
             let evaluate = move |args: &[Value]| {
@@ -212,6 +200,8 @@ fn definitions(functions: &[logic::Function]) -> Vec<Definition> {
 struct Encoder<'k> {
     kernel: &'k logic::Kernel,
     functions: &'k [logic::Function],
+    /// The calls between the functions, and which recurse.
+    calls: CallGraph,
     memory_model: MemoryModel,
     obligations: Vec<Obligation>,
     /// Wildcard amounts chosen so far (each a fresh local variable).
@@ -318,7 +308,7 @@ impl<'k> Encoder<'k> {
     /// get fuel `F`, and `f(succ(F), x) == f(F, x)`, both triggered only on `f(succ(F), x)`, so
     /// each unfolding uses up one unit and the solver cannot loop. Its `ensures` are checked by a
     /// procedure of their own and assumed at every call.
-    fn function(&mut self, function: &'k logic::Function) -> Result<Vec<Declaration>, Unsupported> {
+    fn function(&mut self, id: FunctionId, function: &'k logic::Function) -> Vec<Declaration> {
         let params: Vec<Binding> = function
             .params
             .iter()
@@ -343,7 +333,7 @@ impl<'k> Encoder<'k> {
             body: Box::new(body),
         };
         let mut declarations = Vec::new();
-        if recursive(self.functions, function) {
+        if self.calls.recursive(id) {
             let unfolded = application(Expr::Call(names::SUCC.into(), vec![Expr::var("fuel")]));
             declarations.push(Declaration::Function(ivl::Function {
                 name: names::function(function),
@@ -375,8 +365,8 @@ impl<'k> Encoder<'k> {
                 body: Some(inner.translate(&function.body)),
             }));
         }
-        declarations.push(Declaration::Procedure(self.function_procedure(function, &params)?));
-        Ok(declarations)
+        declarations.push(Declaration::Procedure(self.function_procedure(id, function, &params)));
+        declarations
     }
 
     /// The well-formedness of a pure function (E5), as its own procedure: from its precondition,
@@ -385,11 +375,7 @@ impl<'k> Encoder<'k> {
     /// unfolding axioms are consistent, and its postconditions follow from its body. A
     /// postcondition is proved here and never assumed: callers see the body itself (expanded), so
     /// a wrong `ensures` cannot make anything else verify.
-    fn function_procedure(
-        &mut self,
-        function: &'k logic::Function,
-        params: &[Binding],
-    ) -> Result<Procedure, Unsupported> {
+    fn function_procedure(&mut self, id: FunctionId, function: &'k logic::Function, params: &[Binding]) -> Procedure {
         let mut context = self.context(
             [Expr::var(names::UNKNOWN), Expr::var(names::UNKNOWN), Expr::var(names::UNKNOWN)],
             ObligationId::AccessRead,
@@ -398,25 +384,11 @@ impl<'k> Encoder<'k> {
         for &param in &function.params {
             context.vars.insert(param, Expr::var(names::function_var(function, param)));
         }
-        let self_index = self.functions.iter().position(|candidate| std::ptr::eq(candidate, function));
-        if let Some(index) = self_index.filter(|_| recursive(self.functions, function)) {
-            if !function.ensures.is_empty() {
-                return Err(Unsupported {
-                    span: function.ensures[0].span,
-                    message: format!(
-                        "postconditions of a recursive function (`{}`) are not supported yet",
-                        function.name
-                    ),
-                });
-            }
-            let measure = measure(function, index).ok_or_else(|| Unsupported {
-                span: function.span,
-                message: format!(
-                    "`{}` calls itself through other functions, or has no int parameter to decrease: only direct recursion on an int parameter is supported",
-                    function.name
-                ),
-            })?;
-            context.termination = Some((lockstep_logic::FunctionId(index as u32), measure));
+        if self.calls.recursive(id) {
+            // A recursive function calls itself only directly, has an int parameter and no
+            // postconditions: other recursion is refused before encoding (`encode`).
+            let measure = recursion::measure(function, id).expect("a recursive function has an int parameter");
+            context.termination = Some((id, measure));
         }
         let mut stmts = Vec::new();
         for requirement in &function.requires {
@@ -453,7 +425,7 @@ impl<'k> Encoder<'k> {
         let mut procedure =
             self.procedure(format!("function_{}", function.name), &[], Vec::new(), false, locals, stmts);
         procedure.params = params.to_vec();
-        Ok(procedure)
+        procedure
     }
 
     fn context(&self, thread: [Expr; 3], read_id: ObligationId) -> Context<'k> {
@@ -476,7 +448,7 @@ impl<'k> Encoder<'k> {
 
     /// The per-thread triple `{T_res * T_pre} body {T_res' * T_post}` (seed Theorem 5.3.1, the
     /// thread premise; `proofs/kernel.md`, E2).
-    fn thread(&mut self) -> Result<Procedure, Unsupported> {
+    fn thread(&mut self) -> Procedure {
         let kernel = self.kernel;
         // `tid` is spelled `gid * gsize + lid` everywhere, so arithmetic modulo `gsize` sees the
         // thread's place in its group (E9).
@@ -507,20 +479,20 @@ impl<'k> Encoder<'k> {
             });
         }
         for clause in &kernel.thread_contract.requires {
-            self.inhale(&context, &clause.assertion, &mut body)?;
+            self.inhale(&context, &clause.assertion, &mut body);
         }
         context.read_id = ObligationId::AccessRead;
-        self.block(&context, &kernel.body, &mut body)?;
+        self.block(&context, &kernel.body, &mut body);
         context.read_id = ObligationId::Frame;
-        self.exhale(&context, &kernel.thread_contract.ensures, ObligationId::ThreadPost, &mut body)?;
-        Ok(self.procedure(
+        self.exhale(&context, &kernel.thread_contract.ensures, ObligationId::ThreadPost, &mut body);
+        self.procedure(
             format!("thread_{}", kernel.name),
             &[names::TID, names::GID, names::LID],
             self.launch(),
             true,
             body.locals,
             body.stmts,
-        ))
+        )
     }
 
     /// A procedure of the kernel's encoding: the free `requires` are the given facts and (unless
@@ -603,15 +575,16 @@ impl<'k> Encoder<'k> {
         };
         facts.iter().for_each(|fact| fact.walk(&mut visit));
         ivl::walk_statements(stmts, &mut visit);
-        let called: Vec<usize> = (0..self.functions.len())
+        let called = (0..self.functions.len())
             .filter(|&index| named.contains(&names::function(&self.functions[index])))
-            .collect();
-        let reached = reachable(self.functions, called);
+            .map(|index| FunctionId(index as u32));
+        let reached = self.calls.reachable(called);
         self.functions
             .iter()
             .zip(reached)
-            .filter(|(function, reached)| *reached && recursive(self.functions, function))
-            .map(|(function, _)| Expr::var(names::defined(function)))
+            .enumerate()
+            .filter(|&(index, (_, reached))| reached && self.calls.recursive(FunctionId(index as u32)))
+            .map(|(_, (function, _))| Expr::var(names::defined(function)))
             .collect()
     }
 
@@ -629,23 +602,16 @@ impl<'k> Encoder<'k> {
 
     /// Adds the assertion's permission to the masks and assumes its facts, left to right; each
     /// read must be covered by permission held at that point (the `frame` obligation, E4).
-    fn inhale(&mut self, context: &Context, assertion: &logic::Assertion, body: &mut Body) -> Result<(), Unsupported> {
+    fn inhale(&mut self, context: &Context, assertion: &logic::Assertion, body: &mut Body) {
         for conjunct in normal_form(assertion) {
-            self.inhale_conjunct(context, &conjunct, body)?;
+            self.inhale_conjunct(context, &conjunct, body);
         }
-        Ok(())
     }
 
     /// Checks the assertion's facts and permission against the state and removes the permission
     /// (E4). Reads are checked against the permission held before the exhale began.
     /// The clauses form one conjunction: one snapshot of the masks serves them all.
-    fn exhale(
-        &mut self,
-        context: &Context,
-        clauses: &[logic::Clause],
-        id: ObligationId,
-        body: &mut Body,
-    ) -> Result<(), Unsupported> {
+    fn exhale(&mut self, context: &Context, clauses: &[logic::Clause], id: ObligationId, body: &mut Body) {
         let mut before = context.clone();
         for index in self.arrays() {
             let saved = format!("{}_before_{}", names::mask(self.kernel, index), self.obligations.len());
@@ -658,9 +624,8 @@ impl<'k> Encoder<'k> {
             before.masks[index] = saved;
         }
         for conjunct in clauses.iter().flat_map(|clause| normal_form(&clause.assertion)) {
-            self.exhale_conjunct(&before, &conjunct, id, body)?;
+            self.exhale_conjunct(&before, &conjunct, id, body);
         }
-        Ok(())
     }
 
     /// An amount as a real: exact, or a fresh wildcard, positive and (when taken from `held`)
@@ -703,14 +668,13 @@ impl<'k> Encoder<'k> {
         )
     }
 
-    fn block(&mut self, context: &Context, block: &logic::Block, body: &mut Body) -> Result<(), Unsupported> {
+    fn block(&mut self, context: &Context, block: &logic::Block, body: &mut Body) {
         for stmt in &block.stmts {
-            self.statement(context, stmt, body)?;
+            self.statement(context, stmt, body);
         }
-        Ok(())
     }
 
-    fn statement(&mut self, context: &Context, stmt: &logic::Stmt, body: &mut Body) -> Result<(), Unsupported> {
+    fn statement(&mut self, context: &Context, stmt: &logic::Stmt, body: &mut Body) {
         let kernel = self.kernel;
         let value = |this: &mut Self, body: &mut Body, expr: &logic::Expr| {
             let mut conditions = Vec::new();
@@ -762,10 +726,10 @@ impl<'k> Encoder<'k> {
             logic::StmtKind::If { cond, then_branch, else_branch } => {
                 let cond = value(self, body, cond);
                 let mut then_body = Body { stmts: Vec::new(), locals: Vec::new() };
-                self.block(context, then_branch, &mut then_body)?;
+                self.block(context, then_branch, &mut then_body);
                 let mut else_body = Body { stmts: Vec::new(), locals: Vec::new() };
                 if let Some(else_branch) = else_branch {
-                    self.block(context, else_branch, &mut else_body)?;
+                    self.block(context, else_branch, &mut else_body);
                 }
                 body.locals.extend(then_body.locals.into_iter().chain(else_body.locals));
                 body.push(StmtKind::If {
@@ -775,40 +739,32 @@ impl<'k> Encoder<'k> {
                 });
             }
             logic::StmtKind::While { invariants, cond, body: loop_body } => {
-                self.while_loop(context, invariants, cond, loop_body, body)?;
+                self.while_loop(context, invariants, cond, loop_body, body);
             }
-            logic::StmtKind::Barrier(barrier) => self.barrier(context, kernel.barrier(*barrier), body)?,
-            logic::StmtKind::Assert(assertion) => self.assert(context, assertion, ObligationId::Assert, body)?,
+            logic::StmtKind::Barrier(barrier) => self.barrier(context, kernel.barrier(*barrier), body),
+            logic::StmtKind::Assert(assertion) => self.assert(context, assertion, ObligationId::Assert, body),
             logic::StmtKind::Assume(assumed) => {
                 let assumed = value(self, body, assumed);
                 body.push(StmtKind::Assume(assumed));
             }
-            logic::StmtKind::Block(inner) => self.block(context, inner, body)?,
+            logic::StmtKind::Block(inner) => self.block(context, inner, body),
         }
-        Ok(())
     }
 
     /// `assert R`: each fact holds and each permission is held, nothing is removed.
-    fn assert(
-        &mut self,
-        context: &Context,
-        assertion: &logic::Assertion,
-        id: ObligationId,
-        body: &mut Body,
-    ) -> Result<(), Unsupported> {
+    fn assert(&mut self, context: &Context, assertion: &logic::Assertion, id: ObligationId, body: &mut Body) {
         for conjunct in normal_form(assertion) {
-            self.assert_conjunct(context, &conjunct, id, body)?;
+            self.assert_conjunct(context, &conjunct, id, body);
         }
-        Ok(())
     }
 
     /// A barrier as a call (seed section 5.3; E3): exhale `B_pre`, give up all permission, forget
     /// the heap, inhale `B_res * B_post`. Private variables survive.
-    fn barrier(&mut self, context: &Context, barrier: &logic::Barrier, body: &mut Body) -> Result<(), Unsupported> {
+    fn barrier(&mut self, context: &Context, barrier: &logic::Barrier, body: &mut Body) {
         let mut at_barrier = context.clone();
         at_barrier.read_id = ObligationId::Frame;
         for clause in &barrier.contract.requires {
-            self.assert(&at_barrier, &clause.assertion, ObligationId::BarrierPre, body)?;
+            self.assert(&at_barrier, &clause.assertion, ObligationId::BarrierPre, body);
         }
         self.forget_permissions(body);
         let heaps: Vec<String> = self.arrays().map(|index| names::heap(self.kernel, index)).collect();
@@ -816,9 +772,8 @@ impl<'k> Encoder<'k> {
             body.push(StmtKind::Havoc(heaps));
         }
         for clause in &barrier.contract.ensures {
-            self.inhale(&at_barrier, &clause.assertion, body)?;
+            self.inhale(&at_barrier, &clause.assertion, body);
         }
-        Ok(())
     }
 
     /// A loop, cut as Viper cuts it (E6): exhale the invariant on entry; havoc the variables the
@@ -831,11 +786,11 @@ impl<'k> Encoder<'k> {
         cond: &logic::Expr,
         loop_body: &logic::Block,
         body: &mut Body,
-    ) -> Result<(), Unsupported> {
+    ) {
         let kernel = self.kernel;
         let mut entry_context = context.clone();
         entry_context.read_id = ObligationId::Frame;
-        self.exhale(&entry_context, invariants, ObligationId::LoopInvariantEntry, body)?;
+        self.exhale(&entry_context, invariants, ObligationId::LoopInvariantEntry, body);
         // Each mask and heap as the loop finds it, in a fresh local.
         let number = self.obligations.len();
         let mut save = |original: String, ty: Type| {
@@ -861,14 +816,14 @@ impl<'k> Encoder<'k> {
         let mut iteration = Body { stmts: Vec::new(), locals: Vec::new() };
         self.forget_permissions(&mut iteration);
         for clause in invariants {
-            self.inhale(&entry_context, &clause.assertion, &mut iteration)?;
+            self.inhale(&entry_context, &clause.assertion, &mut iteration);
         }
         let mut conditions = Vec::new();
         let condition = context.translate(cond, &mut conditions, &mut Scope::default());
         conditions.into_iter().for_each(|condition| self.check(&mut iteration, condition));
         iteration.push(StmtKind::Assume(condition.clone()));
-        self.block(context, loop_body, &mut iteration)?;
-        self.exhale(&entry_context, invariants, ObligationId::LoopInvariantPreserved, &mut iteration)?;
+        self.block(context, loop_body, &mut iteration);
+        self.exhale(&entry_context, invariants, ObligationId::LoopInvariantPreserved, &mut iteration);
         iteration.push(StmtKind::Assume(Expr::Bool(false)));
         // Leaving: the frame plus the invariant, and the condition false. A barrier in the body
         // takes the frame away (the thread gave up everything there), so after such a loop only
@@ -887,7 +842,7 @@ impl<'k> Encoder<'k> {
             }
         }
         for clause in invariants {
-            self.inhale(&entry_context, &clause.assertion, &mut exit)?;
+            self.inhale(&entry_context, &clause.assertion, &mut exit);
         }
         if !barrier_inside {
             // The frame's values survive a loop without a barrier (E6): where the thread kept some
@@ -924,7 +879,6 @@ impl<'k> Encoder<'k> {
         exit.push(StmtKind::Assume(Expr::negation(condition)));
         body.locals.extend(iteration.locals.into_iter().chain(exit.locals));
         body.push(StmtKind::If { cond: None, then_branch: iteration.stmts, else_branch: exit.stmts });
-        Ok(())
     }
 }
 
@@ -984,71 +938,6 @@ fn group_block(gid: &Expr) -> Vec<Expr> {
 /// `gid * gsize + lid`.
 fn thread_id(gid: &Expr, lid: &Expr) -> Expr {
     Expr::binary(BinaryOp::Add, Expr::binary(BinaryOp::Mul, gid.clone(), Expr::var(names::GSIZE)), lid.clone())
-}
-
-/// Whether a function can call itself, directly or through others.
-fn recursive(functions: &[logic::Function], function: &logic::Function) -> bool {
-    let start = functions.iter().position(|candidate| std::ptr::eq(candidate, function));
-    start.is_some_and(|start| reachable(functions, callees(function))[start])
-}
-
-/// The functions a function's body and precondition call.
-fn callees(function: &logic::Function) -> Vec<usize> {
-    let mut called = Vec::new();
-    let mut exprs: Vec<&logic::Expr> = vec![&function.body];
-    exprs.extend(&function.requires);
-    while let Some(expr) = exprs.pop() {
-        expr::children(expr, &mut exprs);
-        if let logic::ExprKind::Call { function, .. } = &expr.kind {
-            called.push(function.index());
-        }
-    }
-    called
-}
-
-/// Which functions the given ones are or call, directly or through others.
-fn reachable(functions: &[logic::Function], start: Vec<usize>) -> Vec<bool> {
-    let mut seen = vec![false; functions.len()];
-    let mut work = start;
-    while let Some(next) = work.pop() {
-        if !std::mem::replace(&mut seen[next], true) {
-            work.extend(callees(&functions[next]));
-        }
-    }
-    seen
-}
-
-/// The parameter a directly recursive function decreases: the first int parameter that every
-/// call of the function in its body passes as `p - c` for a positive literal `c`, else the first
-/// int parameter (whose decrease the termination check then fails to show, and says so).
-fn measure(function: &logic::Function, index: usize) -> Option<VarId> {
-    let mut calls = Vec::new();
-    let mut exprs: Vec<&logic::Expr> = vec![&function.body];
-    while let Some(expr) = exprs.pop() {
-        expr::children(expr, &mut exprs);
-        if let logic::ExprKind::Call { function: callee, args } = &expr.kind {
-            if callee.index() == index {
-                calls.push(args);
-            }
-        }
-    }
-    let ints: Vec<(usize, VarId)> = function
-        .params
-        .iter()
-        .copied()
-        .enumerate()
-        .filter(|(_, param)| function.vars[param.index()].ty == logic::Type::Int)
-        .collect();
-    let decreases = |position: usize, param: VarId| {
-        calls.iter().all(|args| match args.get(position).map(|arg| &arg.kind) {
-            Some(logic::ExprKind::Binary { op: logic::BinaryOp::Sub, lhs, rhs }) => {
-                matches!(lhs.kind, logic::ExprKind::Var(var) if var == param)
-                    && matches!(&rhs.kind, logic::ExprKind::Int(value) if *value > BigInt::from(0))
-            }
-            _ => false,
-        })
-    };
-    ints.iter().find(|(position, param)| decreases(*position, *param)).or(ints.first()).map(|(_, param)| *param)
 }
 
 fn collect_reads(

@@ -1,0 +1,162 @@
+//! What the language does not support yet: constructs that are well formed and well typed but
+//! that lockstep cannot verify soundly, so that every command refuses them rather than ignore
+//! them. Deciding it here, on the program, makes `check`, `verify`, `run` and `--emit` refuse the
+//! same files; the encoder may assume a program without any (`proofs/kernel.md`, E5, E10, E11).
+//!
+//! - permissions in a written kernel or group contract: the levels' resources are generated from
+//!   the thread contract, and written ones would not be checked;
+//! - a `\forall*` inside another: a conjunct is encoded over one bound variable;
+//! - postconditions of a recursive function, which would need induction;
+//! - a function that calls itself through other functions (its termination is only checked for
+//!   its calls of itself), or that recurses without an int parameter to decrease.
+
+use crate::recursion::{self, CallGraph};
+use crate::resources::{normal_form, ConjunctKind};
+use crate::{Assertion, AssertionKind, Block, Clause, Contract, ExprKind, FunctionId, Kernel, Program, Span, StmtKind};
+
+/// One use of a construct that is not supported yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported {
+    /// The construct.
+    pub span: Span,
+    /// What is not supported.
+    pub message: String,
+    /// What the span shows.
+    pub label: String,
+    /// What to write instead.
+    pub help: String,
+}
+
+/// Every use of an unsupported construct in the program, in source order.
+pub fn unsupported(program: &Program) -> Vec<Unsupported> {
+    let mut found = Vec::new();
+    functions(program, &mut found);
+    for kernel in &program.kernels {
+        self::kernel(kernel, &mut found);
+    }
+    found.sort_by_key(|unsupported| (unsupported.span.start, unsupported.span.end));
+    found
+}
+
+fn functions(program: &Program, found: &mut Vec<Unsupported>) {
+    let graph = CallGraph::of(&program.functions);
+    for (index, function) in program.functions.iter().enumerate() {
+        let id = FunctionId(index as u32);
+        if !graph.recursive(id) {
+            continue;
+        }
+        let name = &function.name;
+        for ensures in &function.ensures {
+            found.push(Unsupported {
+                span: ensures.span,
+                message: format!("postconditions of a recursive function (`{name}`) are not supported yet"),
+                label: "a postcondition of a recursive function".into(),
+                help: "leave the `ensures` out: callers know the function by its definition, and an assertion where it is used can state the property".into(),
+            });
+        }
+        if graph.through_others(id) {
+            let partners: Vec<FunctionId> = graph.cycle_partners(id).collect();
+            // The first call of a function on the cycle: the way back to this one.
+            let mut calls = Vec::new();
+            let mut exprs: Vec<&crate::Expr> = function.requires.iter().chain([&function.body]).collect();
+            while let Some(expr) = exprs.pop() {
+                expr.children(&mut exprs);
+                if let ExprKind::Call { function: callee, .. } = &expr.kind {
+                    if partners.contains(callee) {
+                        calls.push((expr.span, *callee));
+                    }
+                }
+            }
+            // A function on a cycle with others calls one of them.
+            let Some(&(span, callee)) = calls.iter().min_by_key(|(span, _)| span.start) else { continue };
+            let callee = &program.functions[callee.index()].name;
+            found.push(Unsupported {
+                span,
+                message: format!(
+                    "`{name}` calls itself through `{callee}`: only a function that calls itself directly is supported yet"
+                ),
+                label: format!("this call leads back to `{name}`"),
+                help: "merge the functions into one that calls itself, so that its termination can be checked".into(),
+            });
+        } else if recursion::measure(function, id).is_none() {
+            found.push(Unsupported {
+                span: function.span,
+                message: format!("`{name}` calls itself but has no int parameter to decrease"),
+                label: "a recursive function without an int parameter".into(),
+                help: "a recursive function terminates by passing a smaller non-negative value of an int parameter to each call of itself; give it one".into(),
+            });
+        }
+    }
+}
+
+fn kernel(kernel: &Kernel, found: &mut Vec<Unsupported>) {
+    for (contract, level) in [(&kernel.kernel_contract, "kernel"), (&kernel.group_contract, "group")] {
+        let Some(contract) = contract else { continue };
+        let conjuncts = clauses(contract).flat_map(|clause| normal_form(&clause.assertion));
+        for conjunct in conjuncts.filter(|conjunct| matches!(conjunct.kind, ConjunctKind::Perm { .. })) {
+            found.push(Unsupported {
+                span: conjunct.span,
+                message: format!("permissions in a written {level} contract are not verified yet"),
+                label: format!("a permission in the {level} contract"),
+                help: format!("leave them out: lockstep generates the {level}'s resources from the thread contract"),
+            });
+        }
+    }
+    let contracts = [kernel.kernel_contract.as_ref(), kernel.group_contract.as_ref(), Some(&kernel.thread_contract)];
+    let contracts = contracts.into_iter().flatten().chain(kernel.barriers.iter().map(|barrier| &barrier.contract));
+    for clause in contracts.flat_map(clauses) {
+        nested_forall_star(&clause.assertion, false, found);
+    }
+    statements(&kernel.body, found);
+}
+
+fn clauses(contract: &Contract) -> impl Iterator<Item = &Clause> {
+    contract.requires.iter().chain(&contract.ensures)
+}
+
+/// The assertions of loop invariants and `assert` statements (the barriers' are the kernel's).
+fn statements(block: &Block, found: &mut Vec<Unsupported>) {
+    for stmt in &block.stmts {
+        match &stmt.kind {
+            StmtKind::While { invariants, body, .. } => {
+                for invariant in invariants {
+                    nested_forall_star(&invariant.assertion, false, found);
+                }
+                statements(body, found);
+            }
+            StmtKind::If { then_branch, else_branch, .. } => {
+                statements(then_branch, found);
+                if let Some(else_branch) = else_branch {
+                    statements(else_branch, found);
+                }
+            }
+            StmtKind::Block(inner) => statements(inner, found),
+            StmtKind::Assert(assertion) => nested_forall_star(assertion, false, found),
+            StmtKind::Declare { .. }
+            | StmtKind::Assign { .. }
+            | StmtKind::Write { .. }
+            | StmtKind::Barrier(_)
+            | StmtKind::Assume(_) => {}
+        }
+    }
+}
+
+/// Each `\forall*` inside another (`inside`: the assertion is the body of one), once: the
+/// `\forall*`s nested further are part of it.
+fn nested_forall_star(assertion: &Assertion, inside: bool, found: &mut Vec<Unsupported>) {
+    match &assertion.kind {
+        AssertionKind::Pure(_) | AssertionKind::Perm(_) => {}
+        AssertionKind::Star(lhs, rhs) | AssertionKind::Cond(_, lhs, rhs) => {
+            nested_forall_star(lhs, inside, found);
+            nested_forall_star(rhs, inside, found);
+        }
+        AssertionKind::Implies(_, body) => nested_forall_star(body, inside, found),
+        AssertionKind::ForallStar { .. } if inside => found.push(Unsupported {
+            span: assertion.span,
+            message: "nested `\\forall*` is not supported yet".into(),
+            label: "a `\\forall*` inside another".into(),
+            help: "write one `\\forall*` over one variable (over a combined index, for example)".into(),
+        }),
+        AssertionKind::ForallStar { body, .. } => nested_forall_star(body, true, found),
+    }
+}
