@@ -236,6 +236,17 @@ fn lockstep_verify_refuses_what_it_cannot_verify_yet_with_exit_2() {
 }
 
 #[test]
+fn every_command_refuses_each_unsupported_construct_alike() {
+    let path = "frontend/tests/reject/unsupported_constructs.pvl";
+    for command in [&["check", path][..], &["verify", path], &["verify", "--emit", "boogie", path], &["run", path]] {
+        let output = lockstep(command);
+        assert_eq!(output.status.code(), Some(2), "{command:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr.matches("kernel::unsupported").count(), 6, "{command:?}: {stderr}");
+    }
+}
+
+#[test]
 fn lockstep_verify_exit_codes_follow_the_verdicts() {
     let verified = lockstep(&["verify", "examples/seed/demo.pvl"]);
     assert_eq!(verified.status.code(), Some(0));
