@@ -247,6 +247,17 @@ fn every_command_refuses_each_unsupported_construct_alike() {
 }
 
 #[test]
+fn lockstep_run_checks_barriers_under_the_memory_model_asked_for() {
+    let path = "examples/seed/binomial.pvl";
+    let seed = lockstep(&["run", path, "--gsize", "8"]);
+    assert_eq!(seed.status.code(), Some(0), "{}", String::from_utf8_lossy(&seed.stderr));
+    let opencl = lockstep(&["run", path, "--gsize", "8", "--memory-model", "opencl"]);
+    assert_eq!(opencl.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&opencl.stderr);
+    assert!(stderr.contains("data race on `tmp[") && stderr.contains("does not fence local memory"), "{stderr}");
+}
+
+#[test]
 fn lockstep_verify_exit_codes_follow_the_verdicts() {
     let verified = lockstep(&["verify", "examples/seed/demo.pvl"]);
     assert_eq!(verified.status.code(), Some(0));

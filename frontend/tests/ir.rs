@@ -142,7 +142,7 @@ fn levels_barriers_and_loops_land_in_their_places() {
 #[test]
 fn kernel_and_group_contracts_are_kept_when_written() {
     let text = kernel_with(
-        "  kernel requires (\\forall* int i; 0 <= i && i < tcount; Perm(a[i], write));\n  group ensures (\\forall int i; gid * gsize <= i && i < (gid + 1) * gsize; a[i] == \\old(a[i]));\n  requires Perm(a[tid], write);",
+        "  kernel requires tcount > 1;\n  group ensures (\\forall int i; gid * gsize <= i && i < (gid + 1) * gsize; a[i] == \\old(a[i]));\n  requires Perm(a[tid], write);",
     );
     let program = program(&text);
     let kernel = &program.kernels[0];
@@ -186,17 +186,20 @@ fn a_double_star_binds_like_and_and_a_quantifier_may_follow_an_arrow() {
 #[test]
 fn a_kernel_contract_may_quantify_over_a_variable_named_tid() {
     let text = kernel_with(
-        "  kernel requires (\\forall* int tid; 0 <= tid && tid < tcount; Perm(a[tid], write));\n  requires Perm(a[tid], write);",
+        "  kernel requires (\\forall int tid; 0 <= tid && tid < tcount; a[tid] >= 0);\n  requires Perm(a[tid], write);",
     );
     let program = program(&text);
     let kernel = &program.kernels[0];
     let contract = kernel.kernel_contract.as_ref().expect("a kernel contract");
     assert_eq!(
         show(kernel, &program, &contract.requires[0].assertion),
-        "(forall* tid (And (Le 0 tid) (Lt tid tcount)) perm(a[tid], 1))"
+        "(Forall tid (And (Le 0 tid) (Lt tid tcount)) (Ge a[tid] 0))"
     );
     // Inside the quantifier `tid` is the bound variable, not the reserved name.
-    let AssertionKind::ForallStar { var, .. } = &contract.requires[0].assertion.kind else { panic!() };
+    let AssertionKind::Pure(Expr { kind: ExprKind::Quantifier { var, .. }, .. }) = &contract.requires[0].assertion.kind
+    else {
+        panic!()
+    };
     assert_eq!(kernel.var(*var).kind, lockstep_logic::VarKind::Bound);
 }
 

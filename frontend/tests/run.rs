@@ -1,7 +1,7 @@
 //! The concrete executor (`lockstep run`): what it finds, on which threads, under which schedules.
 
 use lockstep_frontend::check_bytes;
-use lockstep_frontend::run::{self, Options};
+use lockstep_frontend::run::{self, Failure, Options, Replay};
 use lockstep_logic::execute::{self, Bug, Outcome, RunError, Schedule};
 use lockstep_logic::fences::MemoryModel;
 use lockstep_logic::{ObligationId, Program};
@@ -230,4 +230,93 @@ fn a_contract_beyond_the_evaluators_reach_makes_the_run_incomplete_at_its_clause
     let outcome = run_with(&kernel, &options(1, 1), &Schedule::Canonical);
     let Err(RunError::GaveUp { span: Some(span), detail }) = outcome else { panic!("{outcome:?}") };
     assert_eq!(span.start, "kernel huge {\n  requires tcount == gsize;\n  ".len(), "{detail}");
+}
+
+fn run_under(program: &Program, gsize: u32, memory_model: MemoryModel) -> Outcome {
+    let kernel = &program.kernels[0];
+    let launch = run::launch(program, kernel, &options(1, gsize)).expect("the launch is well formed");
+    execute::run(program, kernel, &launch, &Schedule::Canonical, memory_model).expect("the run ends")
+}
+
+#[test]
+fn a_barrier_that_does_not_fence_the_memory_leaves_writes_on_both_sides_unordered() {
+    let unfenced = example("fences/no_barrier_flags.pvl");
+    for memory_model in [MemoryModel::Seed, MemoryModel::OpenCl] {
+        let outcome = run_under(&unfenced, 4, memory_model);
+        let Some((Bug::Race { first, second, .. }, _)) = outcome.bug else { panic!("a race: {outcome:?}") };
+        assert!(first.write && second.write, "{first:?} {second:?}");
+        assert_ne!(first.interval, second.interval, "the race spans the barrier");
+        assert!(second.after.is_some(), "the later access follows the barrier");
+        assert_eq!(run_under(&example("fences/local_barrier_flag.pvl"), 4, memory_model).bug, None);
+    }
+}
+
+#[test]
+fn under_opencl_a_read_before_an_unfenced_barrier_races_with_a_write_after_it() {
+    // The seed's binomial kernel reads tmp before `barrier(2,)`, which fences nothing, and the
+    // thread to its right overwrites tmp after it.
+    let binomial = example("seed/binomial.pvl");
+    assert_eq!(run_under(&binomial, 8, MemoryModel::Seed).bug, None);
+    let outcome = run_under(&binomial, 8, MemoryModel::OpenCl);
+    let Some((Bug::Race { first, second, .. }, _)) = outcome.bug else { panic!("a race: {outcome:?}") };
+    assert!(!first.write && second.write, "{first:?} {second:?}");
+    assert_ne!(first.interval, second.interval);
+    let source = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/seed/binomial.pvl"))
+        .expect("the example exists");
+    let fenced = program(&source.replace("barrier(2,)", "barrier(2,{local})"));
+    assert_eq!(run_under(&fenced, 8, MemoryModel::OpenCl).bug, None);
+}
+
+#[test]
+fn a_favouring_schedule_runs_the_named_threads_first() {
+    let racy = example("variants/race_between_groups.pvl");
+    let race = |schedule: &Schedule| {
+        let outcome = run_with(&racy, &options(2, 4), schedule).expect("the run ends");
+        let Some((Bug::Race { first, second, .. }, _)) = outcome.bug else { panic!("a race: {outcome:?}") };
+        (first.thread.tid, second.thread.tid)
+    };
+    assert_eq!(race(&Schedule::Canonical), (0, 4));
+    // Thread 5, then the rest of its group, then group 0: thread 0 meets thread 4's write.
+    assert_eq!(race(&Schedule::Favouring { first: vec![5] }), (4, 0));
+    assert_eq!(race(&Schedule::Favouring { first: vec![5, 1] }), (5, 1));
+    assert_eq!(race(&Schedule::Favouring { first: vec![6, 2] }), (6, 2));
+}
+
+fn counterexample(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs.iter().map(|(name, value)| (name.to_string(), value.to_string())).collect()
+}
+
+#[test]
+fn a_replay_confirms_only_the_failure_the_counterexample_names() {
+    let shift = example("basic/shift_writes_input.pvl");
+    let kernel = &shift.kernels[0];
+    let contract = Failure { obligation: ObligationId::GroupResources, span: kernel.thread_contract.requires[0].span };
+    let replay = |failure: Failure, tcount: &str| {
+        let named = counterexample(&[
+            ("gid", "0"),
+            ("gsize", "2"),
+            ("tcount", tcount),
+            ("location", "0"),
+            ("lid of thread 1", "0"),
+            ("lid of thread 2", "1"),
+        ]);
+        run::replay(&shift, kernel, failure, &named, MemoryModel::Seed)
+    };
+    // One group of two: threads 0 and 1 both claim in[0].
+    let Replay::Confirmed { finding, .. } = replay(contract, "2") else { panic!("confirmed") };
+    assert_eq!(finding.code, "group.resources", "{finding:?}");
+    // Two groups: thread 2 of group 1 reads in[1] as thread 1 writes it, a race between groups
+    // the group-level failure does not name.
+    let other = replay(contract, "4");
+    assert!(matches!(&other, Replay::Other { finding, .. } if finding.code == "race"), "{other:?}");
+    // The same run does not confirm a failure of another obligation at another place.
+    let write = kernel.body.stmts[0].span;
+    let elsewhere = replay(Failure { obligation: ObligationId::AccessWrite, span: write }, "2");
+    assert!(matches!(elsewhere, Replay::Other { .. }), "{elsewhere:?}");
+    // A correct kernel's runs are clean, whatever failure is claimed.
+    let demo = example("seed/demo.pvl");
+    let claimed = Failure { obligation: ObligationId::BarrierFunctional, span: demo.kernels[0].span };
+    let named = counterexample(&[("tid", "1"), ("gid", "0"), ("lid", "1"), ("gsize", "4"), ("tcount", "4")]);
+    let clean = run::replay(&demo, &demo.kernels[0], claimed, &named, MemoryModel::Seed);
+    assert!(matches!(clean, Replay::Clean { .. }), "{clean:?}");
 }

@@ -4,9 +4,11 @@
 //!
 //! A run reports the bugs it meets:
 //! - a **data race**: two accesses of different threads to one location, at least one a write, in
-//!   the same barrier interval of their group, or in different groups (which nothing orders). As in
-//!   Fig. 5.3, any barrier orders a group's accesses, whatever it fences. Races are found from the
-//!   accesses, whatever the permissions say;
+//!   the same barrier interval of their group, or in different groups (which nothing orders), or
+//!   separated only by barriers that do not fence the location's memory, when the later one writes:
+//!   a write after another thread's write under the seed's memory model, after any access of it
+//!   under OpenCL's (`--memory-model`, [`MemoryModel::conflict`]; DESIGN.md §4). Races are found
+//!   from the accesses, whatever the permissions say;
 //! - a **stale read**: a thread reads a cell another thread of its group wrote before a barrier, but
 //!   no barrier since fences the cell's memory, so on a GPU the reader may see the old value (the
 //!   wrong-fence bug, which the verifier reports as `barrier.functional`);
