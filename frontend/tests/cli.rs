@@ -403,6 +403,12 @@ fn the_memory_model_decides_whether_a_read_before_an_unfenced_barrier_races() {
     // nothing, and writes its own after it: fine under the seed's rule, a race under OpenCL's.
     assert_eq!(verdict("seed", "examples/seed/binomial.pvl"), (Some(0), vec![]));
     assert_eq!(verdict("opencl", "examples/seed/binomial.pvl"), (Some(1), vec!["barrier.resources:43".to_string()]));
+    // `lockstep run` agrees: the same race under OpenCL's rule only.
+    let run = |model: &str, file: &str| lockstep(&["run", "--memory-model", model, file]).status.code();
+    assert_eq!(run("seed", bad), Some(0));
+    assert_eq!(run("opencl", bad), Some(1));
+    assert_eq!(run("seed", good), Some(0));
+    assert_eq!(run("opencl", good), Some(0));
 }
 
 /// A barrier that does not fence global memory may not hand over a global location another thread
