@@ -26,6 +26,8 @@ pub enum Backend {
 pub struct ProcedureOutcome {
     pub procedure: String,
     pub outcomes: Vec<Outcome>,
+    /// The solver's work on the procedure ([`Solver::resources_used`]), if the backend reports it.
+    pub resources: Option<u64>,
 }
 
 /// Verifies every procedure with a body. For a failure, the model gives the values of the
@@ -80,10 +82,16 @@ fn visible_variables(program: &Program, procedure: &ivl::Procedure) -> Vec<Expr>
         .collect()
 }
 
-/// Verifies the procedures in parallel: worker `k` of `n` takes the procedures `k`, `k + n`, ...
-/// in order, with one solver (and the z3 context of its thread). Creating a z3 context or solver
-/// costs milliseconds, as much as a small procedure's checks, so each worker keeps its own; the
-/// fixed assignment keeps the outcomes the same from run to run on one machine.
+/// How many workers verify the procedures of a program. A fixed number, not the machine's cores:
+/// a worker's solver (and the z3 context of its thread) carries what it met in one procedure into
+/// the next, which steers the solver's search, so the outcomes are a function of the program, the
+/// limits and the seed only if which procedures share a worker is too.
+const WORKERS: usize = 4;
+
+/// Verifies the procedures in parallel: worker `k` takes the procedures `k`, `k + WORKERS`, ... in
+/// order, with one solver, in a thread of its own (so with a fresh z3 context). Creating a z3
+/// context or solver costs milliseconds, as much as a small procedure's checks, so each worker
+/// keeps its own rather than take a fresh one per procedure.
 fn with_solvers(
     program: &Program,
     new_solver: &(dyn Fn() -> Box<dyn Solver> + Sync),
@@ -95,10 +103,12 @@ fn with_solvers(
         let vc = vcgen::procedure(program, procedure);
         let mut requested = visible_variables(program, procedure);
         requested.extend(extra(procedure));
+        let before = solver.resources_used();
         let outcomes = verify::procedure(&vc, solver, &requested, definitions)?;
-        Ok(ProcedureOutcome { procedure: procedure.name.clone(), outcomes })
+        let resources = solver.resources_used().zip(before).map(|(after, before)| after - before);
+        Ok(ProcedureOutcome { procedure: procedure.name.clone(), outcomes, resources })
     };
-    let workers = std::thread::available_parallelism().map_or(1, |count| count.get()).min(procedures.len()).max(1);
+    let workers = WORKERS.min(procedures.len()).max(1);
     let mut results: Vec<Option<Result<ProcedureOutcome, SolverError>>> = vec![None; procedures.len()];
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
@@ -161,7 +171,7 @@ fn with_boogie(program: &Program, limits: &Limits) -> Result<Vec<ProcedureOutcom
                     Outcome { check: check.clone(), status }
                 })
                 .collect();
-            Ok(ProcedureOutcome { procedure: procedure.name.clone(), outcomes })
+            Ok(ProcedureOutcome { procedure: procedure.name.clone(), outcomes, resources: None })
         })
         .collect()
 }

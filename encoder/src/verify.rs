@@ -257,8 +257,10 @@ fn confirm(search: &mut Search, check: usize, definitions: &[Definition]) -> Res
             }
         }
     }
-    let unique: HashSet<Term> = applications.drain(..).collect();
-    let applications: Vec<Application> = unique
+    // In the order met, so that the instances added below come in the same order every run.
+    let mut seen = HashSet::new();
+    applications.retain(|term: &Term| seen.insert(term.clone()));
+    let applications: Vec<Application> = applications
         .into_iter()
         .map(|term| match &term {
             Term::App(Op::Apply(symbol), args) => {

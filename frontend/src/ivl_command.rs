@@ -201,7 +201,7 @@ fn report_json(path: &str, results: &[ProcedureOutcome]) -> serde_json::Value {
                     })
                 })
                 .collect();
-            serde_json::json!({ "name": result.procedure, "verdict": verdict(result), "checks": checks })
+            serde_json::json!({ "name": result.procedure, "verdict": verdict(result), "resources": result.resources, "checks": checks })
         })
         .collect();
     serde_json::json!({ "files": [{ "path": path, "procedures": procedures, "errors": [] }] })

@@ -10,7 +10,7 @@ use lockstep_encoder::smt::Value;
 use lockstep_encoder::verify::Status;
 use lockstep_logic::lockstep::LockStep;
 use lockstep_logic::{Kernel, Obligation, ObligationId, Program, Span};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Values that show a failure, as (name, value) in the kernel's terms.
 pub type Counterexample = Vec<(String, String)>;
@@ -38,6 +38,9 @@ pub struct KernelResult {
     pub name: String,
     pub span: Span,
     pub results: Vec<ObligationResult>,
+    /// The solver's work on the kernel, in its deterministic resource units (z3's rlimit count),
+    /// when the backend reports them: the same from run to run for the same input and options.
+    pub resources: Option<u64>,
 }
 
 impl KernelResult {
@@ -99,7 +102,7 @@ fn kernel(
     let encoding = kernel::encode(program, kernel, options);
     // What each assertion reads, by procedure and tag: requested from the model of every failure in
     // its procedure, and shown for a failure of that assertion.
-    let reads: HashMap<&str, HashMap<String, Reads>> = encoding
+    let reads: HashMap<&str, BTreeMap<String, Reads>> = encoding
         .program
         .declarations
         .iter()
@@ -109,7 +112,7 @@ fn kernel(
         })
         .collect();
     let extra = |procedure: &lockstep_encoder::ivl::Procedure| {
-        let in_procedure = reads.get(procedure.name.as_str()).into_iter().flat_map(HashMap::values);
+        let in_procedure = reads.get(procedure.name.as_str()).into_iter().flat_map(BTreeMap::values);
         in_procedure
             .flat_map(|reads| {
                 let cells = reads.cells.iter().flat_map(|cell| [cell.index.clone(), cell.value.clone()]);
@@ -141,7 +144,8 @@ fn kernel(
             verdict.unwrap_or_else(|| (Verdict::Undecided("not checked".into()), Vec::new()));
         results.push(ObligationResult { obligation, verdict, counterexample });
     }
-    Ok(KernelResult { name: kernel.name.clone(), span: kernel.span, results })
+    let resources = outcomes.iter().map(|procedure| procedure.resources).sum();
+    Ok(KernelResult { name: kernel.name.clone(), span: kernel.span, results, resources })
 }
 
 /// The model's values in the kernel's terms: the named variables in the order the encoding lists

@@ -315,7 +315,7 @@ fn file_json(
                     object
                 })
                 .collect();
-            serde_json::json!({ "name": kernel.name, "verdict": verdict_name(&kernel.verdict()), "obligations": obligations })
+            serde_json::json!({ "name": kernel.name, "verdict": verdict_name(&kernel.verdict()), "resources": kernel.resources, "obligations": obligations })
         })
         .collect();
     serde_json::json!({ "path": file.path, "kernels": kernels, "errors": errors })

@@ -257,6 +257,33 @@ fn lockstep_run_checks_barriers_under_the_memory_model_asked_for() {
     assert!(stderr.contains("data race on `tmp[") && stderr.contains("does not fence local memory"), "{stderr}");
 }
 
+/// The same input gets the same answer with the same work: every check's answer is a function of
+/// the file, the options and the seed, whatever ran before it in the process or the machine's cores.
+#[test]
+fn repeated_verification_gives_the_same_verdicts_and_resource_counts() {
+    let path = "frontend/tests/verify/rotate_three_rounds.pvl";
+    for options in [&[][..], &["--resource-limit", "5000000"]] {
+        let runs: Vec<(String, u64, Vec<String>)> = (0..5)
+            .map(|_| {
+                let mut args = vec!["verify", "--format", "json"];
+                args.extend(options);
+                args.push(path);
+                let report = json(&lockstep(&args));
+                let kernel = &report["files"][0]["kernels"][0];
+                let statuses = kernel["obligations"]
+                    .as_array()
+                    .expect("obligations")
+                    .iter()
+                    .map(|obligation| format!("{}:{}", obligation["id"], obligation["status"]))
+                    .collect();
+                (kernel["verdict"].to_string(), kernel["resources"].as_u64().expect("z3 reports its work"), statuses)
+            })
+            .collect();
+        assert_eq!(runs[0].0, "\"verified\"", "{options:?}");
+        assert!(runs.iter().all(|run| *run == runs[0]), "{options:?}: {runs:?}");
+    }
+}
+
 #[test]
 fn lockstep_verify_exit_codes_follow_the_verdicts() {
     let verified = lockstep(&["verify", "examples/seed/demo.pvl"]);

@@ -27,7 +27,7 @@ use lockstep_logic::resources::normal_form;
 use lockstep_logic::{self as logic, Amount, FunctionId, Obligation, ObligationId, Span, VarId, VarKind};
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 /// A kernel's IVL program, and the obligation behind each tag (`o12` is `obligations[12]`).
@@ -65,9 +65,11 @@ pub struct Reads {
 }
 
 impl Encoding {
-    /// What each tagged assertion of a procedure reads, by tag.
-    pub fn reads(&self, procedure: &Procedure) -> HashMap<String, Reads> {
-        let mut found = HashMap::new();
+    /// What each tagged assertion of a procedure reads, by tag, in order: the values a failure
+    /// requests follow it, and must come in the same order every run (the terms a solver builds
+    /// for them steer its later searches).
+    pub fn reads(&self, procedure: &Procedure) -> BTreeMap<String, Reads> {
+        let mut found = BTreeMap::new();
         if let Some(body) = &procedure.body {
             collect_reads(&body.stmts, &self.display, &mut found);
         }
@@ -943,7 +945,7 @@ fn thread_id(gid: &Expr, lid: &Expr) -> Expr {
 fn collect_reads(
     stmts: &[Stmt],
     display: &std::collections::BTreeMap<String, String>,
-    out: &mut HashMap<String, Reads>,
+    out: &mut BTreeMap<String, Reads>,
 ) {
     for stmt in stmts {
         match &stmt.kind {

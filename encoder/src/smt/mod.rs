@@ -344,6 +344,11 @@ pub trait Solver {
     }
     /// The values of `terms` in the model of the last check, which answered `Sat`.
     fn values(&mut self, terms: &[Term]) -> Result<Vec<Value>, SolverError>;
+    /// The work of every check so far, in the solver's deterministic resource units (z3's rlimit
+    /// count), if it reports them: equal from run to run exactly when the solver's searches are.
+    fn resources_used(&self) -> Option<u64> {
+        None
+    }
 }
 
 #[cfg(test)]

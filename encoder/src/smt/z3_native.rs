@@ -6,7 +6,7 @@
 
 use super::sexp;
 use super::{Answer, Command, Limits, Op, Script, Solver, SolverError, Sort, Term, Value};
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use z3::ast::{Array, Ast, Bool, Dynamic, Int, Real};
 use z3::{FuncDecl, Params, Pattern, SatResult};
 
@@ -17,8 +17,13 @@ pub struct Z3Solver {
     assertions: Vec<Bool>,
     /// The solver of the last [`Solver::check_alone`], whose model `values` reads.
     alone: Option<z3::Solver>,
-    constants: HashMap<String, Dynamic>,
-    functions: HashMap<String, FuncDecl>,
+    /// Ordered maps: they are cleared for each script, and the order z3 objects are freed in
+    /// decides which ids z3 recycles for the next terms, which steers its search. A hash map's
+    /// order changes from run to run.
+    constants: BTreeMap<String, Dynamic>,
+    functions: BTreeMap<String, FuncDecl>,
+    /// The rlimit count of every check so far ([`Solver::resources_used`]).
+    used: u64,
 }
 
 impl Z3Solver {
@@ -28,8 +33,9 @@ impl Z3Solver {
             solver: None,
             assertions: Vec::new(),
             alone: None,
-            constants: HashMap::new(),
-            functions: HashMap::new(),
+            constants: BTreeMap::new(),
+            functions: BTreeMap::new(),
+            used: 0,
         }
     }
 
@@ -61,9 +67,10 @@ fn error(message: impl Into<String>) -> SolverError {
 
 /// Builds z3 terms, with the variables of the enclosing quantifiers in scope.
 struct Builder<'s> {
-    constants: &'s HashMap<String, Dynamic>,
-    functions: &'s HashMap<String, FuncDecl>,
-    bound: Vec<HashMap<String, Dynamic>>,
+    constants: &'s BTreeMap<String, Dynamic>,
+    functions: &'s BTreeMap<String, FuncDecl>,
+    /// The variables of the enclosing binders, innermost last (in order, as for `constants`).
+    bound: Vec<Vec<(String, Dynamic)>>,
 }
 
 fn as_bool(term: &Dynamic) -> Result<Bool, SolverError> {
@@ -106,7 +113,7 @@ impl Builder<'_> {
                 .bound
                 .iter()
                 .rev()
-                .find_map(|frame| frame.get(name))
+                .find_map(|frame| frame.iter().find(|(bound, _)| bound == name).map(|(_, variable)| variable))
                 .or_else(|| self.constants.get(name))
                 .cloned()
                 .ok_or_else(|| error(format!("undeclared symbol {name}")))?,
@@ -116,17 +123,17 @@ impl Builder<'_> {
             }
             Term::Lambda { bound: (name, sort), body } => {
                 let variable = Dynamic::new_const(name.as_str(), &z3_sort(sort));
-                self.bound.push(std::iter::once((name.clone(), variable.clone())).collect());
+                self.bound.push(vec![(name.clone(), variable.clone())]);
                 let built = self.term(body);
                 self.bound.pop();
                 Dynamic::from_ast(&z3::ast::lambda_const(&[&variable as &dyn Ast], &built?))
             }
             Term::Quantifier { forall, bound, patterns, body } => {
-                let frame: HashMap<String, Dynamic> = bound
+                let frame: Vec<(String, Dynamic)> = bound
                     .iter()
                     .map(|(name, sort)| (name.clone(), Dynamic::new_const(name.as_str(), &z3_sort(sort))))
                     .collect();
-                let variables: Vec<Dynamic> = bound.iter().map(|(name, _)| frame[name].clone()).collect();
+                let variables: Vec<Dynamic> = frame.iter().map(|(_, variable)| variable.clone()).collect();
                 self.bound.push(frame);
                 let built = self.quantifier(*forall, &variables, patterns, body);
                 self.bound.pop();
@@ -261,6 +268,7 @@ impl Solver for Z3Solver {
             solver.assert(if *value { constant } else { constant.not() });
         }
         let answer = answer(&solver, within(self.limits.timeout, || solver.check()), self.limits.timeout);
+        self.used += rlimit_count(&solver);
         // The model of this answer is the one `values` reads, until the next check.
         self.alone = Some(solver);
         Ok(answer)
@@ -280,7 +288,16 @@ impl Solver for Z3Solver {
                 }
             })
             .collect();
-        Ok(answer(solver, within(self.limits.timeout, || solver.check_assumptions(&literals)), self.limits.timeout))
+        // A solver's count grows over its life, which spans many scripts.
+        let before = rlimit_count(solver);
+        let answer =
+            answer(solver, within(self.limits.timeout, || solver.check_assumptions(&literals)), self.limits.timeout);
+        self.used += rlimit_count(solver).saturating_sub(before);
+        Ok(answer)
+    }
+
+    fn resources_used(&self) -> Option<u64> {
+        Some(self.used)
     }
 
     fn values(&mut self, terms: &[Term]) -> Result<Vec<Value>, SolverError> {
@@ -299,6 +316,15 @@ impl Solver for Z3Solver {
                 })
             })
             .collect()
+    }
+}
+
+/// The resources a solver has used so far: z3's rlimit count, which grows with the work of its
+/// checks and does not depend on the machine's speed.
+fn rlimit_count(solver: &z3::Solver) -> u64 {
+    match solver.get_statistics().value("rlimit count") {
+        Some(z3::StatisticsValue::UInt(count)) => u64::from(count),
+        _ => 0,
     }
 }
 
