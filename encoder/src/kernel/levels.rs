@@ -49,6 +49,11 @@ impl<'k> Encoder<'k> {
             procedures.push(self.implication(Level::Group, Level::Thread, Side::Pre, ObligationId::GroupPre));
             procedures.push(self.implication(Level::Thread, Level::Group, Side::Post, ObligationId::GroupPost));
         }
+        for (level, written) in [(Level::Kernel, written_kernel), (Level::Group, written_group)] {
+            if written {
+                procedures.push(self.definedness(level));
+            }
+        }
         procedures.into_iter().map(Declaration::Procedure).collect()
     }
 
@@ -146,6 +151,44 @@ impl<'k> Encoder<'k> {
         ];
         facts.extend(super::group_block(&gid));
         let name = format!("{}_{}", id.as_str().replace('.', "_"), self.obligations.len());
+        self.procedure(name, &[names::GID, names::LID], facts, true, locals, stmts)
+    }
+
+    /// The written contract of a level is well defined (E1, E11): every index in bounds, every
+    /// divisor non-zero, every call within its precondition, for an arbitrary group. Clauses are
+    /// checked in order, each assuming the ones before it; the preconditions in the launch heap,
+    /// the postconditions in the final heap (with `\old` reading the launch heap) after all
+    /// preconditions. No permission is needed: no thread runs when the levels are compared.
+    fn definedness(&mut self, level: Level) -> Procedure {
+        let kernel = self.kernel;
+        let (gid, lid) = (Expr::var(names::GID), Expr::var(names::LID));
+        let mut locals = Vec::new();
+        for index in self.arrays() {
+            locals.push(Binding::new(names::heap(kernel, index), Type::map(Type::Int, Type::Int)));
+            locals.push(Binding::new(names::old_heap(kernel, index), Type::map(Type::Int, Type::Int)));
+        }
+        let mut context = self.context([super::thread_id(&gid, &lid), gid.clone(), lid.clone()], ObligationId::Frame);
+        context.frame_reads = false;
+        let mut launch = context.clone();
+        launch.heaps = launch.old_heaps.clone();
+        let mut stmts = Vec::new();
+        for (side, context) in [(Side::Pre, &launch), (Side::Post, &context)] {
+            for conjunct in self.clauses(level, side).iter().flat_map(|clause| normal_form(&clause.assertion)) {
+                let (conditions, fact) = super::barrier::defined_fact(context, &conjunct);
+                for condition in conditions {
+                    let tag = self.tag(condition.id, condition.span, condition.message);
+                    stmts.push(Stmt::new(StmtKind::Assert { expr: condition.expr, tag: Some(tag), assumed: true }));
+                }
+                stmts.extend(fact.map(|fact| Stmt::new(StmtKind::Assume(fact))));
+            }
+        }
+        let mut facts = vec![
+            super::expr::in_bounds(&gid, super::expr::groups()),
+            super::expr::in_bounds(&lid, Expr::var(names::GSIZE)),
+        ];
+        facts.extend(super::group_block(&gid));
+        let what = if level == Level::Kernel { "kernel" } else { "group" };
+        let name = format!("defined_{what}_contract_{}", self.obligations.len());
         self.procedure(name, &[names::GID, names::LID], facts, true, locals, stmts)
     }
 

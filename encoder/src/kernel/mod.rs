@@ -443,6 +443,7 @@ impl<'k> Encoder<'k> {
             old_heaps: arrays.map(|index| names::old_heap(kernel, index)).collect(),
             read_id,
             check_reads: true,
+            frame_reads: true,
             function: None,
             termination: None,
         }

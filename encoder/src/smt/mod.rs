@@ -344,6 +344,10 @@ pub trait Solver {
     }
     /// The values of `terms` in the model of the last check, which answered `Sat`.
     fn values(&mut self, terms: &[Term]) -> Result<Vec<Value>, SolverError>;
+    /// Makes the fresh checks of [`Solver::check_alone`] use the configured seed plus `offset`:
+    /// another deterministic search, for a query the solver gave up on (`unknown` short of its
+    /// limits). A solver without seeds ignores it.
+    fn vary_seed(&mut self, _offset: u32) {}
     /// The work of every check so far, in the solver's deterministic resource units (z3's rlimit
     /// count), if it reports them: equal from run to run exactly when the solver's searches are.
     fn resources_used(&self) -> Option<u64> {

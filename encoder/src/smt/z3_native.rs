@@ -24,6 +24,8 @@ pub struct Z3Solver {
     functions: BTreeMap<String, FuncDecl>,
     /// The rlimit count of every check so far ([`Solver::resources_used`]).
     used: u64,
+    /// Added to the seed of the fresh solvers of [`Solver::check_alone`] ([`Solver::vary_seed`]).
+    seed_offset: u32,
 }
 
 impl Z3Solver {
@@ -36,6 +38,7 @@ impl Z3Solver {
             constants: BTreeMap::new(),
             functions: BTreeMap::new(),
             used: 0,
+            seed_offset: 0,
         }
     }
 
@@ -260,6 +263,11 @@ impl Solver for Z3Solver {
 
     fn check_alone(&mut self, assumptions: &[(String, bool)]) -> Result<Answer, SolverError> {
         let solver = self.fresh_solver();
+        if self.seed_offset > 0 {
+            let mut params = Params::new();
+            params.set_u32("random_seed", self.limits.seed.wrapping_add(self.seed_offset));
+            solver.set_params(&params);
+        }
         for assertion in &self.assertions {
             solver.assert(assertion);
         }
@@ -294,6 +302,10 @@ impl Solver for Z3Solver {
             answer(solver, within(self.limits.timeout, || solver.check_assumptions(&literals)), self.limits.timeout);
         self.used += rlimit_count(solver).saturating_sub(before);
         Ok(answer)
+    }
+
+    fn vary_seed(&mut self, offset: u32) {
+        self.seed_offset = offset;
     }
 
     fn resources_used(&self) -> Option<u64> {
