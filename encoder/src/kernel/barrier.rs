@@ -180,11 +180,9 @@ pub(super) fn fact(context: &Context, conjunct: &Conjunct, allowed: impl Fn(logi
     closed_fact(context, conjunct)
 }
 
-/// A fact conjunct as one closed formula: `forall i :: range && guards ==> fact`; `None` for a
-/// permission. Reads are not checked.
-/// The fact of a conjunct closed over its guards and binders, with the conditions under which
-/// it is defined (E1), closed the same way: the binders' ranges guard the guards, and the
-/// guards, in order, the fact.
+/// A fact conjunct as one closed formula, `forall i :: range && guards ==> fact` (`None` for a
+/// permission), with the conditions under which it is defined (E1): each closed over the binders
+/// and the ranges and guards evaluated before it.
 pub(super) fn defined_fact(context: &Context, conjunct: &Conjunct) -> (Vec<Condition>, Option<Expr>) {
     let mut conditions = Vec::new();
     let ConjunctKind::Fact(fact) = &conjunct.kind else { return (conditions, None) };
@@ -202,35 +200,23 @@ pub(super) fn defined_fact(context: &Context, conjunct: &Conjunct) -> (Vec<Condi
         scope.guards.push(guard);
     }
     let fact = context.translate(fact, &mut conditions, &mut scope);
-    (conditions, Some(scope.closed(fact)))
-}
-
-pub(super) fn closed_fact(context: &Context, conjunct: &Conjunct) -> Option<Expr> {
-    let ConjunctKind::Fact(fact) = &conjunct.kind else { return None };
-    let mut context = context.clone();
-    let mut ignored = Vec::new();
-    let mut scope = Scope::default();
-    let mut guards = Vec::new();
-    let mut bound = Vec::new();
-    for binder in &conjunct.binders {
-        let name = names::bound(context.kernel, binder.var);
-        context.vars.insert(binder.var, Expr::var(&name));
-        bound.push(Binding::new(&name, Type::Int));
-        guards.push(context.translate(&binder.range, &mut ignored, &mut scope));
-    }
-    guards.extend(conjunct.guards.iter().map(|guard| context.translate(guard, &mut ignored, &mut scope)));
-    let fact = context.translate(fact, &mut ignored, &mut scope);
-    let implication = Expr::binary(BinaryOp::Implies, conjunction(guards), fact);
-    Some(if bound.is_empty() {
+    let implication = Expr::binary(BinaryOp::Implies, conjunction(scope.guards), fact);
+    let closed = if scope.binders.is_empty() {
         implication
     } else {
         Expr::Quantified {
             quantifier: ivl::Quantifier::Forall,
-            bound,
+            bound: scope.binders,
             triggers: Vec::new(),
             body: Box::new(implication),
         }
-    })
+    };
+    (conditions, Some(closed))
+}
+
+/// [`defined_fact`]'s formula alone: reads are not checked.
+pub(super) fn closed_fact(context: &Context, conjunct: &Conjunct) -> Option<Expr> {
+    defined_fact(context, conjunct).1
 }
 
 /// The reads of a conjunct (guards included) outside quantifiers, with their indices.

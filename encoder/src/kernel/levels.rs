@@ -64,11 +64,6 @@ impl<'k> Encoder<'k> {
         let kernel = self.kernel;
         let (gid, lid) = (Expr::var(names::GID), Expr::var(names::LID));
         let mut stmts = Vec::new();
-        let mut locals = Vec::new();
-        for index in self.arrays() {
-            locals.push(Binding::new(names::heap(kernel, index), Type::map(Type::Int, Type::Int)));
-            locals.push(Binding::new(names::old_heap(kernel, index), Type::map(Type::Int, Type::Int)));
-        }
         let context = |gid: &Expr, lid: &Expr| {
             let mut context = self.context([super::thread_id(gid, lid), gid.clone(), lid.clone()], ObligationId::Frame);
             context.check_reads = false;
@@ -145,13 +140,8 @@ impl<'k> Encoder<'k> {
             let tag = self.tag(id, conjunct.span, what.into());
             stmts.push(Stmt::new(StmtKind::Assert { expr: fact, tag: Some(tag), assumed: true }));
         }
-        let mut facts = vec![
-            super::expr::in_bounds(&gid, super::expr::groups()),
-            super::expr::in_bounds(&lid, Expr::var(names::GSIZE)),
-        ];
-        facts.extend(super::group_block(&gid));
         let name = format!("{}_{}", id.as_str().replace('.', "_"), self.obligations.len());
-        self.procedure(name, &[names::GID, names::LID], facts, true, locals, stmts)
+        self.level_procedure(name, stmts)
     }
 
     /// The written contract of a level is well defined (E1, E11): every index in bounds, every
@@ -160,13 +150,7 @@ impl<'k> Encoder<'k> {
     /// the postconditions in the final heap (with `\old` reading the launch heap) after all
     /// preconditions. No permission is needed: no thread runs when the levels are compared.
     fn definedness(&mut self, level: Level) -> Procedure {
-        let kernel = self.kernel;
         let (gid, lid) = (Expr::var(names::GID), Expr::var(names::LID));
-        let mut locals = Vec::new();
-        for index in self.arrays() {
-            locals.push(Binding::new(names::heap(kernel, index), Type::map(Type::Int, Type::Int)));
-            locals.push(Binding::new(names::old_heap(kernel, index), Type::map(Type::Int, Type::Int)));
-        }
         let mut context = self.context([super::thread_id(&gid, &lid), gid.clone(), lid.clone()], ObligationId::Frame);
         context.frame_reads = false;
         let mut launch = context.clone();
@@ -182,13 +166,26 @@ impl<'k> Encoder<'k> {
                 stmts.extend(fact.map(|fact| Stmt::new(StmtKind::Assume(fact))));
             }
         }
-        let mut facts = vec![
-            super::expr::in_bounds(&gid, super::expr::groups()),
-            super::expr::in_bounds(&lid, Expr::var(names::GSIZE)),
-        ];
-        facts.extend(super::group_block(&gid));
         let what = if level == Level::Kernel { "kernel" } else { "group" };
         let name = format!("defined_{what}_contract_{}", self.obligations.len());
+        self.level_procedure(name, stmts)
+    }
+
+    /// A procedure of the levels: over an arbitrary group `gid` and thread `lid`, with the heaps of
+    /// the launch and the end as locals.
+    fn level_procedure(&mut self, name: String, stmts: Vec<Stmt>) -> Procedure {
+        let kernel = self.kernel;
+        let mut locals = Vec::new();
+        for index in self.arrays() {
+            locals.push(Binding::new(names::heap(kernel, index), Type::map(Type::Int, Type::Int)));
+            locals.push(Binding::new(names::old_heap(kernel, index), Type::map(Type::Int, Type::Int)));
+        }
+        let gid = Expr::var(names::GID);
+        let mut facts = vec![
+            super::expr::in_bounds(&gid, super::expr::groups()),
+            super::expr::in_bounds(&Expr::var(names::LID), Expr::var(names::GSIZE)),
+        ];
+        facts.extend(super::group_block(&gid));
         self.procedure(name, &[names::GID, names::LID], facts, true, locals, stmts)
     }
 
