@@ -470,6 +470,10 @@ struct Machine<'k> {
     /// The order in which the canonical schedule and the checks of all threads take the threads
     /// (by index): by `tid`, unless a schedule favours some.
     order: Vec<usize>,
+    /// The groups in the order their first threads come in `order`, and each group's threads in
+    /// `order`: set with `order` ([`Machine::arrange`]), read at every barrier.
+    group_order: Vec<u32>,
+    members: Vec<Vec<usize>>,
     intervals: Vec<Intervals>,
     /// The accesses to each location so far, at most one read and one write per thread and
     /// interval.
@@ -525,12 +529,15 @@ impl<'k> Machine<'k> {
         }
         let groups = launch.groups as usize;
         let gsize = launch.gsize as usize;
-        Machine {
+        let count = threads.len();
+        let mut machine = Machine {
             program,
             kernel,
             initial: memory.clone(),
             memory,
-            order: (0..threads.len()).collect(),
+            order: Vec::new(),
+            group_order: Vec::new(),
+            members: Vec::new(),
             threads,
             intervals: vec![Intervals::default(); groups],
             accesses: HashMap::new(),
@@ -544,7 +551,24 @@ impl<'k> Machine<'k> {
             memo: Rc::default(),
             launch,
             memory_model,
+        };
+        machine.arrange((0..count).collect());
+        machine
+    }
+
+    /// Takes the threads in `order` from now on, and the groups in the order of their first threads.
+    fn arrange(&mut self, order: Vec<usize>) {
+        let mut seen = vec![false; self.launch.groups as usize];
+        self.group_order.clear();
+        self.members = vec![Vec::new(); self.launch.groups as usize];
+        for &thread in &order {
+            let group = self.ids(thread).gid;
+            if !std::mem::replace(&mut seen[group as usize], true) {
+                self.group_order.push(group);
+            }
+            self.members[group as usize].push(thread);
         }
+        self.order = order;
     }
 
     /// Puts the threads `first` (by `tid`; those the launch has) ahead of the others in `order`,
@@ -565,24 +589,7 @@ impl<'k> Machine<'k> {
             .partition(|&thread| groups.contains(&self.ids(thread).gid));
         order.extend(in_groups);
         order.extend(rest);
-        self.order = order;
-    }
-
-    /// The groups, in the order their first threads come in `order`.
-    fn groups_in_order(&self) -> Vec<u32> {
-        let mut groups: Vec<u32> = Vec::new();
-        for &thread in &self.order {
-            let group = self.ids(thread).gid;
-            if !groups.contains(&group) {
-                groups.push(group);
-            }
-        }
-        groups
-    }
-
-    /// A group's threads, in `order`.
-    fn members_in_order(&self, group: u32) -> Vec<usize> {
-        self.order.iter().copied().filter(|&thread| self.ids(thread).gid == group).collect()
+        self.arrange(order);
     }
 
     fn evaluator(&self) -> Evaluator<'k> {
@@ -769,7 +776,7 @@ impl<'k> Machine<'k> {
     ) -> Result<Vec<(usize, Span, String)>, RunError> {
         let representatives: Vec<usize> = match level {
             Level::Kernel => vec![0],
-            Level::Group => self.groups_in_order().into_iter().map(|group| self.members_in_order(group)[0]).collect(),
+            Level::Group => self.group_order.iter().map(|&group| self.members[group as usize][0]).collect(),
             Level::Thread => self.order.clone(),
         };
         let mut failures = Vec::new();
@@ -1143,7 +1150,7 @@ impl<'k> Machine<'k> {
         // The barrier takes all each thread holds and gives what its `ensures` name: no more, in
         // all, than the group owns (all of its local memory, and its global claims).
         let mut handed: HashMap<Location, (Share, usize, Span)> = HashMap::new();
-        for thread in self.members_in_order(group) {
+        for thread in self.members[group as usize].clone() {
             let claims = self.gather(
                 thread,
                 &self.kernel.barrier(barrier).contract.ensures,

@@ -12,7 +12,7 @@ impl Machine<'_> {
                     self.step(thread)?;
                 }
             }
-            for group in self.groups_in_order() {
+            for group in self.group_order.clone() {
                 self.synchronise(group)?;
             }
             if self.threads.iter().all(|thread| thread.state == State::Finished) {
