@@ -47,13 +47,51 @@ pub fn program_requesting(
     extra: &(dyn Fn(&ivl::Procedure) -> Vec<Expr> + Sync),
     definitions: &[Definition],
 ) -> Result<Vec<ProcedureOutcome>, SolverError> {
-    match backend {
+    let run = |program: &Program| match backend {
         Backend::Z3 => with_solvers(program, &|| Box::new(Z3Solver::new(limits.clone())), extra, definitions),
         Backend::Process(flavour) => {
             with_solvers(program, &|| Box::new(ProcessSolver::new(flavour, limits.clone())), extra, definitions)
         }
         Backend::Boogie => with_boogie(program, limits),
+    };
+    let provers: BTreeSet<&str> = procedures(program)
+        .flat_map(|procedure| &procedure.requires)
+        .flat_map(|spec| spec.proved_by.iter().map(String::as_str))
+        .collect();
+    if provers.is_empty() {
+        return run(program);
     }
+    // The procedures that show other procedures' assumptions go first, assuming none of those
+    // themselves; then the rest, each assumption kept only if all its provers verified.
+    let first = run(&phase(program, |procedure| provers.contains(procedure.name.as_str()), |_| false))?;
+    let shown: BTreeSet<&str> = first
+        .iter()
+        .filter(|outcome| outcome.outcomes.iter().all(|outcome| outcome.status == Status::Verified))
+        .map(|outcome| outcome.procedure.as_str())
+        .collect();
+    let holds = |spec: &ivl::Spec| spec.proved_by.iter().all(|prover| shown.contains(prover.as_str()));
+    let second = run(&phase(program, |procedure| !provers.contains(procedure.name.as_str()), holds))?;
+    let mut outcomes: Vec<ProcedureOutcome> = first.into_iter().chain(second).collect();
+    let order: Vec<&str> = procedures(program).map(|procedure| procedure.name.as_str()).collect();
+    outcomes.sort_by_key(|outcome| order.iter().position(|name| *name == outcome.procedure));
+    Ok(outcomes)
+}
+
+/// The program with bodies only for the procedures `included`, and of their `{:proved_by}`
+/// assumptions only those that `hold` (the rest dropped).
+fn phase(program: &Program, included: impl Fn(&ivl::Procedure) -> bool, hold: impl Fn(&ivl::Spec) -> bool) -> Program {
+    let declarations = program.declarations.iter().map(|declaration| match declaration {
+        Declaration::Procedure(procedure) => {
+            let mut procedure = procedure.clone();
+            if !included(&procedure) {
+                procedure.body = None;
+            }
+            procedure.requires.retain(|spec| spec.proved_by.is_empty() || hold(spec));
+            Declaration::Procedure(procedure)
+        }
+        other => other.clone(),
+    });
+    Program { declarations: declarations.collect(), positions: program.positions.clone() }
 }
 
 fn procedures(program: &Program) -> impl Iterator<Item = &ivl::Procedure> {

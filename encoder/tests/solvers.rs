@@ -2,6 +2,7 @@
 //! and keep "undecided" apart from "failed" and "verified".
 
 use lockstep_encoder::ivl::{self, Declaration, Expr, Program};
+use lockstep_encoder::run::{self, Backend};
 use lockstep_encoder::smt::process::{Flavour, ProcessSolver};
 use lockstep_encoder::smt::z3_native::Z3Solver;
 use lockstep_encoder::smt::{Limits, Solver, Value};
@@ -176,4 +177,62 @@ fn a_definition_that_cannot_be_computed_settles_nothing() {
         let found = sum_statuses(solver.as_mut(), &[sum_definition(|_| Evaluation::Unknown)]);
         assert!(found.iter().flatten().all(|status| matches!(status, Status::Undecided(_))), "{name}: {found:?}");
     }
+}
+
+/// `{:proved_by}`: an assumption that other procedures show holds only if they all verify, in
+/// every backend (real Boogie ignores the attribute, so `run` verifies the provers first and
+/// drops the assumption of a failed one from the program it prints).
+#[test]
+fn an_assumption_is_kept_only_when_its_provers_verify() {
+    let text = r#"
+        const shown: bool;
+        procedure holds() { assert true; }
+        procedure fails() { assert false; }
+        procedure relies_on_holds() free requires {:proved_by "holds"} shown; { assert shown; }
+        procedure relies_on_fails() free requires {:proved_by "fails"} shown; { assert shown; }
+        procedure relies_on_both() free requires {:proved_by "holds", "fails"} shown; { assert shown; }
+    "#;
+    let program = program(text);
+    let printed = ivl::print::program(&program);
+    assert!(printed.contains(r#"free requires {:proved_by "holds", "fails"} shown;"#), "{printed}");
+    for backend in [Backend::Z3, Backend::Process(Flavour::Z3), Backend::Boogie] {
+        let outcomes = run::program(&program, backend, &Limits::default()).expect("the backend runs");
+        let verified: Vec<(&str, bool)> = outcomes
+            .iter()
+            .map(|outcome| {
+                let verified = outcome.outcomes.iter().all(|check| check.status == Status::Verified);
+                (outcome.procedure.as_str(), verified)
+            })
+            .collect();
+        assert_eq!(
+            verified,
+            [
+                ("holds", true),
+                ("fails", false),
+                ("relies_on_holds", true),
+                ("relies_on_fails", false),
+                ("relies_on_both", false)
+            ],
+            "{backend:?}"
+        );
+    }
+}
+
+#[test]
+fn proved_by_names_other_procedures_with_bodies_on_free_requirements() {
+    let text = r#"
+        const shown: bool;
+        procedure declared();
+        procedure checked() requires {:proved_by "declared"} shown; { }
+        procedure itself() free requires {:proved_by "itself"} shown; { }
+        procedure unknown() free requires {:proved_by "nowhere"} shown; { }
+    "#;
+    let parsed = ivl::parse::program(text).expect("parses");
+    let errors: Vec<String> =
+        ivl::check::program(&parsed).expect_err("ill-formed").into_iter().map(|error| error.message).collect();
+    assert_eq!(errors.len(), 4, "{errors:?}");
+    assert!(errors[0].contains("belongs on a `free requires`"), "{errors:?}");
+    assert!(errors[1].contains("`declared` is not another procedure with a body"), "{errors:?}");
+    assert!(errors[2].contains("`itself` is not another"), "{errors:?}");
+    assert!(errors[3].contains("`nowhere` is not another"), "{errors:?}");
 }

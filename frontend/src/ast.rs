@@ -52,8 +52,23 @@ pub struct FunctionDecl {
     pub name: Ident,
     pub params: Vec<Param>,
     pub clauses: Vec<Clause>,
+    /// The `decreases` clauses (a function has at most one; the resolver says so).
+    pub decreases: Vec<Decreases>,
     pub body: Expr,
     pub span: Span,
+}
+
+/// `decreases e;`: the measure a recursive function's calls make smaller.
+#[derive(Clone, Debug)]
+pub struct Decreases {
+    pub measure: Expr,
+    pub span: Span,
+}
+
+/// A clause of a pure function as written, before the parser sorts them.
+pub enum FunctionClause {
+    Contract(Clause),
+    Decreases(Decreases),
 }
 
 #[derive(Clone, Debug)]

@@ -68,6 +68,7 @@ codes! {
     UnknownFence => "kernel::unknown-fence": "a barrier fence other than `local` and `global`",
     AmbiguousBarrier => "kernel::ambiguous-barrier": "`barrier(N)`: a label without fences",
     DuplicateLabel => "kernel::duplicate-barrier-label": "two barriers with the same label",
+    DuplicateDecreases => "resolve::duplicate-decreases": "a pure function with more than one `decreases` clause",
     Unsupported => "kernel::unsupported": "a construct the language does not support",
     UncheckedAssume => "warning::unchecked-assume": "an `assume`, which lockstep takes on trust",
 }

@@ -57,6 +57,8 @@ pub enum Token {
     Requires,
     #[token("ensures")]
     Ensures,
+    #[token("decreases")]
+    Decreases,
     #[token("invariant")]
     #[token("loop_invariant")]
     Invariant,
@@ -222,6 +224,7 @@ impl Token {
             Token::Bool => "bool",
             Token::Requires => "requires",
             Token::Ensures => "ensures",
+            Token::Decreases => "decreases",
             Token::Invariant => "invariant",
             Token::If => "if",
             Token::Else => "else",

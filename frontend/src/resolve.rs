@@ -230,6 +230,21 @@ impl Resolver {
                 _ => requires.extend(checked),
             }
         }
+        if let [first, second, ..] = declaration.decreases.as_slice() {
+            self.report(
+                Diagnostic::error(
+                    Code::DuplicateDecreases,
+                    format!("`{}` has more than one `decreases` clause", declaration.name.name),
+                    second.span,
+                    "a second measure",
+                )
+                .with_secondary(first.span, "the first measure")
+                .with_help("a function has one measure: combine them into one int expression"),
+            );
+        }
+        let decreases = declaration.decreases.first().and_then(|decreases| {
+            self.expr(&mut names, Context::at(Place::Function), &decreases.measure, Some(Type::Int))
+        });
         let body = self.expr(&mut names, Context::at(Place::Function), &declaration.body, Some(result));
         Function {
             name: declaration.name.name.clone(),
@@ -239,6 +254,7 @@ impl Resolver {
             result,
             requires,
             ensures,
+            decreases,
             body: body.unwrap_or(Expr { kind: ExprKind::Bool(false), ty: result, span: declaration.body.span }),
         }
     }

@@ -589,6 +589,7 @@ mod tests {
             result: Type::Bool,
             requires,
             ensures: Vec::new(),
+            decreases: None,
             body: binary(BinaryOp::Or, binary(BinaryOp::Eq, n(), int(1)), recursive),
         }
     }

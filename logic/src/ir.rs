@@ -142,6 +142,10 @@ pub struct Function {
     pub requires: Vec<Expr>,
     /// Postconditions over the parameters and [`ExprKind::Result`].
     pub ensures: Vec<Expr>,
+    /// The written `decreases` measure, an int over the parameters: what the function's calls of
+    /// itself, and of the functions it shares a cycle of calls with, make smaller
+    /// ([`crate::recursion::measure`]).
+    pub decreases: Option<Expr>,
     pub body: Expr,
 }
 

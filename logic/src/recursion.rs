@@ -1,11 +1,13 @@
 //! Which pure functions recurse, and on what: the call graph of a program's functions.
 //!
-//! A function calls the functions named in its body and its `requires`. It is recursive when it
-//! calls itself, directly or through others; it recurses *through others* when it shares a cycle of
-//! calls with another function (mutual recursion), which [`crate::support`] refuses: termination
-//! is only checked for a function's calls of itself, on the parameter [`measure`] picks.
+//! A function calls the functions named in its body, its `requires` and its `decreases`. It is
+//! recursive when it calls itself, directly or through others. The functions that call each other
+//! form a strongly connected component of the graph, a *cycle*; each function on a cycle has a
+//! [`measure`], and every call from a function on a cycle to one on the same cycle must pass a
+//! smaller non-negative measure (`function.termination`, `proofs/kernel.md` E5): one measure
+//! decreasing along every call of the cycle, so no chain of calls goes on forever.
 
-use crate::{BinaryOp, Expr, ExprKind, Function, FunctionId, Type, VarId};
+use crate::{BinaryOp, Expr, ExprKind, Function, FunctionId, Type};
 use num_bigint::BigInt;
 
 /// The calls between the functions of a program, and its cycles.
@@ -39,17 +41,23 @@ impl CallGraph {
 
     /// Whether the function calls itself through another function: it shares a cycle of calls
     /// with another function.
-    pub fn through_others(&self, function: FunctionId) -> bool {
+    fn through_others(&self, function: FunctionId) -> bool {
         self.sizes[self.component[function.index()]] > 1
     }
 
-    /// The other functions on a cycle of calls through `function`, in the program's order.
-    pub fn cycle_partners(&self, function: FunctionId) -> impl Iterator<Item = FunctionId> + '_ {
-        let index = function.index();
-        let component = self.component[index];
+    /// The functions on a cycle of calls through `function`, itself included, in the program's
+    /// order (only itself when it is on none).
+    pub fn cycle(&self, function: FunctionId) -> impl Iterator<Item = FunctionId> + '_ {
+        let component = self.component[function.index()];
         (0..self.component.len())
-            .filter(move |&other| other != index && self.component[other] == component)
+            .filter(move |&other| self.component[other] == component)
             .map(|other| FunctionId(other as u32))
+    }
+
+    /// Whether a call from `caller` to `callee` lies on a cycle of calls: its termination must be
+    /// shown by a smaller measure.
+    pub fn on_cycle(&self, caller: FunctionId, callee: FunctionId) -> bool {
+        self.component[caller.index()] == self.component[callee.index()] && self.recursive(callee)
     }
 
     /// Which functions are among `start` or called by them, directly or through others, by index.
@@ -65,18 +73,25 @@ impl CallGraph {
     }
 }
 
-/// The functions a function's body and precondition call.
+/// The functions a function's body, precondition and measure call.
 fn callees(function: &Function) -> Vec<usize> {
-    let mut called = Vec::new();
+    calls(function).map(|(callee, _)| callee.index()).collect()
+}
+
+/// The calls in a function's body, precondition and measure: the callee and the arguments.
+fn calls(function: &Function) -> impl Iterator<Item = (FunctionId, &Vec<Expr>)> {
     let mut exprs: Vec<&Expr> = vec![&function.body];
     exprs.extend(&function.requires);
-    while let Some(expr) = exprs.pop() {
-        expr.children(&mut exprs);
-        if let ExprKind::Call { function, .. } = &expr.kind {
-            called.push(function.index());
+    exprs.extend(&function.decreases);
+    std::iter::from_fn(move || {
+        while let Some(expr) = exprs.pop() {
+            expr.children(&mut exprs);
+            if let ExprKind::Call { function, args } = &expr.kind {
+                return Some((*function, args));
+            }
         }
-    }
-    called
+        None
+    })
 }
 
 /// The strongly connected components of the call graph (Tarjan's algorithm, with an explicit
@@ -137,44 +152,47 @@ fn components(callees: &[Vec<usize>]) -> Vec<usize> {
     component
 }
 
-/// The parameter a directly recursive function decreases: the first int parameter that every
-/// call of the function in its body passes as `p - c` for a positive literal `c`, else the first
-/// int parameter (whose decrease the termination check then fails to show, and says so); `None`
-/// when it has no int parameter, which [`crate::support`] refuses.
-pub fn measure(function: &Function, id: FunctionId) -> Option<VarId> {
-    let mut calls = Vec::new();
-    let mut exprs: Vec<&Expr> = vec![&function.body];
-    while let Some(expr) = exprs.pop() {
-        expr.children(&mut exprs);
-        if let ExprKind::Call { function: callee, args } = &expr.kind {
-            if *callee == id {
-                calls.push(args);
-            }
-        }
+/// The measure of a recursive function: its written `decreases`, else the first int parameter
+/// that every call of it from its cycle passes as `x - c` for a variable `x` and a positive literal
+/// `c`, else its first int parameter (whose decrease the termination check then fails to show, and
+/// says so). `None` when it has neither: every call of it on its cycle then fails the check.
+pub fn measure(functions: &[Function], graph: &CallGraph, id: FunctionId) -> Option<Expr> {
+    let function = &functions[id.index()];
+    if let Some(written) = &function.decreases {
+        return Some(written.clone());
     }
-    let ints: Vec<(usize, VarId)> = function
+    let calls: Vec<&Vec<Expr>> = graph
+        .cycle(id)
+        .flat_map(|caller| calls(&functions[caller.index()]))
+        .filter(|(callee, _)| *callee == id)
+        .map(|(_, args)| args)
+        .collect();
+    let mut ints = function
         .params
         .iter()
         .copied()
         .enumerate()
         .filter(|(_, param)| function.vars[param.index()].ty == Type::Int)
-        .collect();
-    let decreases = |position: usize, param: VarId| {
+        .peekable();
+    let first = ints.peek().copied();
+    let decreasing = |position: usize| {
         calls.iter().all(|args| match args.get(position).map(|arg| &arg.kind) {
             Some(ExprKind::Binary { op: BinaryOp::Sub, lhs, rhs }) => {
-                matches!(lhs.kind, ExprKind::Var(var) if var == param)
+                matches!(lhs.kind, ExprKind::Var(_))
                     && matches!(&rhs.kind, ExprKind::Int(value) if *value > BigInt::from(0))
             }
             _ => false,
         })
     };
-    ints.iter().find(|(position, param)| decreases(*position, *param)).or(ints.first()).map(|(_, param)| *param)
+    let (_, param) = ints.find(|(position, _)| decreasing(*position)).or(first)?;
+    let var = &function.vars[param.index()];
+    Some(Expr { kind: ExprKind::Var(param), ty: Type::Int, span: var.span })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Span, Var, VarKind};
+    use crate::{Span, Var, VarId, VarKind};
 
     fn expr(kind: ExprKind, ty: Type) -> Expr {
         Expr { kind, ty, span: Span::default() }
@@ -203,6 +221,7 @@ mod tests {
             result: Type::Int,
             requires: Vec::new(),
             ensures: Vec::new(),
+            decreases: None,
             body,
         }
     }
@@ -227,7 +246,10 @@ mod tests {
         let through_others: Vec<bool> = (0..4).map(|index| graph.through_others(FunctionId(index))).collect();
         assert_eq!(recursive, [true, true, true, false]);
         assert_eq!(through_others, [false, true, true, false]);
-        assert_eq!(graph.cycle_partners(FunctionId(1)).collect::<Vec<_>>(), [FunctionId(2)]);
+        assert_eq!(graph.cycle(FunctionId(1)).collect::<Vec<_>>(), [FunctionId(1), FunctionId(2)]);
+        assert_eq!(graph.cycle(FunctionId(3)).collect::<Vec<_>>(), [FunctionId(3)]);
+        assert!(graph.on_cycle(FunctionId(1), FunctionId(2)) && graph.on_cycle(FunctionId(0), FunctionId(0)));
+        assert!(!graph.on_cycle(FunctionId(3), FunctionId(1)) && !graph.on_cycle(FunctionId(3), FunctionId(3)));
         assert_eq!(graph.reachable([FunctionId(3)]), [true, true, true, true]);
         assert_eq!(graph.reachable([FunctionId(0)]), [true, false, false, false]);
     }
@@ -241,10 +263,25 @@ mod tests {
     }
 
     #[test]
-    fn the_measure_is_the_int_parameter_the_calls_decrease() {
-        assert_eq!(measure(&function("f", call(0, minus_one())), FunctionId(0)), Some(VarId(0)));
-        let mut flag = function("f", expr(ExprKind::Bool(true), Type::Bool));
+    fn the_measure_is_written_or_the_int_parameter_the_calls_of_the_cycle_decrease() {
+        let measured = |functions: &[Function], index: u32| {
+            measure(functions, &CallGraph::of(functions), FunctionId(index)).map(|measure| measure.kind)
+        };
+        // f0 calls itself with n - 1.
+        assert_eq!(measured(&[function("f0", call(0, minus_one()))], 0), Some(ExprKind::Var(VarId(0))));
+        // even and odd call each other with n - 1; down and step with n, so n is only a guess
+        // (the termination check fails it).
+        let pair = [function("even", call(1, minus_one())), function("odd", call(0, minus_one()))];
+        assert_eq!(measured(&pair, 1), Some(ExprKind::Var(VarId(0))));
+        let pair = [function("down", call(1, n())), function("step", call(0, n()))];
+        assert_eq!(measured(&pair, 0), Some(ExprKind::Var(VarId(0))));
+        // A written measure wins.
+        let mut written = function("f", call(0, n()));
+        written.decreases = Some(expr(ExprKind::Int(7.into()), Type::Int));
+        assert_eq!(measured(&[written], 0), Some(ExprKind::Int(7.into())));
+        // No int parameter and none written: no measure.
+        let mut flag = function("f", call(0, expr(ExprKind::Bool(true), Type::Bool)));
         flag.vars[0].ty = Type::Bool;
-        assert_eq!(measure(&flag, FunctionId(0)), None);
+        assert_eq!(measured(&[flag], 0), None);
     }
 }

@@ -6,13 +6,11 @@
 //! - permissions in a written kernel or group contract: the levels' resources are generated from
 //!   the thread contract, and written ones would not be checked;
 //! - a `\forall*` inside another: a conjunct is encoded over one bound variable;
-//! - postconditions of a recursive function, which would need induction;
-//! - a function that calls itself through other functions (its termination is only checked for
-//!   its calls of itself), or that recurses without an int parameter to decrease.
+//! - postconditions of a recursive function, which would need induction.
 
-use crate::recursion::{self, CallGraph};
+use crate::recursion::CallGraph;
 use crate::resources::{normal_form, ConjunctKind};
-use crate::{Assertion, AssertionKind, Block, Clause, Contract, ExprKind, FunctionId, Kernel, Program, Span, StmtKind};
+use crate::{Assertion, AssertionKind, Block, Clause, Contract, FunctionId, Kernel, Program, Span, StmtKind};
 
 /// One use of a construct that is not supported yet.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,38 +50,6 @@ fn functions(program: &Program, found: &mut Vec<Unsupported>) {
                 message: format!("postconditions of a recursive function (`{name}`) are not supported yet"),
                 label: "a postcondition of a recursive function".into(),
                 help: "leave the `ensures` out: callers know the function by its definition, and an assertion where it is used can state the property".into(),
-            });
-        }
-        if graph.through_others(id) {
-            let partners: Vec<FunctionId> = graph.cycle_partners(id).collect();
-            // The first call of a function on the cycle: the way back to this one.
-            let mut calls = Vec::new();
-            let mut exprs: Vec<&crate::Expr> = function.requires.iter().chain([&function.body]).collect();
-            while let Some(expr) = exprs.pop() {
-                expr.children(&mut exprs);
-                if let ExprKind::Call { function: callee, .. } = &expr.kind {
-                    if partners.contains(callee) {
-                        calls.push((expr.span, *callee));
-                    }
-                }
-            }
-            // A function on a cycle with others calls one of them.
-            let Some(&(span, callee)) = calls.iter().min_by_key(|(span, _)| span.start) else { continue };
-            let callee = &program.functions[callee.index()].name;
-            found.push(Unsupported {
-                span,
-                message: format!(
-                    "`{name}` calls itself through `{callee}`: only a function that calls itself directly is supported yet"
-                ),
-                label: format!("this call leads back to `{name}`"),
-                help: "merge the functions into one that calls itself, so that its termination can be checked".into(),
-            });
-        } else if recursion::measure(function, id).is_none() {
-            found.push(Unsupported {
-                span: function.span,
-                message: format!("`{name}` calls itself but has no int parameter to decrease"),
-                label: "a recursive function without an int parameter".into(),
-                help: "a recursive function terminates by passing a smaller non-negative value of an int parameter to each call of itself; give it one".into(),
             });
         }
     }

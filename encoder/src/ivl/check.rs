@@ -142,12 +142,33 @@ impl<'p> Checker<'p> {
         let mut scope = Scope { frames: vec![frame], modifies: &procedure.modifies };
         for spec in &procedure.requires {
             self.expect(&mut scope, Place { old: false, position: spec.position }, &spec.expr, &Type::Bool);
+            self.proved_by(spec, &procedure.name);
         }
         for spec in &procedure.ensures {
             self.expect(&mut scope, Place { old: true, position: spec.position }, &spec.expr, &Type::Bool);
+            if !spec.proved_by.is_empty() {
+                self.error(spec.position, "`{:proved_by}` belongs on a `free requires`");
+            }
         }
         if let Some(body) = &procedure.body {
             self.stmts(&mut scope, &body.stmts);
+        }
+    }
+
+    /// A `{:proved_by}` requirement is free and names other procedures with bodies, which
+    /// [`crate::run`] verifies first.
+    fn proved_by(&mut self, spec: &Spec, procedure: &str) {
+        if !spec.proved_by.is_empty() && !spec.free {
+            self.error(spec.position, "`{:proved_by}` belongs on a `free requires`");
+        }
+        for name in &spec.proved_by {
+            match self.procedures.get(name.as_str()) {
+                Some(prover) if prover.body.is_some() && name != procedure => {}
+                _ => self.error(
+                    spec.position,
+                    format!("`{{:proved_by \"{name}\"}}`: `{name}` is not another procedure with a body"),
+                ),
+            }
         }
     }
 
@@ -213,6 +234,9 @@ impl<'p> Checker<'p> {
                 }
                 for invariant in invariants {
                     self.expect(scope, Place { old: true, position: invariant.position }, &invariant.expr, &Type::Bool);
+                    if !invariant.proved_by.is_empty() {
+                        self.error(invariant.position, "`{:proved_by}` belongs on a `free requires`");
+                    }
                 }
                 self.stmts(scope, body);
             }

@@ -229,12 +229,21 @@ pub struct Spec {
     pub free: bool,
     pub expr: Expr,
     pub tag: Option<String>,
+    /// For a free `requires`: the procedures whose verification shows it, `{:proved_by "p", ...}`.
+    /// [`crate::run`] verifies them first and assumes the spec only if every check of every one of
+    /// them verified; real Boogie ignores the attribute and assumes the spec.
+    pub proved_by: Vec<String>,
     pub position: Position,
 }
 
 impl Spec {
     pub fn checked(expr: Expr, tag: impl Into<String>) -> Spec {
-        Spec { free: false, expr, tag: Some(tag.into()), position: Position::NONE }
+        Spec { free: false, expr, tag: Some(tag.into()), proved_by: Vec::new(), position: Position::NONE }
+    }
+
+    /// A free `requires` that holds because the procedures `proved_by` verify.
+    pub fn proved_by(expr: Expr, proved_by: Vec<String>) -> Spec {
+        Spec { free: true, expr, tag: None, proved_by, position: Position::NONE }
     }
 }
 

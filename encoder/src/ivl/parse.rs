@@ -144,15 +144,34 @@ pub fn decimal(text: &str) -> BigRational {
     BigRational::new(digits, scale)
 }
 
+/// `{:name value, ...}`: the values that are strings or expressions (as text).
+pub struct Attribute {
+    pub name: String,
+    pub values: Vec<String>,
+}
+
 /// The tag of a construct: its `{:tag "..."}` attribute, or Boogie's `{:msg "..."}`.
-pub fn attributed(attributes: Vec<Option<(String, String)>>) -> Option<String> {
-    attributes.into_iter().flatten().find(|(name, _)| name == "tag" || name == "msg").map(|(_, value)| value)
+pub fn attributed(attributes: Vec<Attribute>) -> Option<String> {
+    attributes
+        .into_iter()
+        .find(|attribute| attribute.name == "tag" || attribute.name == "msg")
+        .and_then(|attribute| attribute.values.into_iter().next())
 }
 
 /// Whether an assert's condition is assumed after it: unless it carries Boogie's
 /// `{:subsumption 0}`.
-pub fn assumed_after(attributes: &[Option<(String, String)>]) -> bool {
-    !attributes.iter().flatten().any(|(name, value)| name == "subsumption" && value == "0")
+pub fn assumed_after(attributes: &[Attribute]) -> bool {
+    !attributes.iter().any(|attribute| attribute.name == "subsumption" && attribute.values == ["0"])
+}
+
+/// A `requires`, `ensures` or invariant with its attributes: `{:tag}` and `{:proved_by}`.
+pub fn spec(free: bool, attributes: Vec<Attribute>, expr: Expr, position: Position) -> Spec {
+    let proved_by = attributes
+        .iter()
+        .filter(|attribute| attribute.name == "proved_by")
+        .flat_map(|attribute| attribute.values.iter().cloned())
+        .collect();
+    Spec { free, expr, tag: attributed(attributes), proved_by, position }
 }
 
 /// A clause of a procedure's specification, in any order.

@@ -61,7 +61,13 @@ fn tag_text(tag: &Option<String>) -> String {
 
 fn spec_text(keyword: &str, spec: &Spec) -> String {
     let free = if spec.free { "free " } else { "" };
-    format!("{free}{keyword} {}{};", tag_text(&spec.tag), spec.expr)
+    let proved_by = if spec.proved_by.is_empty() {
+        String::new()
+    } else {
+        let names: Vec<String> = spec.proved_by.iter().map(|name| format!("\"{name}\"")).collect();
+        format!("{{:proved_by {}}} ", names.join(", "))
+    };
+    format!("{free}{keyword} {}{proved_by}{};", tag_text(&spec.tag), spec.expr)
 }
 
 fn write_procedure(out: &mut String, procedure: &Procedure) {

@@ -59,8 +59,22 @@ pub struct Context<'k> {
     pub frame_reads: bool,
     /// Inside a pure function: its variables are named from its own table.
     pub function: Option<&'k logic::Function>,
-    /// Inside a recursive function: the function and the parameter its calls must decrease.
-    pub termination: Option<(logic::FunctionId, VarId)>,
+    /// Inside a recursive function: what its calls on its cycle must decrease.
+    pub termination: Option<Termination>,
+}
+
+/// The termination check of a function on a cycle of calls (`proofs/kernel.md`, E5): every call
+/// of a function on the cycle passes that function a measure at least 0 and smaller than the
+/// caller's own.
+#[derive(Clone)]
+pub struct Termination {
+    /// The function whose calls are checked.
+    pub function: logic::FunctionId,
+    /// The functions on its cycle, itself included, with their measures
+    /// ([`lockstep_logic::recursion::measure`]).
+    pub cycle: Vec<(logic::FunctionId, Option<logic::Expr>)>,
+    /// The caller's measure on its parameters, or why there is none to compare with.
+    pub current: Result<Expr, &'static str>,
 }
 
 impl Context<'_> {
@@ -162,22 +176,11 @@ impl Context<'_> {
             ExprKind::Call { function: callee, args } => {
                 let function = &self.functions[callee.index()];
                 let args: Vec<Expr> = args.iter().map(|arg| go(arg, out, scope)).collect();
-                if let Some((recursive, measure)) = self.termination.filter(|(recursive, _)| recursive == callee) {
-                    let position = function.params.iter().position(|&param| param == measure).unwrap_or(0);
-                    let current = self.vars.get(&measure).cloned().unwrap_or_else(|| Expr::var(names::UNKNOWN));
-                    let _ = recursive;
-                    let passed = args[position].clone();
-                    let name = &function.vars[measure.index()].name;
-                    out.push(scope.close(
-                        ObligationId::FunctionTermination,
-                        expr.span,
-                        Expr::binary(
-                            BinaryOp::And,
-                            Expr::binary(BinaryOp::Le, Expr::int(0), passed.clone()),
-                            Expr::binary(BinaryOp::Lt, passed, current),
-                        ),
-                        format!("this recursive call might not pass a smaller non-negative `{name}`, so `{}` might not terminate", function.name),
-                    ));
+                if let Some(termination) = &self.termination {
+                    if let Some(condition) = termination.check(self.functions, *callee, &args) {
+                        let (condition, message) = condition;
+                        out.push(scope.close(ObligationId::FunctionTermination, expr.span, condition, message));
+                    }
                 }
                 let bindings: HashMap<VarId, Expr> =
                     function.params.iter().copied().zip(args.iter().cloned()).collect();
@@ -261,6 +264,61 @@ impl Scope {
                 body: Box::new(body),
             }
         }
+    }
+}
+
+impl Termination {
+    /// For a call of `callee` on the cycle with these arguments: the condition that it decreases
+    /// the measure, and what a failure means.
+    fn check(&self, functions: &[logic::Function], callee: logic::FunctionId, args: &[Expr]) -> Option<(Expr, String)> {
+        let (_, measure) = self.cycle.iter().find(|(member, _)| *member == callee)?;
+        let (caller, called) = (&functions[self.function.index()], &functions[callee.index()]);
+        let forever = if callee == self.function {
+            format!("so `{}` might not terminate", caller.name)
+        } else {
+            format!("so `{}` and `{}` might call each other forever", caller.name, called.name)
+        };
+        let Some(measure) = measure else {
+            let message = format!(
+                "`{}` has no measure (no `decreases` clause and no int parameter), {forever}; write `decreases e;` with an int `e` that every call on the cycle makes smaller",
+                called.name
+            );
+            return Some((Expr::Bool(false), message));
+        };
+        let current = match &self.current {
+            Ok(current) => current.clone(),
+            Err(reason) => return Some((Expr::Bool(false), format!("{reason}, {forever}"))),
+        };
+        let bindings: HashMap<VarId, Expr> = called.params.iter().copied().zip(args.iter().cloned()).collect();
+        let passed = FunctionContext { functions, function: called, bindings: &bindings, fuel: default_fuel() }
+            .translate(measure);
+        // An inferred measure is a parameter, named as such; a written one is the clause.
+        let measured = |function: &logic::Function, measure: &logic::Expr| match (&function.decreases, &measure.kind) {
+            (None, ExprKind::Var(param)) => format!("`{}`", function.vars[param.index()].name),
+            _ => "`decreases` measure".to_string(),
+        };
+        let message = if callee == self.function {
+            format!(
+                "this recursive call might not pass a smaller non-negative {}, {forever}",
+                measured(called, measure)
+            )
+        } else {
+            let own = self.cycle.iter().find(|(member, _)| *member == self.function).and_then(|(_, own)| own.as_ref());
+            let own = own.map_or_else(|| "none".to_string(), |own| measured(caller, own));
+            format!(
+                "this call of `{}` might not make the measure smaller: `{}`'s ({}) must be at least 0 and less than `{}`'s ({own}), {forever}",
+                called.name,
+                called.name,
+                measured(called, measure),
+                caller.name
+            )
+        };
+        let decreases = Expr::binary(
+            BinaryOp::And,
+            Expr::binary(BinaryOp::Le, Expr::int(0), passed.clone()),
+            Expr::binary(BinaryOp::Lt, passed, current),
+        );
+        Some((decreases, message))
     }
 }
 

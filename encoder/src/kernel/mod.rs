@@ -116,16 +116,21 @@ pub struct Options {
 /// Encodes one kernel of a program. The program uses no construct the language does not support
 /// yet ([`lockstep_logic::support::unsupported`] finds none): the frontend refuses such files
 /// before they get here, and the encoding relies on it (no nested `\forall*`, no permissions in a
-/// written kernel or group contract, recursion only direct and on an int parameter).
+/// written kernel or group contract, no postconditions of a recursive function).
 pub fn encode<'k>(program: &'k logic::Program, kernel: &'k logic::Kernel, options: &Options) -> Encoding {
     debug_assert!(
         lockstep_logic::support::unsupported(program).is_empty(),
         "the program uses constructs the language does not support yet"
     );
+    let calls = CallGraph::of(&program.functions);
+    let measures = (0..program.functions.len())
+        .map(|index| recursion::measure(&program.functions, &calls, FunctionId(index as u32)))
+        .collect();
     let mut encoder = Encoder {
         kernel,
         functions: &program.functions,
-        calls: CallGraph::of(&program.functions),
+        calls,
+        measures,
         memory_model: options.memory_model,
         obligations: Vec::new(),
         wildcards: 0,
@@ -204,6 +209,8 @@ struct Encoder<'k> {
     functions: &'k [logic::Function],
     /// The calls between the functions, and which recurse.
     calls: CallGraph,
+    /// The measure of each function ([`recursion::measure`]), by index.
+    measures: Vec<Option<logic::Expr>>,
     memory_model: MemoryModel,
     obligations: Vec<Obligation>,
     /// Wildcard amounts chosen so far (each a fresh local variable).
@@ -387,10 +394,20 @@ impl<'k> Encoder<'k> {
             context.vars.insert(param, Expr::var(names::function_var(function, param)));
         }
         if self.calls.recursive(id) {
-            // A recursive function calls itself only directly, has an int parameter and no
-            // postconditions: other recursion is refused before encoding (`encode`).
-            let measure = recursion::measure(function, id).expect("a recursive function has an int parameter");
-            context.termination = Some((id, measure));
+            let cycle = self.calls.cycle(id).map(|member| (member, self.measures[member.index()].clone())).collect();
+            let current = Err("a `decreases` clause may not call a function on its own cycle of calls");
+            context.termination = Some(expr::Termination { function: id, cycle, current });
+        }
+        // The measure's value first, for the calls of the precondition; whether it is defined is
+        // checked once the precondition holds.
+        let mut measure_conditions = Vec::new();
+        let measured =
+            self.measures[id.index()].as_ref().filter(|_| self.calls.recursive(id) || function.decreases.is_some());
+        let current =
+            measured.map(|measure| context.translate(measure, &mut measure_conditions, &mut Scope::default()));
+        if let Some(termination) = &mut context.termination {
+            termination.current =
+                current.ok_or("the caller has no measure (no `decreases` clause and no int parameter) to compare with");
         }
         let mut stmts = Vec::new();
         for requirement in &function.requires {
@@ -401,6 +418,10 @@ impl<'k> Encoder<'k> {
                 stmts.push(Stmt::new(StmtKind::Assert { expr: condition.expr, tag: Some(tag), assumed: true }));
             }
             stmts.push(Stmt::new(StmtKind::Assume(value)));
+        }
+        for condition in measure_conditions {
+            let tag = self.tag(condition.id, condition.span, condition.message);
+            stmts.push(Stmt::new(StmtKind::Assert { expr: condition.expr, tag: Some(tag), assumed: true }));
         }
         let mut conditions = Vec::new();
         let value = context.translate(&function.body, &mut conditions, &mut Scope::default());
@@ -424,8 +445,7 @@ impl<'k> Encoder<'k> {
             stmts.push(Stmt::new(StmtKind::Assert { expr: value, tag: Some(tag), assumed: true }));
         }
         let locals = vec![Binding::new(names::RESULT, ivl_type(function.result))];
-        let mut procedure =
-            self.procedure(format!("function_{}", function.name), &[], Vec::new(), false, locals, stmts);
+        let mut procedure = self.procedure(names::function_procedure(function), &[], Vec::new(), false, locals, stmts);
         procedure.params = params.to_vec();
         procedure
     }
@@ -514,11 +534,7 @@ impl<'k> Encoder<'k> {
             name,
             params: params.iter().map(|name| Binding::new(*name, Type::Int)).collect(),
             returns: Vec::new(),
-            requires: facts
-                .into_iter()
-                .chain(definitions)
-                .map(|expr| Spec { free: true, expr, tag: None, position: ivl::Position::NONE })
-                .collect(),
+            requires: facts.into_iter().map(|expr| Spec::proved_by(expr, Vec::new())).chain(definitions).collect(),
             ensures: Vec::new(),
             modifies: Vec::new(),
             body: Some(ivl::Body { locals, stmts }),
@@ -566,10 +582,12 @@ impl<'k> Encoder<'k> {
     }
 
     /// The definitions of the recursive functions a procedure with these facts and statements
-    /// calls, directly or through other functions: their termination is checked in the functions'
-    /// own procedures, which do not assume them (E5). The definitions of functions it does not call
-    /// could not matter to its verdict, and would only give the solver more to search.
-    fn definitions(&self, facts: &[Expr], stmts: &[Stmt]) -> Vec<Expr> {
+    /// calls, directly or through other functions. Each holds only once the termination of its
+    /// cycle of calls is shown: it is assumed only if the procedures of the functions on the cycle
+    /// verify (`proved_by`), so a function that might not terminate makes nothing else vacuous
+    /// (E5). The definitions of functions it does not call could not matter to its verdict, and
+    /// would only give the solver more to search.
+    fn definitions(&self, facts: &[Expr], stmts: &[Stmt]) -> Vec<Spec> {
         let mut named = std::collections::BTreeSet::new();
         let mut visit = |expr: &Expr| {
             if let Expr::Call(name, _) = expr {
@@ -582,12 +600,14 @@ impl<'k> Encoder<'k> {
             .filter(|&index| named.contains(&names::function(&self.functions[index])))
             .map(|index| FunctionId(index as u32));
         let reached = self.calls.reachable(called);
-        self.functions
-            .iter()
-            .zip(reached)
-            .enumerate()
-            .filter(|&(index, (_, reached))| reached && self.calls.recursive(FunctionId(index as u32)))
-            .map(|(_, (function, _))| Expr::var(names::defined(function)))
+        (0..self.functions.len())
+            .map(|index| FunctionId(index as u32))
+            .filter(|&id| reached[id.index()] && self.calls.recursive(id))
+            .map(|id| {
+                let provers =
+                    self.calls.cycle(id).map(|member| names::function_procedure(&self.functions[member.index()]));
+                Spec::proved_by(Expr::var(names::defined(&self.functions[id.index()])), provers.collect())
+            })
             .collect()
     }
 
@@ -894,7 +914,7 @@ fn help(id: ObligationId, message: &str) -> Option<String> {
         ObligationId::BarrierResources => "a barrier can only redistribute what the group holds: every location's barrier permissions must add up to at most what the thread contracts gave".into(),
         ObligationId::BarrierFunctional if message.contains("postcondition") => "a barrier postcondition may use the thread's own barrier precondition, and other threads' only for memory the barrier fences (`barrier(local)`, `barrier(global)`, `barrier({local, global})`)".into(),
         ObligationId::AccessRead | ObligationId::AccessWrite => "a thread reads with any permission and writes with all of it: add the permission to the thread contract, a barrier's ensures, or the loop invariant".into(),
-        ObligationId::FunctionTermination => "each recursive call must pass a smaller, non-negative value of one int parameter (for example `n - 1` under `n > 0`)".into(),
+        ObligationId::FunctionTermination => "every call on a cycle of calls must pass a measure at least 0 and smaller than the caller's: by default an int parameter (for example `n - 1` under `n > 0`); write `decreases e;` to choose another".into(),
         _ => return None,
     })
 }

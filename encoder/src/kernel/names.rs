@@ -36,6 +36,11 @@ pub fn defined(function: &Function) -> String {
     format!("defined_{}", function.name)
 }
 
+/// The procedure that checks a function's well-definedness and termination (E5).
+pub fn function_procedure(function: &Function) -> String {
+    format!("function_{}", function.name)
+}
+
 pub fn function_var(function: &Function, var: VarId) -> String {
     format!("x_{}_{}", function.vars[var.index()].name, var.0)
 }
