@@ -1,8 +1,8 @@
 //! Well-definedness everywhere (issue 23): every partial operator (an index, a division, a call
 //! with a precondition) at every position a contract can hold it fails at its own obligation and
 //! line, and the same clause guarded verifies. Each case is one small kernel: kernel, group,
-//! thread, barrier and loop contracts, code, `assert`, under `\old` and quantifiers, and pure
-//! functions' contracts, measures and bodies.
+//! thread, barrier and loop contracts, the location of a permission, code, `assert`, under `\old`
+//! and quantifiers, and pure functions' contracts, measures and bodies.
 
 use lockstep_encoder::run::Backend;
 use lockstep_encoder::smt::Limits;
@@ -25,6 +25,7 @@ kernel k(int n) {
 const THREAD: &str = "pure int half(int n) requires n > 0; = n / 2;
 kernel k(int n) {
   global int[tcount] a;
+  global int[tcount] b;
   requires tcount == 1;
   requires Perm(a[tid], write);
   BODY
@@ -56,6 +57,11 @@ fn positions() -> Vec<(&'static str, String, bool)> {
         ("group ensures", level("group ensures {};"), true),
         ("thread ensures under \\old", level("ensures \\old({});"), true),
         ("thread requires", thread(&format!("requires {{}};\n  {plain}")), true),
+        (
+            "the location of a permission",
+            thread(&format!("requires Perm(b[({{}}) ? tid : tid], write);\n  {plain}")),
+            true,
+        ),
         ("thread ensures", thread("ensures Perm(a[tid], write);\n  ensures {};\n  void main() { a[tid] := 1; }"), true),
         (
             "thread ensures under a quantifier",

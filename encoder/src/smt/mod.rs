@@ -303,6 +303,14 @@ impl fmt::Display for Value {
 /// Past this bound, the answer is `unknown`: undecided, never verified.
 pub const Z3_MODEL_ROUNDS: u32 = 10;
 
+/// How many rewriting steps z3 may spend evaluating one term in a model. Debian's z3 4.8.12 can
+/// take minutes and tens of gigabytes to evaluate a single heap read in some models (a one-token
+/// mutant of `odd_even_sort_global.pvl` took 10 GB and 26 s for `H_ev_in[lid]`); past this bound the
+/// evaluation fails, a counterexample value is left out, and a check whose failure cannot be read
+/// off the model is undecided. A step count, not a time, so the answer is the same on every
+/// machine. A million steps take well under a second.
+pub const Z3_MODEL_EVALUATION_STEPS: u32 = 1_000_000;
+
 /// Limits and randomness of each check.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {

@@ -44,7 +44,11 @@ impl Flavour {
     /// those models, but loses some proofs, so it is only asked after the default gave up.
     fn configurations(self, limits: &Limits) -> Vec<Vec<String>> {
         match self {
-            Flavour::Z3 => vec![vec!["-in".into(), "-smt2".into()]],
+            Flavour::Z3 => vec![vec![
+                "-in".into(),
+                "-smt2".into(),
+                format!("model_evaluator.max_steps={}", super::Z3_MODEL_EVALUATION_STEPS),
+            ]],
             Flavour::Cvc5 => {
                 let mut base = vec![
                     "--lang=smt2".to_string(),

@@ -30,6 +30,12 @@ pub struct Z3Solver {
 
 impl Z3Solver {
     pub fn new(limits: Limits) -> Z3Solver {
+        // Global, so set once, before the first solver exists (z3's global parameters are not
+        // meant to change while other threads use it).
+        static EVALUATION_BOUND: std::sync::Once = std::sync::Once::new();
+        EVALUATION_BOUND.call_once(|| {
+            z3::set_global_param("model_evaluator.max_steps", &super::Z3_MODEL_EVALUATION_STEPS.to_string());
+        });
         Z3Solver {
             limits,
             solver: None,

@@ -27,9 +27,12 @@ struct Arguments {
     /// The examples whose verified kernels are mutated.
     #[arg(long, default_value = "examples")]
     examples: PathBuf,
-    /// Print the random kernels of the seeds instead of judging them (to reproduce a case).
+    /// Print the cases (random kernels and mutants) instead of judging them, to reproduce one.
     #[arg(long)]
     print: bool,
+    /// Name each case before judging it (to find one that hangs or crashes).
+    #[arg(long)]
+    verbose: bool,
     /// Where shrunk disagreements are saved.
     #[arg(long, default_value = "hunt-found")]
     out: PathBuf,
@@ -60,7 +63,11 @@ impl Tally {
         )
     }
 
-    fn add(&mut self, name: &str, text: &str, settings: &Settings, out: &Path) {
+    fn add(&mut self, name: &str, text: &str, settings: &Settings, arguments: &Arguments) {
+        let out = &arguments.out;
+        if arguments.verbose {
+            eprintln!("judging {name}");
+        }
         self.judged += 1;
         if self.judged.is_multiple_of(100) {
             eprintln!("{name}: {}", self.summary());
@@ -112,24 +119,19 @@ fn examples(dir: &Path, found: &mut Vec<PathBuf>) {
     }
 }
 
-fn main() -> ExitCode {
-    let arguments = Arguments::parse();
-    if arguments.print {
-        for seed in arguments.seed..arguments.seed + arguments.generated {
-            println!("// seed {seed}\n{}", generate::kernel(seed));
-        }
-        return ExitCode::SUCCESS;
-    }
-    let settings = Settings::default();
-    let mut tally = Tally::default();
-    let started = std::time::Instant::now();
-    for seed in arguments.seed..arguments.seed + arguments.generated {
-        tally.add(&format!("generated-{seed}"), &generate::kernel(seed), &settings, &arguments.out);
-    }
-    let generated = std::mem::take(&mut tally);
+/// The random kernels of the seeds asked for, each with its name.
+fn generated_cases(arguments: &Arguments) -> Vec<(String, String)> {
+    (arguments.seed..arguments.seed + arguments.generated)
+        .map(|seed| (format!("generated-{seed}"), generate::kernel(seed)))
+        .collect()
+}
+
+/// As many one-token mutants of the verified examples as asked for, spread evenly over all of
+/// them, each with its name. Only verified examples are mutated: a mutant of one may wrongly stay
+/// verified.
+fn mutant_cases(arguments: &Arguments) -> Vec<(String, String)> {
     let mut files = Vec::new();
     examples(&arguments.examples, &mut files);
-    // Mutants of the verified examples only: those are the ones a mutant may wrongly keep verified.
     let verified: Vec<(PathBuf, String)> = files
         .into_iter()
         .filter_map(|path| Some((path.clone(), std::fs::read_to_string(&path).ok()?)))
@@ -144,21 +146,40 @@ fn main() -> ExitCode {
                 .map(move |(index, mutant)| (format!("{}-mutant-{index}", path.display()), mutant))
         })
         .collect();
-    // An even spread over all mutants of all examples.
     let step = (all.len() / arguments.mutants.max(1)).max(1);
-    for (name, text) in all.iter().step_by(step).take(arguments.mutants) {
-        tally.add(name, text, &settings, &arguments.out);
+    all.into_iter().step_by(step).take(arguments.mutants).collect()
+}
+
+fn main() -> ExitCode {
+    let arguments = Arguments::parse();
+    let sources = [
+        ("generated kernels", generated_cases(&arguments)),
+        ("mutants of verified examples", mutant_cases(&arguments)),
+    ];
+    if arguments.print {
+        for (name, text) in sources.iter().flat_map(|(_, cases)| cases) {
+            println!("// {name}\n{text}");
+        }
+        return ExitCode::SUCCESS;
     }
-    for (what, tally) in [("generated kernels", &generated), ("mutants of verified examples", &tally)] {
+    let settings = Settings::default();
+    let started = std::time::Instant::now();
+    let mut found = false;
+    for (what, cases) in &sources {
+        let mut tally = Tally::default();
+        for (name, text) in cases {
+            tally.add(name, text, &settings, &arguments);
+        }
         println!("{what}: {}", tally.summary());
         for path in &tally.disagreements {
             println!("  saved {}", path.display());
         }
+        found |= !tally.disagreements.is_empty();
     }
     println!("in {:.0} s", started.elapsed().as_secs_f64());
-    if generated.disagreements.is_empty() && tally.disagreements.is_empty() {
-        ExitCode::SUCCESS
-    } else {
+    if found {
         ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
     }
 }

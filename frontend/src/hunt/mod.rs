@@ -132,11 +132,15 @@ fn judge_unguarded(text: &str, settings: &Settings) -> Judgement {
     };
     let mut run_found_bug = false;
     for kernel in &program.kernels {
-        for options in launches(kernel, settings) {
+        'launches: for options in launches(kernel, settings) {
             let Ok(launch) = run::launch(&program, kernel, &options) else { continue };
             for schedule in [Schedule::Canonical, Schedule::Random { seed: 1 }] {
-                let Ok(outcome) = execute::run(&program, kernel, &launch, &schedule, MemoryModel::Seed) else {
-                    continue;
+                let outcome = match execute::run(&program, kernel, &launch, &schedule, MemoryModel::Seed) {
+                    Ok(outcome) => outcome,
+                    // A run that gives up (most often a loop that never ends) would give up on
+                    // every launch, each after millions of steps: the kernel's runs say nothing.
+                    Err(execute::RunError::GaveUp { .. }) => break 'launches,
+                    Err(_) => continue,
                 };
                 let Some((bug, steps)) = outcome.bug else { continue };
                 run_found_bug = true;
