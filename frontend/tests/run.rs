@@ -192,6 +192,40 @@ fn a_loop_that_never_ends_gives_up_rather_than_hang() {
     assert!(matches!(outcome, Err(RunError::GaveUp { .. })), "{outcome:?}");
 }
 
+/// A loop that doubles a value forever: without a bound on the size of values, each step costs
+/// more than the last, and the run takes hours to reach its step limit (the soundness hunt met
+/// this in a mutant of `sum_ones_pow2.pvl`). With the bound, it gives up at the doubling.
+#[test]
+fn a_value_that_grows_without_bound_gives_up_at_the_expression_that_grows_it() {
+    let source = "kernel doubling {
+  requires tcount == gsize;
+  void main() { int m := 1; while (true) { m := 2 * m; } }
+}";
+    let outcome = run_with(&program(source), &options(1, 1), &Schedule::Canonical);
+    let Err(RunError::GaveUp { span: Some(span), detail }) = outcome else { panic!("{outcome:?}") };
+    assert_eq!(&source[span.start..span.end], "2 * m", "{detail}");
+    assert!(detail.contains("4096 bits"), "{detail}");
+}
+
+/// A failed check is a bug found, even when the run gives up later: here the invariant is false
+/// after the first iteration, and the loop (which never ends) then grows `m` beyond the bound.
+#[test]
+fn a_check_that_failed_before_the_run_gave_up_is_still_reported() {
+    let kernel = program(
+        "kernel halving_forgotten {
+  requires tcount == gsize;
+  void main() {
+    int n := 2;
+    int m := 1;
+    invariant n * m == 2;
+    while (n > 1) { n := n / 1; m := 2 * m; }
+  }
+}",
+    );
+    let found = bug(&kernel, 1, 1);
+    assert!(matches!(found, Bug::Failed { obligation: ObligationId::LoopInvariantPreserved, .. }), "{found:?}");
+}
+
 #[test]
 fn a_contract_reads_only_what_it_has_named_before() {
     let kernel = |clause: &str| {

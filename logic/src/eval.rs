@@ -66,6 +66,9 @@ impl fmt::Display for Value {
     }
 }
 
+/// The most bits an integer an evaluation computes may have ([`EvalError::TooLarge`]).
+pub const MAX_VALUE_BITS: u64 = 4096;
+
 /// Why an expression has no value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EvalError {
@@ -79,6 +82,11 @@ pub enum EvalError {
     OutOfSteps,
     /// A quantifier whose range gives no finite bounds for its variable.
     UnboundedQuantifier { span: Span },
+    /// A sum, difference or product with more than [`MAX_VALUE_BITS`] bits: the logic's integers
+    /// are unbounded, but computing with such values costs more than a run or a counterexample
+    /// check can spend (a loop that doubles a value forever would otherwise take hours to reach
+    /// its step limit).
+    TooLarge { span: Span },
     /// A read of a cell outside its array.
     OutOfBounds { array: ArrayId, index: BigInt, size: usize, span: Span },
     /// Something the environment cannot give: a variable without a value, memory outside an
@@ -287,10 +295,17 @@ impl<'p> Evaluator<'p> {
         }
         let (a, b) = (left.as_int(lhs.span)?, right.as_int(rhs.span)?);
         let nonzero = || if b.is_zero() { Err(EvalError::DivisionByZero { span }) } else { Ok(()) };
+        let bounded = |value: BigInt| {
+            if value.bits() > MAX_VALUE_BITS {
+                Err(EvalError::TooLarge { span })
+            } else {
+                Ok(Value::Int(value))
+            }
+        };
         Ok(match op {
-            BinaryOp::Add => Value::Int(a + b),
-            BinaryOp::Sub => Value::Int(a - b),
-            BinaryOp::Mul => Value::Int(a * b),
+            BinaryOp::Add => bounded(a + b)?,
+            BinaryOp::Sub => bounded(a - b)?,
+            BinaryOp::Mul => bounded(a * b)?,
             // BigInt's `/` and `%` truncate towards zero, as C's do.
             BinaryOp::Div => nonzero().map(|()| Value::Int(a / b))?,
             BinaryOp::Rem => nonzero().map(|()| Value::Int(a % b))?,

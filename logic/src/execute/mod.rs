@@ -330,7 +330,7 @@ fn check_memory(kernel: &Kernel, launch: &Launch, sizes: &[usize]) -> Result<(),
 /// steps, or over a quantifier's range with no finite bounds). The run then ends without a verdict
 /// ([`RunError::GaveUp`]), wherever the expression is: code, contracts, pinned equations.
 fn beyond_reach(error: &EvalError) -> bool {
-    matches!(error, EvalError::OutOfSteps | EvalError::UnboundedQuantifier { .. })
+    matches!(error, EvalError::OutOfSteps | EvalError::UnboundedQuantifier { .. } | EvalError::TooLarge { .. })
 }
 
 /// The run gives up on `what` (at `span`), beyond the evaluator's reach.
@@ -346,6 +346,7 @@ pub fn describe(error: &EvalError) -> String {
         EvalError::PostconditionFailed { .. } => "a call's value breaks the function's postcondition".into(),
         EvalError::OutOfSteps => format!("the evaluation took more than {EXPRESSION_STEPS} steps"),
         EvalError::UnboundedQuantifier { .. } => "a quantifier whose range has no finite bounds".into(),
+        EvalError::TooLarge { .. } => format!("a value of more than {} bits", crate::eval::MAX_VALUE_BITS),
         EvalError::OutOfBounds { index, size, .. } => format!("index {index} lies outside the array's {size} cells"),
         EvalError::Unavailable { what, .. } => format!("{what} has no value here"),
         EvalError::IllTyped { .. } => "an operand of the wrong type".into(),
@@ -1227,10 +1228,12 @@ impl<'k> Machine<'k> {
     }
 
     /// The outcome of a run that stopped: a race outranks an earlier failed check (which it likely
-    /// caused); otherwise the first bug met is reported.
+    /// caused); otherwise the first bug met is reported. A run that gives up after a failed check
+    /// still found that bug: what came later does not undo it.
     fn outcome(&self, stop: Stop) -> Result<Outcome, RunError> {
         let bug = match (stop, &self.failure) {
-            (Stop::Error(error), _) => return Err(error),
+            (Stop::Error(_), Some(first)) => first.clone(),
+            (Stop::Error(error), None) => return Err(error),
             (Stop::Bug(bug), first) => match (*bug, first) {
                 (race @ Bug::Race { .. }, _) => (race, self.steps.clone()),
                 (_, Some(first)) => first.clone(),
