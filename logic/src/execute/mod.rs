@@ -65,6 +65,11 @@ use scope::{total, Claim, Failure, Level, Reads, View};
 pub const MAX_STEPS: u64 = 5_000_000;
 /// The steps one expression's evaluation may take (its function calls included).
 const EXPRESSION_STEPS: u64 = 1_000_000;
+/// The steps a run goes on for after a check failed, to see whether a race it caused follows
+/// (which outranks it): enough for the rest of the barrier interval and the next in any small
+/// launch, and far short of [`MAX_STEPS`], which a kernel whose failed check sends it into a loop
+/// that never ends would otherwise take seconds to reach.
+const STEPS_AFTER_A_FAILURE: usize = 100_000;
 
 /// Where a kernel runs: its groups, their size, its parameters and its initial memory.
 #[derive(Clone, Debug, PartialEq)]
@@ -991,6 +996,11 @@ impl<'k> Machine<'k> {
 
     /// Takes one step of a running thread.
     fn step(&mut self, thread: usize) -> Result<(), Stop> {
+        if let Some((bug, steps)) = &self.failure {
+            if self.steps.len() - steps.len() >= STEPS_AFTER_A_FAILURE {
+                return Err(Stop::Bug(Box::new(bug.clone())));
+            }
+        }
         if self.steps.len() as u64 >= MAX_STEPS {
             let detail = format!("the run took more than {MAX_STEPS} steps");
             return Err(Stop::Error(RunError::GaveUp { detail, span: None }));
