@@ -164,3 +164,61 @@ fn every_partial_operator_at_every_position_fails_at_its_obligation_and_its_guar
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// The kernels of issue 23, which verified before: each fails exactly where its contract is
+/// undefined, and its guarded twin verifies.
+#[test]
+fn the_issues_kernels_fail_where_their_contracts_are_undefined_and_their_twins_verify() {
+    let kpre_oob = "kernel kpre_oob {
+  global int[tcount] a;
+  global int[tcount] b;
+  kernel requires (\\forall int i; 0 <= i && i <= tcount; b[i] >= 0);
+  requires Perm(a[tid], write) ** Perm(b[tid], read) ** b[tid] >= 0;
+  ensures Perm(a[tid], write) ** a[tid] >= 0;
+  void main() { a[tid] := b[tid]; }
+}
+";
+    let kernel_division = "kernel kdiv(int n) {
+  global int[tcount] a;
+  kernel ensures (\\forall int i; 0 <= i && i < tcount; a[i] == i / n * n + i % n);
+  requires Perm(a[tid], write);
+  ensures Perm(a[tid], write) ** a[tid] == tid;
+  void main() { a[tid] := tid; }
+}
+";
+    let kernel_call = "pure int half(int n) requires n > 0; = n / 2;
+kernel kcall {
+  global int[tcount] a;
+  kernel ensures half(tcount - 1) >= 0;
+  requires Perm(a[tid], write);
+  ensures Perm(a[tid], write);
+  void main() { a[tid] := tid; }
+}
+";
+    let old_past_end = "pure int min(int x, int y) = x < y ? x : y;
+kernel old_past_end {
+  global int[tcount] a;
+  global int[tcount] b;
+  requires Perm(a[tid], read) ** (tid + 1 < tcount -> Perm(a[tid + 1], read));
+  requires Perm(b[tid], write);
+  ensures Perm(b[tid], write);
+  ensures b[tid] <= \\old(a[tid]);
+  ensures b[tid] >= min(\\old(a[tid]), \\old(a[tid + 1]));
+  void main() {
+    if (tid + 1 < tcount) { b[tid] := min(a[tid], a[tid + 1]); } else { b[tid] := a[tid]; }
+  }
+}
+";
+    let cases = [
+        (kpre_oob, "access.bounds:4", ("i <= tcount; b[i]", "i < tcount; b[i]")),
+        (kernel_division, "division.by.zero:3", ("a[i] == i / n", "n != 0 ==> a[i] == i / n")),
+        (kernel_call, "call.pre:4", ("half(tcount - 1) >= 0", "tcount > 1 ==> half(tcount - 1) >= 0")),
+        (old_past_end, "access.bounds:9", ("ensures b[tid] >= min", "ensures tid + 1 < tcount ==> b[tid] >= min")),
+    ];
+    for (source, expected, (wrong, guarded)) in cases {
+        assert_eq!(failures(source), [expected], "{source}");
+        let twin = source.replacen(wrong, guarded, 1);
+        assert_ne!(twin, source);
+        assert_eq!(failures(&twin), Vec::<String>::new(), "{twin}");
+    }
+}
