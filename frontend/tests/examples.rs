@@ -212,7 +212,7 @@ fn real_boogie_agrees_with_the_built_in_engine() {
         .output()
         .is_err()
     {
-        assert!(std::env::var_os("CI").is_none(), "CI must have Boogie (`.ci/run` installs it)");
+        assert!(std::env::var_os("CI").is_none(), "CI must have Boogie (`.ci/test` installs it)");
         eprintln!("skipped: no `boogie` on this machine (`apt-get install boogie`)");
         return;
     }
