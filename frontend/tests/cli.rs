@@ -96,6 +96,17 @@ fn the_readme_lists_every_diagnostic_code() {
     }
 }
 
+/// The README's first command is `cargo run -q -- verify ...`: with a second binary in the
+/// package (`lockstep-hunt`), cargo can pick `lockstep` only when the manifest names it.
+#[test]
+fn cargo_run_runs_the_verifier() {
+    let readme = repository_file("README.md");
+    assert!(readme.contains("cargo run -q -- verify examples/seed/binomial.pvl"));
+    let manifest = repository_file("frontend/Cargo.toml");
+    let binaries = manifest.matches("[[bin]]").count();
+    assert!(binaries < 2 || manifest.lines().any(|line| line == "default-run = \"lockstep\""), "{manifest}");
+}
+
 #[test]
 fn ci_runs_the_test_command_the_readme_gives_and_it_installs_what_the_tests_use() {
     let readme = repository_file("README.md");
