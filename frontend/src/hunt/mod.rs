@@ -24,22 +24,18 @@ use num_bigint::BigInt;
 use std::panic::{self, AssertUnwindSafe};
 use std::time::Duration;
 
-/// A small deterministic random source (SplitMix64): the same seed gives the same kernels on
-/// every machine and with every version of the dependencies, which a saved seed needs.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
+/// The hunt's random choices, drawn from the run's [`execute::SplitMix64`]: the same seed gives
+/// the same kernels on every machine and with every version of the dependencies, which a saved
+/// seed needs.
+pub struct Rng(execute::SplitMix64);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        Rng(execute::SplitMix64(seed))
     }
 
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut mixed = self.0;
-        mixed = (mixed ^ (mixed >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        mixed = (mixed ^ (mixed >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        mixed ^ (mixed >> 31)
+        self.0.next()
     }
 
     /// A number in `0..bound` (`bound > 0`).
