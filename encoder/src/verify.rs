@@ -65,9 +65,14 @@ pub fn procedure(
     if statuses.iter().all(Option::is_some) {
         return Ok(vc.checks.iter().map(|check| Outcome { check: check.clone(), status: Status::Verified }).collect());
     }
-    solver.load(&vc.script)?;
-    let mut search =
-        Search { vc, solver, requested, trace_terms: vc.trace_symbols().into_iter().map(Term::symbol).collect() };
+    let mut search = Search {
+        vc,
+        solver,
+        requested,
+        trace_terms: vc.trace_symbols().into_iter().map(Term::symbol).collect(),
+        assertions: Vec::new(),
+    };
+    search.load(&vc.script)?;
     // The reason of an `unknown` for all open checks at once, and how many were open.
     let mut gave_up: Option<(String, usize)> = None;
     while statuses.iter().any(Option::is_none) {
@@ -161,6 +166,8 @@ struct Search<'a> {
     solver: &'a mut dyn Solver,
     requested: &'a [Expr],
     trace_terms: Vec<Term>,
+    /// The assertions of the script the solver holds, which a model must satisfy.
+    assertions: Vec<Term>,
 }
 
 impl Search<'_> {
@@ -172,6 +179,28 @@ impl Search<'_> {
         Ok(self.vc.failing_check(&booleans, enabled))
     }
 
+    /// Whether no assertion of the script is false in the solver's model: a `sat` answer counts
+    /// only with a model of the script, so that no failure rests on a solver's slip
+    /// (`proofs/vcgen.md`, V7). An assertion
+    /// the model cannot evaluate (one under a quantifier the model leaves open, or past z3's
+    /// evaluation bound) does not refute it.
+    fn model_satisfies_script(&mut self) -> bool {
+        self.solver.values(&self.assertions).map_or(true, |values| !values.contains(&Value::Bool(false)))
+    }
+
+    /// Gives the solver a script (the procedure's, or [`confirm`]'s relaxed one).
+    fn load(&mut self, script: &Script) -> Result<(), SolverError> {
+        self.assertions = script
+            .commands
+            .iter()
+            .filter_map(|command| match command {
+                Command::Assert(term) => Some(term.clone()),
+                _ => None,
+            })
+            .collect();
+        self.solver.load(script)
+    }
+
     /// One question: incremental, or (`alone`) from scratch with the assumptions as facts.
     fn round(&mut self, enabled: &[bool], alone: bool) -> Result<Round, SolverError> {
         let assumptions: Vec<(String, bool)> =
@@ -180,6 +209,9 @@ impl Search<'_> {
         Ok(match answer {
             Answer::Unsat => Round::AllHold,
             Answer::Unknown(reason) => Round::Unknown(reason),
+            Answer::Sat if !self.model_satisfies_script() => {
+                Round::Unknown("the solver answered `sat` with a model that breaks the script".into())
+            }
             Answer::Sat => match self.failing_in_model(enabled)? {
                 Some(check) => Round::Fails(check, counterexample(self.vc, self.solver, check, self.requested)),
                 None => Round::Unknown("the model names no failing check".into()),
@@ -289,7 +321,7 @@ fn confirm(search: &mut Search, check: usize, definitions: &[Definition]) -> Res
         .collect();
     let only: Vec<bool> = (0..search.vc.checks.len()).map(|other| other == check).collect();
     for _ in 0..CONFIRMATION_ROUNDS {
-        search.solver.load(&relaxed)?;
+        search.load(&relaxed)?;
         let model = match search.round(&only, false)? {
             Round::AllHold => return Ok(Some(Status::Verified)),
             Round::Unknown(_) => return Ok(None),

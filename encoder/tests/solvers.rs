@@ -5,7 +5,7 @@ use lockstep_encoder::ivl::{self, Declaration, Expr, Program};
 use lockstep_encoder::run::{self, Backend};
 use lockstep_encoder::smt::process::{Flavour, ProcessSolver};
 use lockstep_encoder::smt::z3_native::Z3Solver;
-use lockstep_encoder::smt::{Limits, Solver, Value};
+use lockstep_encoder::smt::{Answer, Command, Limits, Script, Solver, SolverError, Term, Value};
 use lockstep_encoder::vcgen;
 use lockstep_encoder::verify::{self, Definition, Evaluation, Status};
 use num_bigint::BigInt;
@@ -91,6 +91,68 @@ fn a_timeout_is_undecided_too() {
         let found = statuses(&program, solver.as_mut(), &[]);
         assert!(matches!(found.as_slice(), [Status::Undecided(_)]), "{name}: {found:?}");
     }
+}
+
+/// A solver that answers for another script than the one it was given: each integer literal
+/// `from` becomes `to`. Its `sat` comes with a model of that other script, which may break the
+/// given one, as z3's did after a resource limit (a launch with `gsize = 0`).
+struct AnswersForAnotherScript {
+    inner: Z3Solver,
+    from: i64,
+    to: i64,
+}
+
+fn replace_literal(term: &Term, from: &BigInt, to: &BigInt) -> Term {
+    match term {
+        Term::Int(value) if value == from => Term::Int(to.clone()),
+        Term::App(op, args) => Term::App(op.clone(), args.iter().map(|arg| replace_literal(arg, from, to)).collect()),
+        Term::Quantifier { forall, bound, patterns, body } => Term::Quantifier {
+            forall: *forall,
+            bound: bound.clone(),
+            patterns: patterns.clone(),
+            body: Box::new(replace_literal(body, from, to)),
+        },
+        Term::Lambda { bound, body } => {
+            Term::Lambda { bound: bound.clone(), body: Box::new(replace_literal(body, from, to)) }
+        }
+        other => other.clone(),
+    }
+}
+
+impl Solver for AnswersForAnotherScript {
+    fn load(&mut self, script: &Script) -> Result<(), SolverError> {
+        let (from, to) = (BigInt::from(self.from), BigInt::from(self.to));
+        let commands = script
+            .commands
+            .iter()
+            .map(|command| match command {
+                Command::Assert(term) => Command::Assert(replace_literal(term, &from, &to)),
+                other => other.clone(),
+            })
+            .collect();
+        self.inner.load(&Script { commands })
+    }
+
+    fn check(&mut self, assumptions: &[(String, bool)]) -> Result<Answer, SolverError> {
+        self.inner.check(assumptions)
+    }
+
+    fn values(&mut self, terms: &[Term]) -> Result<Vec<Value>, SolverError> {
+        self.inner.values(terms)
+    }
+}
+
+/// A check fails only on a `sat` whose model satisfies the script: a model that breaks it (here
+/// `x = 0` against `assume x > 5`) is no counterexample, and the check is undecided.
+#[test]
+fn a_sat_answer_whose_model_breaks_the_script_decides_nothing() {
+    let program = program("procedure p(x: int)\n{\n  assume x > 5;\n  assert x > 3;\n}\n");
+    let mut honest = AnswersForAnotherScript { inner: Z3Solver::new(Limits::default()), from: 5, to: 5 };
+    assert_eq!(statuses(&program, &mut honest, &[Expr::var("x")]), [Status::Verified]);
+    let mut lying = AnswersForAnotherScript { inner: Z3Solver::new(Limits::default()), from: 5, to: -100 };
+    let found = statuses(&program, &mut lying, &[Expr::var("x")]);
+    let [Status::Undecided(reason)] = found.as_slice() else { panic!("{found:?}") };
+    assert!(reason.contains("breaks the script"), "{reason}");
 }
 
 #[test]

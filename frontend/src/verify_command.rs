@@ -309,6 +309,9 @@ fn file_json(
                         "help": outcome.obligation.help,
                         "counterexample": counterexample,
                     });
+                    if let Verdict::Undecided(reason) = &outcome.verdict {
+                        object["reason"] = serde_json::json!(reason);
+                    }
                     if let Some(replay) = replay {
                         object["replay"] = replay_json(&replay);
                     }

@@ -147,6 +147,8 @@ pub struct ProcessSolver {
     /// The text every process is given before its first check.
     script: Option<String>,
     running: Vec<Option<Running>>,
+    /// The configurations whose last answer was `unknown`, restarted before their next check.
+    gave_up: Vec<bool>,
     /// The configuration whose last answer was `sat`: the one that holds the model.
     answered_by: usize,
     /// The process of the last [`Solver::check_alone`], whose model `values` reads.
@@ -163,6 +165,7 @@ impl ProcessSolver {
     pub fn with_program(flavour: Flavour, program: impl Into<String>, limits: Limits) -> ProcessSolver {
         let configurations = flavour.configurations(&limits);
         let running = configurations.iter().map(|_| None).collect();
+        let gave_up = vec![false; configurations.len()];
         ProcessSolver {
             flavour,
             program: program.into(),
@@ -170,6 +173,7 @@ impl ProcessSolver {
             configurations,
             script: None,
             running,
+            gave_up,
             answered_by: 0,
             alone: None,
         }
@@ -219,12 +223,21 @@ impl ProcessSolver {
     fn check_with(&mut self, configuration: usize, literals: &str) -> Result<Answer, SolverError> {
         let wait = self.limits.timeout + Duration::from_secs(1);
         let flavour = self.flavour;
+        if std::mem::take(&mut self.gave_up[configuration]) {
+            self.running[configuration] = None;
+        }
         let running = self.process(configuration)?;
         running.send(&format!("(check-sat-assuming ({literals}))\n"))?;
         let answer = read_answer(running, wait, flavour)?;
-        if answer.is_none() {
+        match answer {
             // Killed: the next check starts this configuration afresh.
-            self.running[configuration] = None;
+            None => self.running[configuration] = None,
+            // Nothing the solver learnt before it gave up may decide a later check: after a
+            // resource limit, z3's incremental mode has answered later checks `sat` with models
+            // that break the script. Restarted before its next check, so that `values` can still
+            // read this answer's candidate model.
+            Some(Answer::Unknown(_)) => self.gave_up[configuration] = true,
+            Some(_) => {}
         }
         Ok(answer.unwrap_or_else(|| Answer::Unknown("timeout".into())))
     }
@@ -255,6 +268,7 @@ fn read_answer(running: &mut Running, wait: Duration, flavour: Flavour) -> Resul
 impl Solver for ProcessSolver {
     fn load(&mut self, script: &Script) -> Result<(), SolverError> {
         self.running.iter_mut().for_each(|running| *running = None);
+        self.gave_up.iter_mut().for_each(|gave_up| *gave_up = false);
         self.script = Some(format!("{}{script}", self.flavour.preamble(&self.limits)));
         // Start the first configuration now, so that a missing solver is reported at once.
         self.process(0).map(|_| ())

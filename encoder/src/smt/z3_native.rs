@@ -17,6 +17,11 @@ pub struct Z3Solver {
     assertions: Vec<Bool>,
     /// The solver of the last [`Solver::check_alone`], whose model `values` reads.
     alone: Option<z3::Solver>,
+    /// Set when the incremental solver answered `unknown`: it is rebuilt from `assertions` before
+    /// the next check. After a resource limit, z3 4.8's incremental solver has answered later
+    /// checks `sat` with models that break the script (a launch with `gsize = 0`); nothing it
+    /// learnt before giving up may decide a later check (`proofs/vcgen.md`, V7).
+    gave_up: bool,
     /// Ordered maps: they are cleared for each script, and the order z3 objects are freed in
     /// decides which ids z3 recycles for the next terms, which steers its search. A hash map's
     /// order changes from run to run.
@@ -41,6 +46,7 @@ impl Z3Solver {
             solver: None,
             assertions: Vec::new(),
             alone: None,
+            gave_up: false,
             constants: BTreeMap::new(),
             functions: BTreeMap::new(),
             used: 0,
@@ -58,6 +64,13 @@ impl Z3Solver {
         }
         solver.set_params(&params);
         solver
+    }
+
+    /// Gives `solver` the assertions of the loaded script.
+    fn assert_script(&self, solver: &z3::Solver) {
+        for assertion in &self.assertions {
+            solver.assert(assertion);
+        }
     }
 }
 
@@ -233,13 +246,14 @@ impl Solver for Z3Solver {
     fn load(&mut self, script: &Script) -> Result<(), SolverError> {
         // One solver serves every script loaded into this value, each in a scope of its own:
         // making a z3 solver costs milliseconds, as much as a small script's check.
-        let solver = match self.solver.take() {
+        let solver = match self.solver.take().filter(|_| !self.gave_up) {
             Some(solver) => {
                 solver.pop(1);
                 solver
             }
             None => self.fresh_solver(),
         };
+        self.gave_up = false;
         solver.push();
         self.assertions.clear();
         self.constants.clear();
@@ -274,9 +288,7 @@ impl Solver for Z3Solver {
             params.set_u32("random_seed", self.limits.seed.wrapping_add(self.seed_offset));
             solver.set_params(&params);
         }
-        for assertion in &self.assertions {
-            solver.assert(assertion);
-        }
+        self.assert_script(&solver);
         for (name, value) in assumptions {
             let constant = Bool::new_const(name.as_str());
             solver.assert(if *value { constant } else { constant.not() });
@@ -290,6 +302,14 @@ impl Solver for Z3Solver {
 
     fn check(&mut self, assumptions: &[(String, bool)]) -> Result<Answer, SolverError> {
         self.alone = None;
+        if self.gave_up {
+            let solver = self.fresh_solver();
+            // The scope that the next `load` pops.
+            solver.push();
+            self.assert_script(&solver);
+            self.solver = Some(solver);
+            self.gave_up = false;
+        }
         let solver = self.solver.as_ref().ok_or_else(|| error("no script loaded"))?;
         let literals: Vec<Bool> = assumptions
             .iter()
@@ -307,6 +327,8 @@ impl Solver for Z3Solver {
         let answer =
             answer(solver, within(self.limits.timeout, || solver.check_assumptions(&literals)), self.limits.timeout);
         self.used += rlimit_count(solver).saturating_sub(before);
+        // Rebuilt lazily, so that `values` can still read the candidate model of this `unknown`.
+        self.gave_up = matches!(answer, Answer::Unknown(_));
         Ok(answer)
     }
 
@@ -375,12 +397,14 @@ fn within(limit: std::time::Duration, check: impl FnOnce() -> SatResult) -> (Sat
     (answer, interrupted.load(std::sync::atomic::Ordering::SeqCst))
 }
 
-/// The answer of a check run [`within`] a time limit.
+/// The answer of a check run [`within`] a time limit. A check the watchdog interrupted is
+/// `unknown` whatever z3 answered: an interrupt that lands while z3 builds its model leaves a
+/// `sat` whose model is not one.
 fn answer(solver: &z3::Solver, (result, interrupted): (SatResult, bool), limit: std::time::Duration) -> Answer {
     match result {
+        _ if interrupted => Answer::Unknown(format!("timeout after {} s", limit.as_secs_f64())),
         SatResult::Sat => Answer::Sat,
         SatResult::Unsat => Answer::Unsat,
-        SatResult::Unknown if interrupted => Answer::Unknown(format!("timeout after {} s", limit.as_secs_f64())),
         SatResult::Unknown => Answer::Unknown(solver.get_reason_unknown().unwrap_or_else(|| "unknown".into())),
     }
 }
