@@ -33,26 +33,29 @@ pub struct ProcedureOutcome {
 /// Verifies every procedure with a body. For a failure, the model gives the values of the
 /// procedure's scalar parameters, results, locals and globals, in the failing state.
 pub fn program(program: &Program, backend: Backend, limits: &Limits) -> Result<Vec<ProcedureOutcome>, SolverError> {
-    program_requesting(program, backend, limits, &|_| Vec::new(), &[])
+    program_requesting(program, backend, limits, &|_| Vec::new(), &[], &|_| false)
 }
 
 /// Like [`program`], with `extra` expressions of each procedure whose values a failure reports
 /// too (such as the array cells the failing assertion reads), and the `definitions` of functions
 /// the program axiomatises, which settle checks the axioms leave undecided
-/// ([`verify::procedure`]). Real Boogie gives no values and uses no definitions.
+/// ([`verify::procedure`]), and the tags of the probes (`probe`). Real Boogie gives no values,
+/// uses no definitions and is not given the probes.
 pub fn program_requesting(
     program: &Program,
     backend: Backend,
     limits: &Limits,
     extra: &(dyn Fn(&ivl::Procedure) -> Vec<Expr> + Sync),
     definitions: &[Definition],
+    probe: &(dyn Fn(&str) -> bool + Sync),
 ) -> Result<Vec<ProcedureOutcome>, SolverError> {
+    let questions = Questions { extra, definitions, probe };
     let run = |program: &Program| match backend {
-        Backend::Z3 => with_solvers(program, &|| Box::new(Z3Solver::new(limits.clone())), extra, definitions),
+        Backend::Z3 => with_solvers(program, &|| Box::new(Z3Solver::new(limits.clone())), &questions),
         Backend::Process(flavour) => {
-            with_solvers(program, &|| Box::new(ProcessSolver::new(flavour, limits.clone())), extra, definitions)
+            with_solvers(program, &|| Box::new(ProcessSolver::new(flavour, limits.clone())), &questions)
         }
-        Backend::Boogie => with_boogie(program, limits),
+        Backend::Boogie => with_boogie(&without_probes(program, probe), limits),
     };
     let provers: BTreeSet<&str> = procedures(program)
         .flat_map(|procedure| &procedure.requires)
@@ -75,6 +78,55 @@ pub fn program_requesting(
     let order: Vec<&str> = procedures(program).map(|procedure| procedure.name.as_str()).collect();
     outcomes.sort_by_key(|outcome| order.iter().position(|name| *name == outcome.procedure));
     Ok(outcomes)
+}
+
+/// What [`with_solvers`] asks besides the checks: see [`program_requesting`].
+struct Questions<'q> {
+    extra: &'q (dyn Fn(&ivl::Procedure) -> Vec<Expr> + Sync),
+    definitions: &'q [Definition],
+    probe: &'q (dyn Fn(&str) -> bool + Sync),
+}
+
+/// The program without its probes: each `if (*) { assert false; }` whose assertion's tag is a
+/// probe's. They change nothing else (the other branch goes on), so the checks that remain are
+/// the same. For Boogie, which bounds a procedure's time as a whole, and for a program printed
+/// for users.
+pub fn without_probes(program: &Program, probe: &dyn Fn(&str) -> bool) -> Program {
+    fn strip(stmts: &[ivl::Stmt], probe: &dyn Fn(&str) -> bool) -> Vec<ivl::Stmt> {
+        stmts
+            .iter()
+            .filter(|stmt| match &stmt.kind {
+                ivl::StmtKind::If { cond: None, then_branch, else_branch } if else_branch.is_empty() => !matches!(
+                    then_branch.as_slice(),
+                    [ivl::Stmt { kind: ivl::StmtKind::Assert { tag: Some(tag), .. }, .. }] if probe(tag)
+                ),
+                _ => true,
+            })
+            .map(|stmt| {
+                let mut stmt = stmt.clone();
+                match &mut stmt.kind {
+                    ivl::StmtKind::If { then_branch, else_branch, .. } => {
+                        *then_branch = strip(then_branch, probe);
+                        *else_branch = strip(else_branch, probe);
+                    }
+                    ivl::StmtKind::While { body, .. } => *body = strip(body, probe),
+                    _ => {}
+                }
+                stmt
+            })
+            .collect()
+    }
+    let declarations = program.declarations.iter().map(|declaration| match declaration {
+        Declaration::Procedure(procedure) => {
+            let mut procedure = procedure.clone();
+            if let Some(body) = &mut procedure.body {
+                body.stmts = strip(&body.stmts, probe);
+            }
+            Declaration::Procedure(procedure)
+        }
+        other => other.clone(),
+    });
+    Program { declarations: declarations.collect(), positions: program.positions.clone() }
 }
 
 /// The program with bodies only for the procedures `included`, and of their `{:proved_by}`
@@ -133,16 +185,15 @@ const WORKERS: usize = 4;
 fn with_solvers(
     program: &Program,
     new_solver: &(dyn Fn() -> Box<dyn Solver> + Sync),
-    extra: &(dyn Fn(&ivl::Procedure) -> Vec<Expr> + Sync),
-    definitions: &[Definition],
+    questions: &Questions,
 ) -> Result<Vec<ProcedureOutcome>, SolverError> {
     let procedures: Vec<&ivl::Procedure> = procedures(program).collect();
     let verify_one = |procedure: &ivl::Procedure, solver: &mut dyn Solver| {
         let vc = vcgen::procedure(program, procedure);
         let mut requested = visible_variables(program, procedure);
-        requested.extend(extra(procedure));
+        requested.extend((questions.extra)(procedure));
         let before = solver.resources_used();
-        let outcomes = verify::procedure(&vc, solver, &requested, definitions)?;
+        let outcomes = verify::procedure(&vc, solver, &requested, questions.definitions, questions.probe)?;
         let resources = solver.resources_used().zip(before).map(|(after, before)| after - before);
         Ok(ProcedureOutcome { procedure: procedure.name.clone(), outcomes, resources })
     };

@@ -10,6 +10,11 @@
 //! A disabled check is assumed, so each verdict reads "holds wherever the other checks hold", as in
 //! Boogie: the procedure is correct exactly when every check is verified (`proofs/vcgen.md`, V4).
 //!
+//! A probe (a check the caller marks, of a place it asks whether any state reaches) is not one
+//! of the checks above: it is asked once, alone, after them, within [`PROBE_RESOURCES`], and only
+//! if the checks before it all verified; a probe the solver cannot settle within them is simply
+//! undecided.
+//!
 //! A function the script defines only by quantified axioms (a recursive one) often keeps the
 //! solver from ever finding a model. A check left undecided is then asked once more without those
 //! axioms, with ground instances of the definition instead, computed by the caller's concrete
@@ -56,13 +61,25 @@ pub fn procedure(
     solver: &mut dyn Solver,
     requested: &[Expr],
     definitions: &[Definition],
+    probe: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<Outcome>, SolverError> {
     let count = vc.checks.len();
+    let probes: Vec<usize> = (0..count).filter(|&check| vc.checks[check].tag.as_deref().is_some_and(probe)).collect();
     // A check valid by constant folding needs no solver; a procedure of only such checks, no
-    // solver at all.
-    let mut statuses: Vec<Option<Status>> =
-        vc.checks.iter().map(|check| check.trivial.then_some(Status::Verified)).collect();
-    if statuses.iter().all(Option::is_some) {
+    // solver at all. Probes are asked last, and stay disabled until then.
+    let mut statuses: Vec<Option<Status>> = vc
+        .checks
+        .iter()
+        .enumerate()
+        .map(|(check, vc_check)| {
+            if probes.contains(&check) {
+                Some(Status::Undecided("not asked".into()))
+            } else {
+                vc_check.trivial.then_some(Status::Verified)
+            }
+        })
+        .collect();
+    if probes.is_empty() && statuses.iter().all(Option::is_some) {
         return Ok(vc.checks.iter().map(|check| Outcome { check: check.clone(), status: Status::Verified }).collect());
     }
     let mut search = Search {
@@ -132,7 +149,27 @@ pub fn procedure(
             });
         }
     }
+    // The other checks are assumed while a probe is asked: one before it (checks are numbered in
+    // the order of the program) that failed, or may fail, could make the place unreachable by
+    // itself, so a probe is asked only when all of those hold. The checks after it do not
+    // matter: the probe's branch ends at it.
+    for &check in &probes {
+        let before_hold = (0..check).all(|other| probes.contains(&other) || statuses[other] == Some(Status::Verified));
+        if !before_hold {
+            continue;
+        }
+        let only: Vec<(String, bool)> = (0..count).map(|other| (enabled_symbol(other), other == check)).collect();
+        statuses[check] = match search.solver.check_within(&only, PROBE_RESOURCES)? {
+            Some(Answer::Unsat) => Some(Status::Verified),
+            Some(Answer::Sat) => Some(Status::Failed { model: Vec::new() }),
+            Some(Answer::Unknown(reason)) => Some(Status::Undecided(reason)),
+            None => Some(Status::Undecided("the backend cannot bound a probe's work".into())),
+        };
+    }
     for (check, status) in statuses.iter_mut().enumerate() {
+        if probes.contains(&check) {
+            continue;
+        }
         if let Some(Status::Undecided(_)) = status {
             if let Some(confirmed) = confirm(&mut search, check, definitions)? {
                 *status = Some(confirmed);
@@ -149,6 +186,11 @@ pub fn procedure(
         })
         .collect())
 }
+
+/// The solver's work a probe may take, in its deterministic units (z3's rlimit): a contradiction
+/// among a few assumptions shows in far less; a reachable place whose model needs the axioms of
+/// a recursive function may not show in any amount.
+const PROBE_RESOURCES: u64 = 50000;
 
 /// How many other seeds a check the solver gave up on is asked again with.
 const OTHER_SEEDS: u32 = 2;

@@ -39,7 +39,7 @@ fn statuses_of(
     definitions: &[Definition],
 ) -> Vec<Status> {
     let vc = vcgen::procedure(program, procedure);
-    verify::procedure(&vc, solver, requested, definitions)
+    verify::procedure(&vc, solver, requested, definitions, &|_| false)
         .expect("the solver runs")
         .into_iter()
         .map(|outcome| outcome.status)
@@ -162,7 +162,7 @@ fn a_missing_solver_is_an_error_with_a_way_out() {
     let Declaration::Procedure(procedure) = &program.declarations[0] else { panic!() };
     let vc = vcgen::procedure(&program, procedure);
     let mut solver = ProcessSolver::with_program(Flavour::Cvc5, "/nonexistent/cvc5", Limits::default());
-    let error = verify::procedure(&vc, &mut solver, &[], &[]).unwrap_err();
+    let error = verify::procedure(&vc, &mut solver, &[], &[], &|_| false).unwrap_err();
     assert!(error.0.contains("apt-get install cvc5") && error.0.contains("LOCKSTEP_CVC5"), "{error}");
 }
 

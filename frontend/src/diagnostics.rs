@@ -71,6 +71,7 @@ codes! {
     DuplicateDecreases => "resolve::duplicate-decreases": "a pure function with more than one `decreases` clause",
     Unsupported => "kernel::unsupported": "a construct the language does not support",
     UncheckedAssume => "warning::unchecked-assume": "an `assume`, which lockstep takes on trust",
+    Vacuous => "warning::vacuous": "assumptions no state satisfies, after which everything holds vacuously",
 }
 
 impl fmt::Display for Code {

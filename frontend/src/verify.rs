@@ -2,8 +2,9 @@
 //! `barrier.divergence` without asking a solver), then the encoding of each kernel, run on a
 //! backend, with every failed check mapped back to its obligation.
 
+use crate::diagnostics::{Code, Diagnostic};
 use lockstep_encoder::ivl::Declaration;
-use lockstep_encoder::kernel::{self, Encoding, Reads};
+use lockstep_encoder::kernel::{self, Assumed, Encoding, Probe, Reads};
 use lockstep_encoder::run::{self, Backend};
 use lockstep_encoder::smt::Limits;
 use lockstep_encoder::smt::Value;
@@ -41,6 +42,8 @@ pub struct KernelResult {
     /// The solver's work on the kernel, in its deterministic resource units (z3's rlimit count),
     /// when the backend reports them: the same from run to run for the same input and options.
     pub resources: Option<u64>,
+    /// Warnings the verification found: assumptions no state satisfies (`warning::vacuous`).
+    pub warnings: Vec<Diagnostic>,
 }
 
 impl KernelResult {
@@ -120,13 +123,25 @@ fn kernel(
             })
             .collect::<Vec<_>>()
     };
-    let outcomes = run::program_requesting(&encoding.program, backend, limits, &extra, &encoding.definitions)
-        .map_err(|error| VerifyError { span: kernel.span, message: format!("the solver failed: {}", error.0) })?;
+    let outcomes =
+        run::program_requesting(&encoding.program, backend, limits, &extra, &encoding.definitions, &kernel::is_probe)
+            .map_err(|error| VerifyError { span: kernel.span, message: format!("the solver failed: {}", error.0) })?;
     let mut verdicts: Vec<Option<(Verdict, Counterexample)>> = vec![None; encoding.obligations.len()];
+    let mut warnings = Vec::new();
     for procedure in &outcomes {
         let in_procedure = reads.get(procedure.procedure.as_str());
+        // Only the first place of a procedure that no state reaches is news: the places after it
+        // are unreachable because of it.
+        let mut vacuous_already = false;
         for outcome in &procedure.outcomes {
             let Some(tag) = outcome.check.tag.as_deref() else { continue };
+            if let Some(probe) = encoding.probe(tag) {
+                if outcome.status == Status::Verified && !vacuous_already {
+                    warnings.push(vacuous(probe));
+                    vacuous_already = true;
+                }
+                continue;
+            }
             let Some(index) = tag.strip_prefix('o').and_then(|index| index.parse::<usize>().ok()) else { continue };
             verdicts[index] = Some(match &outcome.status {
                 Status::Verified => (Verdict::Verified, Vec::new()),
@@ -145,7 +160,32 @@ fn kernel(
         results.push(ObligationResult { obligation, verdict, counterexample });
     }
     let resources = outcomes.iter().map(|procedure| procedure.resources).sum();
-    Ok(KernelResult { name: kernel.name.clone(), span: kernel.span, results, resources })
+    warnings.sort_by_key(|warning: &Diagnostic| warning.primary.span.start);
+    Ok(KernelResult { name: kernel.name.clone(), span: kernel.span, results, resources, warnings })
+}
+
+/// The warning for assumptions that no state satisfies, as Dafny's
+/// `--warn-contradictory-assumptions` gives it: what follows holds only vacuously.
+fn vacuous(probe: &Probe) -> Diagnostic {
+    let (what, after) = match probe.position {
+        Assumed::ThreadPre => ("this thread precondition", "every obligation of the thread"),
+        Assumed::BarrierPost => ("this barrier postcondition", "every obligation after the barrier"),
+        Assumed::LoopInvariant => ("this loop invariant", "every obligation in the loop and after it"),
+        Assumed::GroupPre => ("this group precondition", "every obligation that assumes it"),
+        Assumed::KernelPre => ("this kernel precondition", "every obligation that assumes it"),
+        Assumed::Assume => ("this `assume`", "every obligation after it"),
+    };
+    Diagnostic::warning(
+        Code::Vacuous,
+        format!("{what} cannot hold: {after} holds only vacuously"),
+        probe.span,
+        "no state satisfies this (with the launch and the path to it)",
+    )
+    .with_help(
+        "contradictory assumptions prove anything: look for clauses that exclude each other (such as \
+         `a[tid] > 0 ** a[tid] < 0`), or a bound that no launch meets; `lockstep run` shows whether a \
+         launch gets here",
+    )
 }
 
 /// The model's values in the kernel's terms: the named variables in the order the encoding lists

@@ -2,6 +2,7 @@
 
 use crate::ivl_command::{self, BackendName, Emit};
 use lockstep_encoder::kernel;
+
 use lockstep_encoder::smt::Limits;
 use lockstep_frontend::run::{self, Replay};
 use lockstep_frontend::source::SourceFile;
@@ -63,7 +64,11 @@ pub fn run(
         };
         if let Some(emit) = emit {
             for kernel_ir in &program.kernels {
-                ivl_command::write_program(&kernel::encode(program, kernel_ir, options).program, emit);
+                let encoding = kernel::encode(program, kernel_ir, options);
+                ivl_command::write_program(
+                    &lockstep_encoder::run::without_probes(&encoding.program, &kernel::is_probe),
+                    emit,
+                );
             }
             continue;
         }
@@ -79,6 +84,13 @@ pub fn run(
                         }
                     })
                     .collect();
+                if !json {
+                    // `check`'s warnings, which verification does not make go away.
+                    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+                    for warning in checked.diagnostics.iter().filter(|diagnostic| !diagnostic.is_error()) {
+                        eprint!("{}", warning.render_with(&checked.file, color));
+                    }
+                }
                 for (result, replays) in kernels.iter().zip(&replays) {
                     match result.verdict() {
                         Verdict::Failed => failed = true,
@@ -174,6 +186,9 @@ fn replay_line(replay: &Replay) -> String {
 
 fn report_human(file: &SourceFile, result: &KernelResult, replays: &[Option<Replay>]) {
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    for warning in &result.warnings {
+        eprint!("{}", warning.render_with(file, color));
+    }
     for (outcome, replay) in result.results.iter().zip(replays) {
         if outcome.verdict == Verdict::Verified {
             continue;
@@ -189,7 +204,12 @@ fn report_human(file: &SourceFile, result: &KernelResult, replays: &[Option<Repl
         Verdict::Failed => format!("failed ({failed} of {} obligations failed)", result.results.len()),
         Verdict::Undecided(reason) => format!("undecided ({reason})"),
     };
-    println!("{}: kernel {}: {verdict}", file.path, result.name);
+    let warnings = match result.warnings.len() {
+        0 => String::new(),
+        1 => ", 1 warning".to_string(),
+        count => format!(", {count} warnings"),
+    };
+    println!("{}: kernel {}: {verdict}{warnings}", file.path, result.name);
 }
 
 /// A failed or undecided obligation as miette draws it: the obligation id as the code, the
@@ -284,6 +304,13 @@ fn file_json(
         let position = file.position(error.span.start);
         errors.push(serde_json::json!({ "code": "verify::solver-failed", "line": position.line, "column": position.column, "message": error.message }));
     }
+    let warnings: Vec<serde_json::Value> = checked
+        .diagnostics
+        .iter()
+        .filter(|diagnostic| !diagnostic.is_error())
+        .chain(kernels.iter().flat_map(|kernel| &kernel.warnings))
+        .map(|diagnostic| diagnostic.to_json(file))
+        .collect();
     let kernels: Vec<serde_json::Value> = kernels
         .iter()
         .enumerate()
@@ -321,7 +348,7 @@ fn file_json(
             serde_json::json!({ "name": kernel.name, "verdict": verdict_name(&kernel.verdict()), "resources": kernel.resources, "obligations": obligations })
         })
         .collect();
-    serde_json::json!({ "path": file.path, "kernels": kernels, "errors": errors })
+    serde_json::json!({ "path": file.path, "kernels": kernels, "errors": errors, "warnings": warnings })
 }
 
 fn replay_json(replay: &Replay) -> serde_json::Value {

@@ -12,7 +12,7 @@
 //! the levels are compared when no thread runs, so no framing is involved.
 
 use super::expr::Context;
-use super::{conjunction, names, Encoder};
+use super::{conjunction, names, Assumed, Encoder};
 use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Stmt, StmtKind, Type};
 use lockstep_logic::resources::{normal_form, Conjunct, ConjunctKind};
 use lockstep_logic::{self as logic, ObligationId};
@@ -164,6 +164,11 @@ impl<'k> Encoder<'k> {
                     stmts.push(Stmt::new(StmtKind::Assert { expr: condition.expr, tag: Some(tag), assumed: true }));
                 }
                 stmts.extend(fact.map(|fact| Stmt::new(StmtKind::Assume(fact))));
+            }
+            // The written precondition, for an arbitrary group and thread, at the launch (E14).
+            if let Some(span) = super::clauses_span(self.clauses(level, Side::Pre)).filter(|_| side == Side::Pre) {
+                let position = if level == Level::Kernel { Assumed::KernelPre } else { Assumed::GroupPre };
+                self.probe(&mut stmts, position, span);
             }
         }
         let what = if level == Level::Kernel { "kernel" } else { "group" };

@@ -42,6 +42,39 @@ pub struct Encoding {
     /// The recursive functions, which the program only axiomatises, with their concrete
     /// evaluation (E5).
     pub definitions: Vec<Definition>,
+    /// The places where an assumption could make everything after it vacuous, each probed by a
+    /// check `v12` (`probes[12]`) of `false` on a branch of its own (E14): the check verified
+    /// means no state reaches the place.
+    pub probes: Vec<Probe>,
+}
+
+/// The tags of probes begin with it; the tags of obligations with `o`.
+const PROBE_PREFIX: char = 'v';
+
+/// Whether a check's tag is a [`Probe`]'s.
+pub fn is_probe(tag: &str) -> bool {
+    tag.starts_with(PROBE_PREFIX)
+}
+
+/// A place whose assumptions might contradict each other (or the launch, or the path to it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Probe {
+    pub position: Assumed,
+    /// The assumptions: the clauses, or the `assume` statement.
+    pub span: Span,
+}
+
+/// What is assumed at a [`Probe`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Assumed {
+    ThreadPre,
+    BarrierPost,
+    /// A loop invariant, where an iteration starts from it alone.
+    LoopInvariant,
+    GroupPre,
+    KernelPre,
+    /// An `assume` statement.
+    Assume,
 }
 
 /// An array cell an assertion reads, for counterexamples: the array's name, the index and the
@@ -98,6 +131,13 @@ impl Encoding {
         matches!(stem, "lid" | "gid").then(|| format!("{stem} of thread {number}"))
     }
 
+    /// The probe a check's tag names.
+    pub fn probe(&self, tag: &str) -> Option<&Probe> {
+        tag.strip_prefix(PROBE_PREFIX)
+            .and_then(|index| index.parse::<usize>().ok())
+            .and_then(|index| self.probes.get(index))
+    }
+
     /// The obligation a check's tag names.
     pub fn obligation(&self, tag: &str) -> Option<&Obligation> {
         tag.strip_prefix('o')
@@ -136,6 +176,7 @@ pub fn encode<'k>(program: &'k logic::Program, kernel: &'k logic::Kernel, option
         wildcards: 0,
         extra_declarations: Vec::new(),
         shown: HashMap::new(),
+        probes: Vec::new(),
     };
     let mut declarations = encoder.preamble();
     for (index, function) in program.functions.iter().enumerate() {
@@ -157,6 +198,7 @@ pub fn encode<'k>(program: &'k logic::Program, kernel: &'k logic::Kernel, option
         display: display(kernel),
         shown: encoder.shown,
         definitions: definitions(&program.functions, &encoder.calls),
+        probes: encoder.probes,
     }
 }
 
@@ -219,6 +261,8 @@ struct Encoder<'k> {
     extra_declarations: Vec<Declaration>,
     /// See [`Encoding::shown`].
     shown: HashMap<String, Vec<(String, Expr)>>,
+    /// See [`Encoding::probes`].
+    probes: Vec<Probe>,
 }
 
 /// The state of the thread procedure being built.
@@ -238,6 +282,24 @@ impl<'k> Encoder<'k> {
         let help = help(id, &message);
         self.obligations.push(Obligation { id, span, related: None, message, help });
         format!("o{}", self.obligations.len() - 1)
+    }
+
+    /// Asks whether any state reaches this place (E14): `assert false`, not assumed after it, so
+    /// that it hides nothing that follows. Verified, it shows the assumptions before it
+    /// contradictory; it is no obligation, and only a warning is drawn from it.
+    fn probe(&mut self, stmts: &mut Vec<Stmt>, position: Assumed, span: Span) {
+        self.probe_after(stmts, Vec::new(), position, span);
+    }
+
+    /// [`Encoder::probe`] after the statements `setup`, which run on the probe's branch only.
+    fn probe_after(&mut self, stmts: &mut Vec<Stmt>, mut setup: Vec<Stmt>, position: Assumed, span: Span) {
+        self.probes.push(Probe { position, span });
+        let tag = format!("{PROBE_PREFIX}{}", self.probes.len() - 1);
+        // In a branch of its own, which ends there, so that the rest of the procedure runs on
+        // the other branch whatever the probe's answer, in every backend (Boogie prunes what
+        // follows an `assert false`).
+        setup.push(Stmt::new(StmtKind::Assert { expr: Expr::Bool(false), tag: Some(tag), assumed: true }));
+        stmts.push(Stmt::new(StmtKind::If { cond: None, then_branch: setup, else_branch: Vec::new() }));
     }
 
     /// A tag for an obligation that involves a second place.
@@ -504,6 +566,9 @@ impl<'k> Encoder<'k> {
         for clause in &kernel.thread_contract.requires {
             self.inhale(&context, &clause.assertion, &mut body);
         }
+        if let Some(span) = clauses_span(&kernel.thread_contract.requires) {
+            self.probe(&mut body.stmts, Assumed::ThreadPre, span);
+        }
         context.read_id = ObligationId::AccessRead;
         self.block(&context, &kernel.body, &mut body);
         context.read_id = ObligationId::Frame;
@@ -769,6 +834,7 @@ impl<'k> Encoder<'k> {
             logic::StmtKind::Assume(assumed) => {
                 let assumed = value(self, body, assumed);
                 body.push(StmtKind::Assume(assumed));
+                self.probe(&mut body.stmts, Assumed::Assume, stmt.span);
             }
             logic::StmtKind::Block(inner) => self.block(context, inner, body),
         }
@@ -797,6 +863,9 @@ impl<'k> Encoder<'k> {
         for clause in &barrier.contract.ensures {
             self.inhale(&at_barrier, &clause.assertion, body);
         }
+        if let Some(span) = clauses_span(&barrier.contract.ensures) {
+            self.probe(&mut body.stmts, Assumed::BarrierPost, span);
+        }
     }
 
     /// A loop, cut as Viper cuts it (E6): exhale the invariant on entry; havoc the variables the
@@ -813,6 +882,29 @@ impl<'k> Encoder<'k> {
         let kernel = self.kernel;
         let mut entry_context = context.clone();
         entry_context.read_id = ObligationId::Frame;
+        let mut assigned = BTreeSet::new();
+        assigned_in(loop_body, &mut assigned);
+        let mut havocked: Vec<String> = assigned.iter().map(|&var| names::private(kernel, var)).collect();
+        havocked.extend(self.arrays().map(|index| names::heap(kernel, index)));
+        // Whether any state satisfies the invariant at all, asked in a procedure of its own: in
+        // the thread's, the entry check comes first, and its failure (an unsatisfiable invariant
+        // never holds on entry) would make an iteration unreachable by itself.
+        if let Some(span) = clauses_span(invariants) {
+            let mut start = Body { stmts: Vec::new(), locals: body.locals.clone() };
+            self.forget_permissions(&mut start);
+            // The iteration's inhale checks the invariant's definedness; this one only assumes.
+            let obligations = self.obligations.len();
+            for clause in invariants {
+                self.inhale(&entry_context, &clause.assertion, &mut start);
+            }
+            self.obligations.truncate(obligations);
+            let mut stmts = without_checks(start.stmts);
+            self.probe(&mut stmts, Assumed::LoopInvariant, span);
+            let name = format!("invariant_{}_{}", kernel.name, self.probes.len() - 1);
+            let thread = [names::TID, names::GID, names::LID];
+            let procedure = self.procedure(name, &thread, self.launch(), true, start.locals, stmts);
+            self.extra_declarations.push(Declaration::Procedure(procedure));
+        }
         self.exhale(&entry_context, invariants, ObligationId::LoopInvariantEntry, body);
         // Each mask and heap as the loop finds it, in a fresh local.
         let number = self.obligations.len();
@@ -828,10 +920,6 @@ impl<'k> Encoder<'k> {
             frame.push(save(names::mask(kernel, index), mask_type()));
             frame_heaps.push(save(names::heap(kernel, index), Type::map(Type::Int, Type::Int)));
         }
-        let mut assigned = BTreeSet::new();
-        assigned_in(loop_body, &mut assigned);
-        let mut havocked: Vec<String> = assigned.iter().map(|&var| names::private(kernel, var)).collect();
-        havocked.extend(self.arrays().map(|index| names::heap(kernel, index)));
         if !havocked.is_empty() {
             body.push(StmtKind::Havoc(havocked));
         }
@@ -1024,6 +1112,27 @@ fn reads_of(expr: &Expr, display: &std::collections::BTreeMap<String, String>, o
 }
 
 /// Whether a block has a barrier somewhere inside.
+/// The statements without their checks (on every branch).
+fn without_checks(stmts: Vec<Stmt>) -> Vec<Stmt> {
+    stmts
+        .into_iter()
+        .filter(|stmt| !matches!(stmt.kind, StmtKind::Assert { .. }))
+        .map(|mut stmt| {
+            if let StmtKind::If { then_branch, else_branch, .. } = &mut stmt.kind {
+                *then_branch = without_checks(std::mem::take(then_branch));
+                *else_branch = without_checks(std::mem::take(else_branch));
+            }
+            stmt
+        })
+        .collect()
+}
+
+/// The span from the first clause to the last, if there is one.
+fn clauses_span(clauses: &[logic::Clause]) -> Option<Span> {
+    let first = clauses.first()?.span;
+    Some(clauses.iter().fold(first, |span, clause| span.to(clause.span)))
+}
+
 fn contains_barrier(block: &logic::Block) -> bool {
     block.stmts.iter().any(|stmt| match &stmt.kind {
         logic::StmtKind::Barrier(_) => true,

@@ -350,6 +350,15 @@ pub trait Solver {
     fn check_alone(&mut self, assumptions: &[(String, bool)]) -> Result<Answer, SolverError> {
         self.check(assumptions)
     }
+    /// Like [`Solver::check`], with the solver's work bounded by `resource_limit` of its
+    /// deterministic units; `None` if the backend cannot bound it so.
+    fn check_within(
+        &mut self,
+        _assumptions: &[(String, bool)],
+        _resource_limit: u64,
+    ) -> Result<Option<Answer>, SolverError> {
+        Ok(None)
+    }
     /// The values of `terms` in the model of the last check, which answered `Sat`.
     fn values(&mut self, terms: &[Term]) -> Result<Vec<Value>, SolverError>;
     /// Makes the fresh checks of [`Solver::check_alone`] use the configured seed plus `offset`:

@@ -305,6 +305,30 @@ impl Solver for ProcessSolver {
         Ok(Answer::Unknown(first_reason.unwrap_or_else(|| "unknown".into())))
     }
 
+    /// z3 bounds one check by `(set-option :rlimit N)`; cvc5 takes its resource limit only on its
+    /// command line, so it does not bound a single check.
+    fn check_within(
+        &mut self,
+        assumptions: &[(String, bool)],
+        resource_limit: u64,
+    ) -> Result<Option<Answer>, SolverError> {
+        if self.flavour != Flavour::Z3 {
+            return Ok(None);
+        }
+        let configured = self.limits.resource_limit;
+        let bound = if configured > 0 { configured.min(resource_limit) } else { resource_limit };
+        let restart = std::mem::take(&mut self.gave_up[0]);
+        if restart {
+            self.running[0] = None;
+        }
+        self.process(0)?.send(&format!("(set-option :rlimit {bound})\n"))?;
+        let answer = self.check(assumptions);
+        if let Some(running) = self.running[0].as_mut().filter(|_| !self.gave_up[0]) {
+            running.send(&format!("(set-option :rlimit {configured})\n"))?;
+        }
+        answer.map(Some)
+    }
+
     /// A fresh process of the first configuration, given the script and the assumptions as
     /// facts, and one plain `check-sat`.
     fn check_alone(&mut self, assumptions: &[(String, bool)]) -> Result<Answer, SolverError> {

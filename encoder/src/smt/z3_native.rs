@@ -17,8 +17,8 @@ pub struct Z3Solver {
     assertions: Vec<Bool>,
     /// The solver of the last [`Solver::check_alone`], whose model `values` reads.
     alone: Option<z3::Solver>,
-    /// Set when the incremental solver answered `unknown`: it is rebuilt from `assertions` before
-    /// the next check. After a resource limit, z3 4.8's incremental solver has answered later
+    /// Set when the incremental solver was stopped by a limit (time or resources): it is rebuilt
+    /// from `assertions` before the next check. After a resource limit, z3 4.8's incremental solver has answered later
     /// checks `sat` with models that break the script (a launch with `gsize = 0`); nothing it
     /// learnt before giving up may decide a later check (`proofs/vcgen.md`, V7).
     gave_up: bool,
@@ -324,12 +324,45 @@ impl Solver for Z3Solver {
             .collect();
         // A solver's count grows over its life, which spans many scripts.
         let before = rlimit_count(solver);
-        let answer =
-            answer(solver, within(self.limits.timeout, || solver.check_assumptions(&literals)), self.limits.timeout);
-        self.used += rlimit_count(solver).saturating_sub(before);
-        // Rebuilt lazily, so that `values` can still read the candidate model of this `unknown`.
-        self.gave_up = matches!(answer, Answer::Unknown(_));
+        let (result, interrupted) = within(self.limits.timeout, || solver.check_assumptions(&literals));
+        let answer = answer(solver, (result, interrupted), self.limits.timeout);
+        let spent = rlimit_count(solver).saturating_sub(before);
+        self.used += spent;
+        // Stopped by a limit, z3 leaves its search half done; an `unknown` of incompleteness
+        // (quantifiers) leaves a consistent state, whose later answers are as good as a fresh
+        // solver's (and are checked against the script all the same). Rebuilt lazily, so that
+        // `values` can still read the candidate model of this `unknown`.
+        let limit = self.limits.resource_limit;
+        let stopped = interrupted || (limit > 0 && spent >= limit);
+        self.gave_up = stopped && matches!(answer, Answer::Unknown(_));
         Ok(answer)
+    }
+
+    fn check_within(
+        &mut self,
+        assumptions: &[(String, bool)],
+        resource_limit: u64,
+    ) -> Result<Option<Answer>, SolverError> {
+        let configured = self.limits.resource_limit;
+        let bound = if configured > 0 { configured.min(resource_limit) } else { resource_limit };
+        let set_rlimit = |solver: &Option<z3::Solver>, limit: u64| {
+            if let Some(solver) = solver {
+                let mut params = Params::new();
+                params.set_u32("rlimit", u32::try_from(limit).unwrap_or(u32::MAX));
+                solver.set_params(&params);
+            }
+        };
+        // A solver rebuilt by `check` after an `unknown` gets the configured limit again.
+        self.limits.resource_limit = bound;
+        if !self.gave_up {
+            set_rlimit(&self.solver, bound);
+        }
+        let answer = self.check(assumptions);
+        self.limits.resource_limit = configured;
+        if !self.gave_up {
+            set_rlimit(&self.solver, configured);
+        }
+        answer.map(Some)
     }
 
     fn vary_seed(&mut self, offset: u32) {

@@ -1,0 +1,206 @@
+//! Vacuity warnings (`warning::vacuous`): assumptions that no state satisfies make every later
+//! obligation hold without proof; `verify` says so at each place where that can happen, and stays
+//! silent where it does not. `verify` also prints `check`'s warnings.
+
+use lockstep_encoder::kernel::Options;
+use lockstep_encoder::run::Backend;
+use lockstep_encoder::smt::Limits;
+use lockstep_frontend::check_file;
+use lockstep_frontend::source::SourceFile;
+use lockstep_frontend::verify::{self, Verdict};
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// The verdict of a one-kernel file and its `warning::vacuous` lines, each with its message.
+fn verify_text(text: &str) -> (Verdict, Vec<(usize, String)>) {
+    let file = SourceFile::new("vacuity.pvl", text);
+    let checked = check_file(file.clone());
+    let program = checked.program.unwrap_or_else(|| panic!("rejected: {:?}", checked.diagnostics));
+    let results = verify::program(&program, Backend::Z3, &Limits::default(), &Options::default()).expect("verifies");
+    let [kernel] = results.as_slice() else { panic!("one kernel") };
+    let mut found = Vec::new();
+    for warning in &kernel.warnings {
+        assert_eq!(warning.code.as_str(), "warning::vacuous");
+        assert!(warning.help.as_deref().is_some_and(|help| help.contains("contradictory")), "{warning:?}");
+        found.push((file.position(warning.primary.span.start).line, warning.message.clone()));
+    }
+    (kernel.verdict(), found)
+}
+
+/// Each position of the issue, with a contradiction and with a satisfiable twin: the warning is
+/// at the contradictory clause's line, with the position's words; the twin verifies without one.
+#[test]
+fn each_position_warns_of_contradictory_assumptions_and_only_then() {
+    // (position, kernel, contradiction, its satisfiable twin, line, first words)
+    let cases: [(&str, &str, &str, &str, usize, &str); 6] = [
+        (
+            "thread precondition",
+            "kernel k {
+  global int[tcount] a;
+  requires Perm(a[tid], write) ** a[tid] > 0 ** COND;
+  ensures Perm(a[tid], write) ** a[tid] > 0;
+  void main() { }
+}",
+            "a[tid] < 0",
+            "a[tid] < 1000",
+            3,
+            "this thread precondition",
+        ),
+        (
+            "barrier postcondition",
+            "kernel k {
+  global int[tcount] a;
+  requires tcount == gsize;
+  requires Perm(a[tid], write);
+  ensures Perm(a[tid], write) ** a[tid] > 0;
+  void main() {
+    a[tid] := 1;
+    barrier(global) {
+      requires a[tid] == 1;
+      ensures Perm(a[tid], write) ** a[tid] > 0 ** COND;
+    }
+  }
+}",
+            "a[tid] < 0",
+            "a[tid] < 1000",
+            10,
+            "this barrier postcondition",
+        ),
+        (
+            "loop invariant",
+            "kernel k {
+  global int[tcount] a;
+  requires Perm(a[tid], write);
+  ensures Perm(a[tid], write) ** a[tid] == 42;
+  void main() {
+    int i := 0;
+    a[tid] := 42;
+    invariant Perm(a[tid], write) ** a[tid] == 42;
+    invariant 0 <= i && COND;
+    while (i < 10) { i := i + 1; }
+  }
+}",
+            "i < 0",
+            "i <= 10",
+            8,
+            "this loop invariant",
+        ),
+        (
+            "written group precondition",
+            "kernel k(int n) {
+  global int[tcount] a;
+  group requires n > 0 ** COND;
+  group ensures n > 0;
+  requires n > 0;
+  requires Perm(a[tid], write);
+  ensures Perm(a[tid], write);
+  void main() { a[tid] := n; }
+}",
+            "n < 0",
+            "n < 1000",
+            3,
+            "this group precondition",
+        ),
+        (
+            "written kernel precondition",
+            "kernel k(int n) {
+  global int[tcount] a;
+  kernel requires n > 0 ** COND;
+  kernel ensures n > 0;
+  requires n > 0;
+  requires Perm(a[tid], write);
+  ensures Perm(a[tid], write);
+  void main() { a[tid] := n; }
+}",
+            "n < 0",
+            "n < 1000",
+            3,
+            "this kernel precondition",
+        ),
+        (
+            "assume",
+            "kernel k {
+  global int[tcount] a;
+  requires Perm(a[tid], write);
+  ensures Perm(a[tid], write) ** a[tid] > 0;
+  void main() {
+    a[tid] := 1;
+    assume a[tid] > 0 && COND;
+  }
+}",
+            "a[tid] < 0",
+            "a[tid] < 1000",
+            7,
+            "this `assume`",
+        ),
+    ];
+    for (position, template, contradiction, satisfiable, line, words) in cases {
+        let (verdict, found) = verify_text(&template.replace("COND", contradiction));
+        // A contradictory barrier postcondition cannot follow from the barrier's preconditions
+        // (`barrier.functional` fails), nor an unsatisfiable invariant hold on entry
+        // (`loop.invariant.entry`): the warning says why the rest verified. Every other
+        // contradiction verifies, silently but for the warning.
+        let fails = ["barrier postcondition", "loop invariant"].contains(&position);
+        let expected = if fails { Verdict::Failed } else { Verdict::Verified };
+        assert_eq!(verdict, expected, "{position}");
+        assert_eq!(found.len(), 1, "{position}: {found:?}");
+        assert_eq!(found[0].0, line, "{position}: {found:?}");
+        assert!(found[0].1.starts_with(words) && found[0].1.contains("vacuously"), "{position}: {found:?}");
+        assert_eq!(
+            verify_text(&template.replace("COND", satisfiable)),
+            (Verdict::Verified, Vec::new()),
+            "{position}: the twin"
+        );
+    }
+}
+
+fn lockstep(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the lockstep binary runs")
+}
+
+/// `verify` prints what `check` warns about (`warning::unchecked-assume`) and the vacuity
+/// warnings, in the human report and in JSON, and the kernel still verifies (exit 0).
+#[test]
+fn verify_prints_the_warnings_of_check_and_its_own() {
+    let path = std::env::temp_dir().join(format!("lockstep-vacuity-{}.pvl", std::process::id()));
+    std::fs::write(
+        &path,
+        "kernel k {
+  global int[tcount] a;
+  requires Perm(a[tid], write) ** a[tid] > 0 ** a[tid] < 0;
+  ensures Perm(a[tid], write) ** a[tid] == 42;
+  void main() { assume a[tid] == 7; }
+}
+",
+    )
+    .unwrap();
+    let path = path.to_str().unwrap();
+    let check = lockstep(&["check", path]);
+    assert!(String::from_utf8_lossy(&check.stderr).contains("warning::unchecked-assume"));
+    let human = lockstep(&["verify", path]);
+    assert_eq!(human.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&human.stderr);
+    assert!(stderr.contains("warning::unchecked-assume"), "{stderr}");
+    assert!(stderr.contains("warning::vacuous") && stderr.contains("holds only vacuously"), "{stderr}");
+    assert!(
+        String::from_utf8_lossy(&human.stdout).contains("verified, 1 warning"),
+        "{}",
+        String::from_utf8_lossy(&human.stdout)
+    );
+    let json: serde_json::Value =
+        serde_json::from_slice(&lockstep(&["verify", "--format", "json", path]).stdout).expect("one JSON document");
+    let codes: Vec<(&str, u64)> = json["files"][0]["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .map(|warning| (warning["code"].as_str().unwrap(), warning["line"].as_u64().unwrap()))
+        .collect();
+    // The `assume` after a contradictory precondition is unreachable: only the precondition
+    // warns of vacuity, the `assume` of being unchecked.
+    assert_eq!(codes, [("warning::unchecked-assume", 5), ("warning::vacuous", 3)], "{json}");
+}
