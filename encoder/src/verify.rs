@@ -64,7 +64,7 @@ pub fn procedure(
     probe: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<Outcome>, SolverError> {
     let count = vc.checks.len();
-    let probes: Vec<usize> = (0..count).filter(|&check| vc.checks[check].tag.as_deref().is_some_and(probe)).collect();
+    let is_probe: Vec<bool> = vc.checks.iter().map(|check| check.tag.as_deref().is_some_and(probe)).collect();
     // A check valid by constant folding needs no solver; a procedure of only such checks, no
     // solver at all. Probes are asked last, and stay disabled until then.
     let mut statuses: Vec<Option<Status>> = vc
@@ -72,14 +72,14 @@ pub fn procedure(
         .iter()
         .enumerate()
         .map(|(check, vc_check)| {
-            if probes.contains(&check) {
+            if is_probe[check] {
                 Some(Status::Undecided("not asked".into()))
             } else {
                 vc_check.trivial.then_some(Status::Verified)
             }
         })
         .collect();
-    if probes.is_empty() && statuses.iter().all(Option::is_some) {
+    if !is_probe.contains(&true) && statuses.iter().all(Option::is_some) {
         return Ok(vc.checks.iter().map(|check| Outcome { check: check.clone(), status: Status::Verified }).collect());
     }
     let mut search = Search {
@@ -153,8 +153,8 @@ pub fn procedure(
     // the order of the program) that failed, or may fail, could make the place unreachable by
     // itself, so a probe is asked only when all of those hold. The checks after it do not
     // matter: the probe's branch ends at it.
-    for &check in &probes {
-        let before_hold = (0..check).all(|other| probes.contains(&other) || statuses[other] == Some(Status::Verified));
+    for check in (0..count).filter(|&check| is_probe[check]) {
+        let before_hold = (0..check).all(|other| is_probe[other] || statuses[other] == Some(Status::Verified));
         if !before_hold {
             continue;
         }
@@ -167,7 +167,7 @@ pub fn procedure(
         };
     }
     for (check, status) in statuses.iter_mut().enumerate() {
-        if probes.contains(&check) {
+        if is_probe[check] {
             continue;
         }
         if let Some(Status::Undecided(_)) = status {
@@ -232,14 +232,7 @@ impl Search<'_> {
 
     /// Gives the solver a script (the procedure's, or [`confirm`]'s relaxed one).
     fn load(&mut self, script: &Script) -> Result<(), SolverError> {
-        self.assertions = script
-            .commands
-            .iter()
-            .filter_map(|command| match command {
-                Command::Assert(term) => Some(term.clone()),
-                _ => None,
-            })
-            .collect();
+        self.assertions = script.assertions().cloned().collect();
         self.solver.load(script)
     }
 

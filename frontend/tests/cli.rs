@@ -506,3 +506,45 @@ fn a_barrier_without_the_fence_may_not_hand_over_a_written_location() {
         assert!(stderr.contains(needle), "missing `{needle}` in:\n{stderr}");
     }
 }
+
+/// `verify` prints what `check` warns about (`warning::unchecked-assume`) and the vacuity
+/// warnings, in the human report and in JSON, and the kernel still verifies (exit 0).
+#[test]
+fn verify_prints_the_warnings_of_check_and_its_own() {
+    let path = std::env::temp_dir().join(format!("lockstep-vacuity-{}.pvl", std::process::id()));
+    std::fs::write(
+        &path,
+        "kernel k {
+  global int[tcount] a;
+  requires Perm(a[tid], write) ** a[tid] > 0 ** a[tid] < 0;
+  ensures Perm(a[tid], write) ** a[tid] == 42;
+  void main() { assume a[tid] == 7; }
+}
+",
+    )
+    .unwrap();
+    let path = path.to_str().unwrap();
+    let check = lockstep(&["check", path]);
+    assert!(String::from_utf8_lossy(&check.stderr).contains("warning::unchecked-assume"));
+    let human = lockstep(&["verify", path]);
+    assert_eq!(human.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&human.stderr);
+    assert!(stderr.contains("warning::unchecked-assume"), "{stderr}");
+    assert!(stderr.contains("warning::vacuous") && stderr.contains("holds only vacuously"), "{stderr}");
+    assert!(
+        String::from_utf8_lossy(&human.stdout).contains("verified, 1 warning"),
+        "{}",
+        String::from_utf8_lossy(&human.stdout)
+    );
+    let json: serde_json::Value =
+        serde_json::from_slice(&lockstep(&["verify", "--format", "json", path]).stdout).expect("one JSON document");
+    let codes: Vec<(&str, u64)> = json["files"][0]["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .map(|warning| (warning["code"].as_str().unwrap(), warning["line"].as_u64().unwrap()))
+        .collect();
+    // The `assume` after a contradictory precondition is unreachable: only the precondition
+    // warns of vacuity, the `assume` of being unchecked.
+    assert_eq!(codes, [("warning::unchecked-assume", 5), ("warning::vacuous", 3)], "{json}");
+}

@@ -4,7 +4,7 @@
 use lockstep_encoder::ivl::Declaration;
 use lockstep_encoder::kernel::{self, Options};
 use lockstep_encoder::smt::z3_native::Z3Solver;
-use lockstep_encoder::smt::{Answer, Command, Limits, Solver, Term, Value};
+use lockstep_encoder::smt::{Answer, Limits, Solver, Term, Value};
 use lockstep_encoder::vcgen::{self, enabled_symbol};
 use lockstep_frontend::check_file;
 use lockstep_frontend::source::SourceFile;
@@ -25,15 +25,7 @@ fn after_giving_up_the_solver_answers_sat_only_with_models_of_the_script() {
     for declaration in &encoding.program.declarations {
         let Declaration::Procedure(procedure) = declaration else { continue };
         let vc = vcgen::procedure(&encoding.program, procedure);
-        let assertions: Vec<Term> = vc
-            .script
-            .commands
-            .iter()
-            .filter_map(|command| match command {
-                Command::Assert(term) => Some(term.clone()),
-                _ => None,
-            })
-            .collect();
+        let assertions: Vec<Term> = vc.script.assertions().cloned().collect();
         let mut solver = Z3Solver::new(limits.clone());
         solver.load(&vc.script).expect("loads");
         let only = |check: usize| -> Vec<(String, bool)> {

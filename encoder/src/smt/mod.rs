@@ -147,6 +147,16 @@ pub struct Script {
     pub commands: Vec<Command>,
 }
 
+impl Script {
+    /// The asserted terms, in order.
+    pub fn assertions(&self) -> impl Iterator<Item = &Term> {
+        self.commands.iter().filter_map(|command| match command {
+            Command::Assert(term) => Some(term),
+            _ => None,
+        })
+    }
+}
+
 /// A symbol as SMT-LIB writes it: plain when it can be, `|quoted|` otherwise.
 pub fn symbol_text(name: &str) -> String {
     let plain = !name.is_empty()

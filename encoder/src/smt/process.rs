@@ -190,6 +190,14 @@ impl ProcessSolver {
         self.running[configuration].as_mut().ok_or_else(|| SolverError("the solver is not running".into()))
     }
 
+    /// [`ProcessSolver::process`], restarted first if its last answer was `unknown`.
+    fn fresh_process(&mut self, configuration: usize) -> Result<&mut Running, SolverError> {
+        if std::mem::take(&mut self.gave_up[configuration]) {
+            self.running[configuration] = None;
+        }
+        self.process(configuration)
+    }
+
     fn start(&self, configuration: usize) -> Result<Running, SolverError> {
         let program = &self.program;
         let mut child = Command::new(program)
@@ -223,10 +231,7 @@ impl ProcessSolver {
     fn check_with(&mut self, configuration: usize, literals: &str) -> Result<Answer, SolverError> {
         let wait = self.limits.timeout + Duration::from_secs(1);
         let flavour = self.flavour;
-        if std::mem::take(&mut self.gave_up[configuration]) {
-            self.running[configuration] = None;
-        }
-        let running = self.process(configuration)?;
+        let running = self.fresh_process(configuration)?;
         running.send(&format!("(check-sat-assuming ({literals}))\n"))?;
         let answer = read_answer(running, wait, flavour)?;
         match answer {
@@ -317,11 +322,7 @@ impl Solver for ProcessSolver {
         }
         let configured = self.limits.resource_limit;
         let bound = if configured > 0 { configured.min(resource_limit) } else { resource_limit };
-        let restart = std::mem::take(&mut self.gave_up[0]);
-        if restart {
-            self.running[0] = None;
-        }
-        self.process(0)?.send(&format!("(set-option :rlimit {bound})\n"))?;
+        self.fresh_process(0)?.send(&format!("(set-option :rlimit {bound})\n"))?;
         let answer = self.check(assumptions);
         if let Some(running) = self.running[0].as_mut().filter(|_| !self.gave_up[0]) {
             running.send(&format!("(set-option :rlimit {configured})\n"))?;
