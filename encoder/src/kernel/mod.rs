@@ -882,10 +882,6 @@ impl<'k> Encoder<'k> {
         let kernel = self.kernel;
         let mut entry_context = context.clone();
         entry_context.read_id = ObligationId::Frame;
-        let mut assigned = BTreeSet::new();
-        assigned_in(loop_body, &mut assigned);
-        let mut havocked: Vec<String> = assigned.iter().map(|&var| names::private(kernel, var)).collect();
-        havocked.extend(self.arrays().map(|index| names::heap(kernel, index)));
         // Whether any state satisfies the invariant at all, asked in a procedure of its own: in
         // the thread's, the entry check comes first, and its failure (an unsatisfiable invariant
         // never holds on entry) would make an iteration unreachable by itself.
@@ -920,6 +916,10 @@ impl<'k> Encoder<'k> {
             frame.push(save(names::mask(kernel, index), mask_type()));
             frame_heaps.push(save(names::heap(kernel, index), Type::map(Type::Int, Type::Int)));
         }
+        let mut assigned = BTreeSet::new();
+        assigned_in(loop_body, &mut assigned);
+        let mut havocked: Vec<String> = assigned.iter().map(|&var| names::private(kernel, var)).collect();
+        havocked.extend(self.arrays().map(|index| names::heap(kernel, index)));
         if !havocked.is_empty() {
             body.push(StmtKind::Havoc(havocked));
         }

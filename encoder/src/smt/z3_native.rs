@@ -18,9 +18,10 @@ pub struct Z3Solver {
     /// The solver of the last [`Solver::check_alone`], whose model `values` reads.
     alone: Option<z3::Solver>,
     /// Set when the incremental solver was stopped by a limit (time or resources): it is rebuilt
-    /// from `assertions` before the next check. After a resource limit, z3 4.8's incremental solver has answered later
-    /// checks `sat` with models that break the script (a launch with `gsize = 0`); nothing it
-    /// learnt before giving up may decide a later check (`proofs/vcgen.md`, V7).
+    /// from `assertions` before the next check. After a resource limit, z3 4.8's incremental
+    /// solver has answered later checks `sat` with models that break the script (a launch with
+    /// `gsize = 0`); nothing it learnt before giving up may decide a later check
+    /// (`proofs/vcgen.md`, V7).
     gave_up: bool,
     /// Ordered maps: they are cleared for each script, and the order z3 objects are freed in
     /// decides which ids z3 recycles for the next terms, which steers its search. A hash map's
