@@ -418,6 +418,30 @@ fn replay_confirms_a_real_bug_and_doubts_a_weak_annotation() {
 }
 
 #[test]
+fn run_judges_a_kernel_without_annotations_by_its_accesses() {
+    let dir = std::env::temp_dir().join(format!("lockstep-unannotated-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let kernel = |between: &str| {
+        format!(
+            "kernel clean_neighbor {{\n  local int[gsize] s;\n  global int[tcount] out;\n  void main() {{ s[lid] := lid; {between} out[tid] := s[(lid + 1) mod gsize]; }}\n}}\n"
+        )
+    };
+    let clean = dir.join("clean_neighbor.pvl");
+    std::fs::write(&clean, kernel("barrier(local);")).expect("writable");
+    let racy = dir.join("racy_neighbor.pvl");
+    std::fs::write(&racy, kernel("")).expect("writable");
+    let run = |path: &Path| lockstep(&["run", path.to_str().unwrap(), "--groups", "2", "--gsize", "4"]);
+    let clean_run = run(&clean);
+    assert_eq!(clean_run.status.code(), Some(0), "{}", String::from_utf8_lossy(&clean_run.stderr));
+    assert!(String::from_utf8_lossy(&clean_run.stdout).contains("no bug found"));
+    let racy_run = run(&racy);
+    assert_eq!(racy_run.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&racy_run.stderr);
+    assert!(stderr.contains("data race on `s[1]`") && stderr.contains("thread 1 (gid 0, lid 1) writes it"), "{stderr}");
+    std::fs::remove_dir_all(&dir).expect("removable");
+}
+
+#[test]
 fn run_reports_a_race_with_both_threads_and_its_exit_code() {
     let racy = lockstep(&["run", "examples/variants/race_between_groups.pvl", "--groups", "2"]);
     assert_eq!(racy.status.code(), Some(1));

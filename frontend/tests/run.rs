@@ -106,6 +106,46 @@ fn divergent_barriers_are_found_with_the_threads_that_finished() {
     assert!(!waiting.is_empty() && !finished.is_empty(), "{waiting:?} {finished:?}");
 }
 
+/// The issue's kernel without any annotation, with `between` in place of its barrier.
+fn clean_neighbor(between: &str) -> Program {
+    program(&format!(
+        "kernel clean_neighbor {{
+  local int[gsize] s;
+  global int[tcount] out;
+  void main() {{ s[lid] := lid; {between} out[tid] := s[(lid + 1) mod gsize]; }}
+}}"
+    ))
+}
+
+#[test]
+fn a_kernel_without_annotations_owns_all_memory_and_is_judged_by_its_accesses() {
+    let outcome = clean(&clean_neighbor("barrier(local);"), 2, 4);
+    // Arrays in declaration order: s (the first group's copy), out.
+    assert_eq!(outcome.memory[1], ints(&[1, 2, 3, 0, 1, 2, 3, 0]));
+    let Bug::Race { location, first, second } = bug(&clean_neighbor(""), 2, 4) else { panic!("a race") };
+    assert_eq!((location.index, first.write, second.write), (1, false, true));
+    let Bug::StaleRead { .. } = bug(&clean_neighbor("barrier(global);"), 2, 4) else { panic!("a stale read") };
+    let Bug::Divergence { .. } =
+        bug(&clean_neighbor("if (lid == 0) { barrier(local); } else { barrier(local); }"), 2, 4)
+    else {
+        panic!("divergence")
+    };
+}
+
+#[test]
+fn one_permission_anywhere_makes_every_access_need_its_permission() {
+    let annotated = program(
+        "kernel annotated {
+  local int[gsize] s;
+  global int[tcount] out;
+  requires Perm(out[tid], write);
+  void main() { s[lid] := lid; barrier(local); out[tid] := s[(lid + 1) mod gsize]; }
+}",
+    );
+    let Bug::Failed { obligation, .. } = bug(&annotated, 2, 4) else { panic!("a failed check") };
+    assert_eq!(obligation, ObligationId::AccessWrite);
+}
+
 #[test]
 fn failed_checks_name_their_obligation_and_thread() {
     let cases = [

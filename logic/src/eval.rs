@@ -488,7 +488,7 @@ fn bounds(range: &Expr, var: VarId) -> Vec<Limit<'_>> {
                 };
                 let oriented = [(lhs.as_ref(), rhs.as_ref(), *op), (rhs.as_ref(), lhs.as_ref(), mirrored)];
                 for (side, other, op) in oriented {
-                    if mentions(other, var) {
+                    if other.mentions(var) {
                         continue;
                     }
                     let mut terms = Vec::new();
@@ -508,7 +508,7 @@ fn bounds(range: &Expr, var: VarId) -> Vec<Limit<'_>> {
 /// `terms` with their signs, `positive` being the sign of `expr` itself).
 fn linear<'e>(expr: &'e Expr, var: VarId, positive: bool, terms: &mut Vec<(&'e Expr, bool)>) -> Option<i64> {
     let sign = if positive { 1 } else { -1 };
-    if !mentions(expr, var) {
+    if !expr.mentions(var) {
         terms.push((expr, positive));
         return Some(0);
     }
@@ -534,21 +534,6 @@ fn linear<'e>(expr: &'e Expr, var: VarId, positive: bool, terms: &mut Vec<(&'e E
             inner.is_empty().then_some(sign * constant * coefficient)
         }
         _ => None,
-    }
-}
-
-fn mentions(expr: &Expr, var: VarId) -> bool {
-    match &expr.kind {
-        ExprKind::Var(v) => *v == var,
-        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Builtin(_) | ExprKind::Result => false,
-        ExprKind::Read { index, .. } => mentions(index, var),
-        ExprKind::Unary { operand, .. } | ExprKind::Old(operand) => mentions(operand, var),
-        ExprKind::Binary { lhs, rhs, .. } => mentions(lhs, var) || mentions(rhs, var),
-        ExprKind::Cond { cond, then_value, else_value } => {
-            mentions(cond, var) || mentions(then_value, var) || mentions(else_value, var)
-        }
-        ExprKind::Call { args, .. } => args.iter().any(|arg| mentions(arg, var)),
-        ExprKind::Quantifier { range, body, .. } => mentions(range, var) || mentions(body, var),
     }
 }
 

@@ -196,6 +196,58 @@ impl Kernel {
         &self.barriers[id.index()]
     }
 
+    /// Every assertion of the kernel: its contracts at every level, its barriers', its loop
+    /// invariants and its `assert` statements.
+    pub fn assertions(&self) -> Vec<&Assertion> {
+        fn in_block<'k>(block: &'k Block, found: &mut Vec<&'k Assertion>) {
+            for stmt in &block.stmts {
+                match &stmt.kind {
+                    StmtKind::While { invariants, body, .. } => {
+                        found.extend(invariants.iter().map(|invariant| &invariant.assertion));
+                        in_block(body, found);
+                    }
+                    StmtKind::If { then_branch, else_branch, .. } => {
+                        in_block(then_branch, found);
+                        if let Some(else_branch) = else_branch {
+                            in_block(else_branch, found);
+                        }
+                    }
+                    StmtKind::Block(inner) => in_block(inner, found),
+                    StmtKind::Assert(assertion) => found.push(assertion),
+                    StmtKind::Declare { .. }
+                    | StmtKind::Assign { .. }
+                    | StmtKind::Write { .. }
+                    | StmtKind::Barrier(_)
+                    | StmtKind::Assume(_) => {}
+                }
+            }
+        }
+        let contracts = [self.kernel_contract.as_ref(), self.group_contract.as_ref(), Some(&self.thread_contract)];
+        let contracts = contracts.into_iter().flatten().chain(self.barriers.iter().map(|barrier| &barrier.contract));
+        let mut found: Vec<&Assertion> = contracts
+            .flat_map(|contract| contract.requires.iter().chain(&contract.ensures))
+            .map(|clause| &clause.assertion)
+            .collect();
+        in_block(&self.body, &mut found);
+        found
+    }
+
+    /// Whether any assertion of the kernel names a permission. A kernel without any is run as
+    /// owning all memory (`lockstep run`).
+    pub fn has_permissions(&self) -> bool {
+        fn in_assertion(assertion: &Assertion) -> bool {
+            match &assertion.kind {
+                AssertionKind::Pure(_) => false,
+                AssertionKind::Perm(_) | AssertionKind::ForallStar { .. } => true,
+                AssertionKind::Star(lhs, rhs) | AssertionKind::Cond(_, lhs, rhs) => {
+                    in_assertion(lhs) || in_assertion(rhs)
+                }
+                AssertionKind::Implies(_, body) => in_assertion(body),
+            }
+        }
+        self.assertions().into_iter().any(in_assertion)
+    }
+
     /// Whether some statement of the kernel writes `array`. An array no thread writes keeps its
     /// launch contents throughout, the same in every thread, whatever the barriers fence.
     pub fn writes(&self, array: ArrayId) -> bool {
@@ -311,6 +363,33 @@ pub struct Expr {
 }
 
 impl Expr {
+    /// Whether the expression is at least 0 in every state, by its form alone: a literal, an id or
+    /// size (all at least 0), and sums, products, quotients and remainders of such (a remainder of
+    /// a non-negative dividend is non-negative, and `mod` always is).
+    pub fn is_non_negative(&self) -> bool {
+        match &self.kind {
+            ExprKind::Int(value) => *value >= BigInt::from(0),
+            ExprKind::Builtin(_) => true,
+            ExprKind::Binary { op: BinaryOp::Mod, .. } => true,
+            ExprKind::Binary { op: BinaryOp::Add | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem, lhs, rhs } => {
+                lhs.is_non_negative() && rhs.is_non_negative()
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the variable occurs in the expression.
+    pub fn mentions(&self, var: VarId) -> bool {
+        let mut work = vec![self];
+        while let Some(next) = work.pop() {
+            if matches!(next.kind, ExprKind::Var(found) if found == var) {
+                return true;
+            }
+            next.children(&mut work);
+        }
+        false
+    }
+
     /// Appends the expression's immediate subexpressions to `out`: a work list, so that a walk
     /// over a deep expression needs no recursion.
     pub fn children<'e>(&'e self, out: &mut Vec<&'e Expr>) {

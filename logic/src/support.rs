@@ -10,7 +10,7 @@
 
 use crate::recursion::CallGraph;
 use crate::resources::{normal_form, ConjunctKind};
-use crate::{Assertion, AssertionKind, Block, Clause, Contract, FunctionId, Kernel, Program, Span, StmtKind};
+use crate::{Assertion, AssertionKind, Clause, Contract, FunctionId, Kernel, Program, Span};
 
 /// One use of a construct that is not supported yet.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,43 +68,13 @@ fn kernel(kernel: &Kernel, found: &mut Vec<Unsupported>) {
             });
         }
     }
-    let contracts = [kernel.kernel_contract.as_ref(), kernel.group_contract.as_ref(), Some(&kernel.thread_contract)];
-    let contracts = contracts.into_iter().flatten().chain(kernel.barriers.iter().map(|barrier| &barrier.contract));
-    for clause in contracts.flat_map(clauses) {
-        nested_forall_star(&clause.assertion, false, found);
+    for assertion in kernel.assertions() {
+        nested_forall_star(assertion, false, found);
     }
-    statements(&kernel.body, found);
 }
 
 fn clauses(contract: &Contract) -> impl Iterator<Item = &Clause> {
     contract.requires.iter().chain(&contract.ensures)
-}
-
-/// The assertions of loop invariants and `assert` statements (the barriers' are the kernel's).
-fn statements(block: &Block, found: &mut Vec<Unsupported>) {
-    for stmt in &block.stmts {
-        match &stmt.kind {
-            StmtKind::While { invariants, body, .. } => {
-                for invariant in invariants {
-                    nested_forall_star(&invariant.assertion, false, found);
-                }
-                statements(body, found);
-            }
-            StmtKind::If { then_branch, else_branch, .. } => {
-                statements(then_branch, found);
-                if let Some(else_branch) = else_branch {
-                    statements(else_branch, found);
-                }
-            }
-            StmtKind::Block(inner) => statements(inner, found),
-            StmtKind::Assert(assertion) => nested_forall_star(assertion, false, found),
-            StmtKind::Declare { .. }
-            | StmtKind::Assign { .. }
-            | StmtKind::Write { .. }
-            | StmtKind::Barrier(_)
-            | StmtKind::Assume(_) => {}
-        }
-    }
 }
 
 /// Each `\forall*` inside another (`inside`: the assertion is the body of one), once: the

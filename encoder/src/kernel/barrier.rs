@@ -96,39 +96,58 @@ impl Encoder<'_> {
         }
         // An array no thread writes needs no fence: every thread sees its launch contents (E7).
         let fenced = |array: logic::ArrayId| barrier.fences.fences(kernel.array(array).memory) || !kernel.writes(array);
-        let others: Vec<Expr> = pres.iter().filter_map(|conjunct| fact(&other, conjunct, fenced)).collect();
         // The threads whose preconditions the postcondition needs, found by inverting the indices
         // the preconditions read at the locations the postcondition reads, are instantiated
         // outright: no quantifier instantiation is needed for the usual neighbour exchanges.
         let wanted: Vec<(logic::ArrayId, Expr)> = posts
             .iter()
             .flat_map(|conjunct| conjunct_reads(conjunct))
-            .map(|(array, index)| {
-                let mut ignored = Vec::new();
-                (array, own.translate(index, &mut ignored, &mut Scope::default()))
-            })
+            .map(|(array, index)| (array, own.translate(index, &mut Vec::new(), &mut Scope::default())))
             .collect();
-        for conjunct in pres.iter().filter(|conjunct| conjunct_reads(conjunct).iter().all(|(array, _)| fenced(*array)))
-        {
-            for (array, index) in conjunct_reads(conjunct) {
-                for (_, location) in wanted.iter().filter(|(wanted_array, _)| *wanted_array == array) {
-                    // A lock-step-safe private variable has one value in all threads at the barrier.
-                    let shared = |var: VarId| lockstep.is_safe_variable(kernel, var);
-                    let index = lockstep.expand(index);
-                    let instance_lid = match super::resources::symbolic_inverse(&index, location, &own, &shared) {
-                        Some(super::resources::Inverse::OfTid(tid)) => {
-                            Expr::binary(BinaryOp::Sub, tid, Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone()))
-                        }
-                        Some(super::resources::Inverse::OfLid(lid)) => lid,
-                        None => continue,
+        // A postcondition without quantifiers reads only the wanted locations. A precondition
+        // conjunct with one read, inverted exactly at every wanted location of its array, then
+        // says nothing of them in any thread but the instances (its index is injective), and is
+        // left out of the quantified assumption below: a quantifier whose body holds `mod`
+        // cases has no trigger, and z3's model-based instantiation of it can run for seconds.
+        let posts_ground =
+            posts.iter().all(|conjunct| conjunct.binders.is_empty() && !has_quantifier(conjunct_fact(conjunct)));
+        let mut covered = vec![false; pres.len()];
+        for (position, conjunct) in pres.iter().enumerate() {
+            let reads = conjunct_reads(conjunct);
+            if !reads.iter().all(|(array, _)| fenced(*array)) {
+                continue;
+            }
+            let mut exact = posts_ground
+                && reads.len() == 1
+                && conjunct.binders.is_empty()
+                && !has_quantifier(conjunct_fact(conjunct));
+            for (array, index) in reads {
+                let locations: Vec<&Expr> =
+                    wanted.iter().filter(|(wanted_array, _)| *wanted_array == array).map(|(_, at)| at).collect();
+                // A lock-step-safe private variable has one value in all threads at the barrier.
+                let shared = |var: VarId| lockstep.is_safe_variable(kernel, var);
+                let index = lockstep.expand(index);
+                exact &= !locations.is_empty() && inverse_is_exact(&index);
+                for location in locations {
+                    let Some(inverse) = super::resources::symbolic_inverse(&index, location, &own, &shared) else {
+                        exact = false;
+                        continue;
                     };
+                    let instance_lid = inverse.lid(&gid);
                     if let Some(instance) = fact(&other_context(&instance_lid), conjunct, fenced) {
                         let in_group = super::expr::in_bounds(&instance_lid, gsize.clone());
                         stmts.push(Stmt::new(StmtKind::Assume(Expr::binary(BinaryOp::Implies, in_group, instance))));
                     }
                 }
             }
+            covered[position] = exact;
         }
+        let others: Vec<Expr> = pres
+            .iter()
+            .zip(&covered)
+            .filter(|(_, covered)| !**covered)
+            .filter_map(|(conjunct, _)| fact(&other, conjunct, fenced))
+            .collect();
         if !others.is_empty() {
             let in_group = super::expr::in_bounds(&other_lid, gsize);
             stmts.push(Stmt::new(StmtKind::Assume(Expr::Quantified {
@@ -161,6 +180,30 @@ impl Encoder<'_> {
             locals,
             stmts,
         ))
+    }
+}
+
+/// Whether [`super::resources::symbolic_inverse`] of an index finds the only thread that names a
+/// location: through `%` and `mod` only by `gsize` (a smaller modulus folds several threads
+/// onto one location).
+fn inverse_is_exact(index: &logic::Expr) -> bool {
+    let mut work = vec![index];
+    while let Some(next) = work.pop() {
+        if let ExprKind::Binary { op: logic::BinaryOp::Mod | logic::BinaryOp::Rem, rhs, .. } = &next.kind {
+            if !matches!(rhs.kind, ExprKind::Builtin(logic::Builtin::Gsize)) {
+                return false;
+            }
+        }
+        next.children(&mut work);
+    }
+    true
+}
+
+/// The fact of a fact conjunct (`None` for a permission).
+fn conjunct_fact(conjunct: &Conjunct) -> Option<&logic::Expr> {
+    match &conjunct.kind {
+        ConjunctKind::Fact(fact) => Some(fact),
+        ConjunctKind::Perm { .. } => None,
     }
 }
 
@@ -250,9 +293,17 @@ fn reads(expr: &logic::Expr) -> Vec<logic::ArrayId> {
 }
 
 fn has_old(expr: &logic::Expr) -> bool {
+    contains(expr, |kind| matches!(kind, ExprKind::Old(_)))
+}
+
+fn has_quantifier(fact: Option<&logic::Expr>) -> bool {
+    fact.is_some_and(|fact| contains(fact, |kind| matches!(kind, ExprKind::Quantifier { .. })))
+}
+
+fn contains(expr: &logic::Expr, found: impl Fn(&ExprKind) -> bool) -> bool {
     let mut work = vec![expr];
     while let Some(next) = work.pop() {
-        if matches!(next.kind, ExprKind::Old(_)) {
+        if found(&next.kind) {
             return true;
         }
         next.children(&mut work);

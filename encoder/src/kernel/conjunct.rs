@@ -332,7 +332,7 @@ pub(super) fn holds(held: Expr, amount: &Amount) -> Expr {
 fn inverse(context: &Context, index: &logic::Expr, var: VarId, location: &Expr) -> Option<Expr> {
     let is_var = |expr: &logic::Expr| matches!(expr.kind, ExprKind::Var(found) if found == var);
     let offset = |expr: &logic::Expr| -> Option<Expr> {
-        if mentions(expr, var) {
+        if expr.mentions(var) {
             return None;
         }
         let mut ignored = Vec::new();
@@ -348,15 +348,4 @@ fn inverse(context: &Context, index: &logic::Expr, var: VarId, location: &Expr) 
         logic::BinaryOp::Sub if is_var(lhs) => Some(Expr::binary(BinaryOp::Add, location.clone(), offset(rhs)?)),
         _ => None,
     }
-}
-
-fn mentions(expr: &logic::Expr, var: VarId) -> bool {
-    let mut work = vec![expr];
-    while let Some(next) = work.pop() {
-        if matches!(next.kind, ExprKind::Var(found) if found == var) {
-            return true;
-        }
-        next.children(&mut work);
-    }
-    false
 }

@@ -165,7 +165,7 @@ impl Context<'_> {
                         "this divisor might be zero".into(),
                     ));
                 }
-                arithmetic(*op, left, right)
+                arithmetic(*op, left, right, lhs.is_non_negative())
             }
             ExprKind::Cond { cond, then_value, else_value } => {
                 let cond = go(cond, out, scope);
@@ -345,7 +345,7 @@ impl FunctionContext<'_> {
             ExprKind::Unary { op: logic::UnaryOp::Neg, operand } => {
                 Expr::binary(BinaryOp::Sub, Expr::int(0), go(operand))
             }
-            ExprKind::Binary { op, lhs, rhs } => arithmetic(*op, go(lhs), go(rhs)),
+            ExprKind::Binary { op, lhs, rhs } => arithmetic(*op, go(lhs), go(rhs), lhs.is_non_negative()),
             ExprKind::Cond { cond, then_value, else_value } => {
                 Expr::IfThenElse(Box::new(go(cond)), Box::new(go(then_value)), Box::new(go(else_value)))
             }
@@ -386,8 +386,9 @@ pub fn call(function: &logic::Function, args: Vec<Expr>) -> Expr {
 }
 
 /// The IVL for a kernel operator: C's truncating `/` and `%` from Boogie's Euclidean `div` and
-/// `mod`; `mod` itself is already the mathematical modulo.
-pub fn arithmetic(op: logic::BinaryOp, left: Expr, right: Expr) -> Expr {
+/// `mod`; `mod` itself is already the mathematical modulo. Of a dividend known to be at least 0
+/// (`non_negative_dividend`), C's `/` and `%` are `div` and `mod`, whatever the divisor's sign.
+pub fn arithmetic(op: logic::BinaryOp, left: Expr, right: Expr, non_negative_dividend: bool) -> Expr {
     use logic::BinaryOp as K;
     let simple = |op: BinaryOp| Expr::binary(op, left.clone(), right.clone());
     match op {
@@ -395,6 +396,8 @@ pub fn arithmetic(op: logic::BinaryOp, left: Expr, right: Expr) -> Expr {
         K::Sub => simple(BinaryOp::Sub),
         K::Mul => simple(BinaryOp::Mul),
         K::Mod => modulo(left, right),
+        K::Div if non_negative_dividend => euclidean_division(left, right),
+        K::Rem if non_negative_dividend => modulo(left, right),
         K::Div => truncating_division(left, right),
         // a % b = a - b * (a / b), with C's truncating `/`.
         K::Rem => Expr::binary(
@@ -432,9 +435,44 @@ fn truncating_division(left: Expr, right: Expr) -> Expr {
 ///   `gid * gsize + lid`, so `(tid + 1) mod gsize` becomes `(lid + 1) mod gsize`;
 /// - `x` in `[0, m)` is its own remainder, `x` in `[m, 2m)` gives `x - m`, `x` in `[-m, 0)` gives
 ///   `x + m`: linear cases, which decide the usual neighbour indices.
+///
+/// For `m = gsize`, which is positive, two more rewrites make ring offsets `(lid + c) mod gsize`
+/// cost the same for every literal `c`:
+/// - a summand `y mod m` of `x` becomes `y`, since `((y mod m) + z) mod m == (y + z) mod m`: an
+///   index that goes round the ring twice, such as `((lid + 3) mod gsize + 2) mod gsize`, is
+///   spelled as `(lid + 5) mod gsize` is, one term the solver compares without arithmetic;
+/// - `y + c` with a literal `c` outside `[-1, 1]` becomes `s` or `s - m` for
+///   `s = (y mod m) + (c mod m)`, which lies in `[0, 2m)`: two linear cases instead of the `c + 1`
+///   that `lid + c` spans when `gsize` is small (`c mod m` is a term the solver only bounds).
 pub fn modulo(x: Expr, m: Expr) -> Expr {
     let x = without_multiples(x, &m);
+    let gsize = m == Expr::var(names::GSIZE);
+    let x = if gsize { without_inner_modulo(x, &m) } else { x };
+    // The literals gathered into one, so that equal sums are spelled alike.
+    let (rest, offset) = split_literal(&x);
+    let zero = Expr::int(0);
+    let x = match (rest == zero, offset == BigInt::from(0)) {
+        (true, _) => Expr::Int(offset.clone()),
+        (false, true) => rest.clone(),
+        (false, false) => Expr::binary(BinaryOp::Add, rest.clone(), Expr::Int(offset.clone())),
+    };
     let plain = Expr::binary(BinaryOp::Mod, x.clone(), m.clone());
+    if gsize && (offset >= BigInt::from(2) || offset <= BigInt::from(-2)) {
+        let sum = Expr::binary(
+            BinaryOp::Add,
+            modulo(rest, m.clone()),
+            Expr::binary(BinaryOp::Mod, Expr::Int(offset), m.clone()),
+        );
+        return ite(
+            Expr::binary(BinaryOp::Lt, sum.clone(), m.clone()),
+            sum.clone(),
+            ite(
+                Expr::binary(BinaryOp::Lt, sum.clone(), Expr::binary(BinaryOp::Add, m.clone(), m.clone())),
+                Expr::binary(BinaryOp::Sub, sum, m),
+                plain,
+            ),
+        );
+    }
     cases(
         &x,
         &m,
@@ -445,6 +483,56 @@ pub fn modulo(x: Expr, m: Expr) -> Expr {
         ],
         plain,
     )
+}
+
+fn ite(cond: Expr, then_value: Expr, else_value: Expr) -> Expr {
+    Expr::IfThenElse(Box::new(cond), Box::new(then_value), Box::new(else_value))
+}
+
+/// `x` as `y + c` with `c` the sum of its literal summands (`y` is `0` when there is no other).
+fn split_literal(x: &Expr) -> (Expr, BigInt) {
+    match x {
+        Expr::Int(value) => (Expr::int(0), value.clone()),
+        Expr::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), left, right) => {
+            let (left, left_offset) = split_literal(left);
+            let (right, right_offset) = split_literal(right);
+            let zero = Expr::int(0);
+            let rest = match (left == zero, right == zero) {
+                (_, true) => left,
+                (true, false) if *op == BinaryOp::Add => right,
+                _ => Expr::binary(*op, left, right),
+            };
+            let offset = if *op == BinaryOp::Add { left_offset + right_offset } else { left_offset - right_offset };
+            (rest, offset)
+        }
+        other => (other.clone(), BigInt::from(0)),
+    }
+}
+
+/// `x` with each summand that [`modulo`]`(y, m)` built replaced by `y`; a summand under `-` stays.
+fn without_inner_modulo(x: Expr, m: &Expr) -> Expr {
+    match x {
+        Expr::Binary(BinaryOp::Add, left, right) => {
+            Expr::binary(BinaryOp::Add, without_inner_modulo(*left, m), without_inner_modulo(*right, m))
+        }
+        Expr::Binary(BinaryOp::Sub, left, right) => Expr::binary(BinaryOp::Sub, without_inner_modulo(*left, m), *right),
+        other => dividend(&other, m).unwrap_or(other),
+    }
+}
+
+/// The `y` of an expression that is exactly [`modulo`]`(y, m)`: the `y` of the `y mod m` its
+/// cases end in, confirmed by building `modulo(y, m)` again (a conditional written in the kernel
+/// may end the same way).
+fn dividend(expr: &Expr, m: &Expr) -> Option<Expr> {
+    let mut last = expr;
+    while let Expr::IfThenElse(_, _, otherwise) = last {
+        last = otherwise;
+    }
+    let Expr::Binary(BinaryOp::Mod, y, modulus) = last else { return None };
+    if last == expr || **modulus != *m {
+        return None;
+    }
+    (modulo((**y).clone(), m.clone()) == *expr).then(|| (**y).clone())
 }
 
 /// The number of groups, `tcount div gsize`, spelled as [`euclidean_division`] spells it.
@@ -474,9 +562,6 @@ fn cases(x: &Expr, m: &Expr, [first, second, third]: [Expr; 3], plain: Expr) -> 
     };
     let twice = Expr::binary(BinaryOp::Add, m.clone(), m.clone());
     let negative = Expr::binary(BinaryOp::Sub, Expr::int(0), m.clone());
-    let ite = |cond: Expr, then_value: Expr, else_value: Expr| {
-        Expr::IfThenElse(Box::new(cond), Box::new(then_value), Box::new(else_value))
-    };
     ite(
         within(Expr::int(0), m.clone()),
         first,
@@ -531,4 +616,47 @@ pub fn in_bounds(index: &Expr, size: Expr) -> Expr {
 
 pub fn real_zero() -> Expr {
     Expr::Real(num_rational::BigRational::from_integer(BigInt::from(0)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gsize() -> Expr {
+        Expr::var(names::GSIZE)
+    }
+
+    fn plus(left: Expr, right: i64) -> Expr {
+        Expr::binary(BinaryOp::Add, left, Expr::int(right))
+    }
+
+    #[test]
+    fn a_ring_index_that_goes_round_twice_is_spelled_as_the_single_step() {
+        let lid = Expr::var(names::LID);
+        let twice = modulo(plus(modulo(plus(lid.clone(), 3), gsize()), 2), gsize());
+        assert_eq!(twice, modulo(plus(lid, 5), gsize()));
+    }
+
+    #[test]
+    fn a_conditional_that_ends_in_a_modulo_is_not_taken_for_one() {
+        // `(lid < 2 ? 7 : lid mod gsize) + 2`, whose value at lid = 0 is 9 mod gsize, not 2 mod gsize.
+        let lid = Expr::var(names::LID);
+        let written = Expr::IfThenElse(
+            Box::new(Expr::binary(BinaryOp::Lt, lid.clone(), Expr::int(2))),
+            Box::new(Expr::int(7)),
+            Box::new(modulo(lid.clone(), gsize())),
+        );
+        assert_ne!(modulo(plus(written, 2), gsize()), modulo(plus(lid, 2), gsize()));
+    }
+
+    #[test]
+    fn a_large_literal_offset_takes_two_cases_whatever_its_size() {
+        let lid = Expr::var(names::LID);
+        let size = |offset: i64| {
+            let mut count = 0;
+            modulo(plus(lid.clone(), offset), gsize()).walk(&mut |_| count += 1);
+            count
+        };
+        assert_eq!(size(2), size(64));
+    }
 }

@@ -485,30 +485,8 @@ impl<'k> Encoder<'k> {
         for (number, atom) in atoms.iter().filter(|atom| atom.array() == array).enumerate() {
             let gid = Expr::var(names::GID);
             let gsize = Expr::var(names::GSIZE);
-            if let Some(binder) = atom.conjunct.binders.first() {
-                // Some thread of the group and some value of the `\forall*` variable name the location.
-                let lid = Expr::var("owner_lid");
-                let bound = Expr::var("owner_bound");
-                let mut context =
-                    self.context([super::thread_id(&gid, &lid), gid.clone(), lid.clone()], ObligationId::Frame);
-                context.check_reads = false;
-                context.heaps = context.old_heaps.clone();
-                context.vars.insert(binder.var, bound.clone());
-                let mut ignored = Vec::new();
-                let range = context.translate(&binder.range, &mut ignored, &mut Scope::default());
-                let (guard, index) = atom_at(&context, atom);
-                let names_location = Expr::Quantified {
-                    quantifier: ivl::Quantifier::Exists,
-                    bound: vec![Binding::new("owner_lid", Type::Int), Binding::new("owner_bound", Type::Int)],
-                    triggers: Vec::new(),
-                    body: Box::new(conjunction([
-                        expr::in_bounds(&lid, gsize),
-                        range,
-                        guard,
-                        Expr::binary(BinaryOp::Eq, index, location.clone()),
-                    ])),
-                };
-                owned.add(atom.amount(), names_location);
+            if !atom.conjunct.binders.is_empty() {
+                owned.add(atom.amount(), self.named_by_some_thread(atom, location));
                 continue;
             }
             let group_context = {
@@ -522,17 +500,14 @@ impl<'k> Encoder<'k> {
             let inverse = match symbolic_inverse(atom.index(), location, &group_context, &|_| false)
                 .or_else(|| pinned_thread(&atom.conjunct.guards, &group_context))
             {
-                Some(Inverse::OfTid(tid)) => {
-                    Expr::binary(BinaryOp::Sub, tid, Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone()))
+                Some(inverse) => inverse.lid(&gid),
+                // A `read` may be held by many threads at once (a broadcast cell such as `a[0]`):
+                // the group owns some of the location if any of its threads names it (E8).
+                None if matches!(atom.amount(), Amount::Read) => {
+                    owned.add(atom.amount(), self.named_by_some_thread(atom, location));
+                    continue;
                 }
-                Some(Inverse::OfLid(lid)) => lid,
-                None => {
-                    if matches!(atom.amount(), Amount::Read) {
-                        // A non-injective read has no inverse; owning less is the safe side.
-                        continue;
-                    }
-                    self.left_inverse(atom, number, location, builder)
-                }
+                None => self.left_inverse(atom, number, location, builder),
             };
             let mut context = self.context(
                 [
@@ -557,6 +532,34 @@ impl<'k> Encoder<'k> {
             owned.add(atom.amount(), names_location);
         }
         owned
+    }
+
+    /// Whether some thread of the group `gid` names `location` through a thread-contract atom at the
+    /// launch, for some value of its `\forall*` variable if it has one.
+    fn named_by_some_thread(&self, atom: &Atom, location: &Expr) -> Expr {
+        let gid = Expr::var(names::GID);
+        let lid = Expr::var("owner_lid");
+        let mut context = self.context([super::thread_id(&gid, &lid), gid.clone(), lid.clone()], ObligationId::Frame);
+        context.check_reads = false;
+        context.heaps = context.old_heaps.clone();
+        let mut bound = vec![Binding::new("owner_lid", Type::Int)];
+        let mut range = Vec::new();
+        if let Some(binder) = atom.conjunct.binders.first() {
+            bound.push(Binding::new("owner_bound", Type::Int));
+            context.vars.insert(binder.var, Expr::var("owner_bound"));
+            range.push(context.translate(&binder.range, &mut Vec::new(), &mut Scope::default()));
+        }
+        let (guard, index) = atom_at(&context, atom);
+        let body = [expr::in_bounds(&lid, Expr::var(names::GSIZE))]
+            .into_iter()
+            .chain(range)
+            .chain([guard, Expr::binary(BinaryOp::Eq, index, location.clone())]);
+        Expr::Quantified {
+            quantifier: ivl::Quantifier::Exists,
+            bound,
+            triggers: Vec::new(),
+            body: Box::new(conjunction(body)),
+        }
     }
 
     /// `inverse(j)`, a fresh function assumed to map each location an atom names in the group back
@@ -605,6 +608,19 @@ pub(super) enum Inverse {
     OfLid(Expr),
 }
 
+impl Inverse {
+    /// The inverting thread's `lid` in the group `gid`.
+    pub(super) fn lid(self, gid: &Expr) -> Expr {
+        match self {
+            Inverse::OfTid(tid) => {
+                let block = Expr::binary(BinaryOp::Mul, gid.clone(), Expr::var(names::GSIZE));
+                Expr::binary(BinaryOp::Sub, tid, block)
+            }
+            Inverse::OfLid(lid) => lid,
+        }
+    }
+}
+
 /// The inverse of an index that is linear in `tid` or `lid` with coefficient 1 or -1: `tid`, `lid`,
 /// and `e + c`, `c + e`, `e - c`, `c - e` of such an `e`, where `c` is the same in all threads of a
 /// group (built from literals, `gid`, `gsize`, `tcount`, kernel parameters and the private variables
@@ -643,6 +659,11 @@ pub(super) fn symbolic_inverse(
                 (None, None) => return None,
             };
             invert(inner, Expr::binary(BinaryOp::Div, location.clone(), Expr::int(k)))
+        }
+        ExprKind::Binary { op: logic::BinaryOp::Mod | logic::BinaryOp::Rem, lhs, rhs } => {
+            let modulus = offset(rhs)?;
+            let lid = invert(lhs, location.clone())?.lid(&context.thread[1]);
+            Some(Inverse::OfLid(expr::modulo(lid, modulus)))
         }
         _ => None,
     }

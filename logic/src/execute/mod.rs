@@ -23,7 +23,10 @@
 //!   A read needs some permission, a write all of it (`access.read`, `access.write`); the threads
 //!   may not claim more than all of a cell at the launch (`group.resources`, `kernel.resources`) nor
 //!   a barrier hand out more than the group owns (`barrier.resources`); a contract's permissions
-//!   must be held where it is checked. `read` is an amount as small as needed.
+//!   must be held where it is checked. `read` is an amount as small as needed. A kernel that names
+//!   no permission anywhere (no `Perm`, `perm` or `\forall*` in any contract, invariant or
+//!   `assert`) is run as owning all memory in every thread: no permission is checked, and its
+//!   races, stale reads and divergence are found from the accesses alone.
 //!
 //! A violated contract or assert does not stop the run: a race met later is the likelier cause,
 //! and is reported instead. Any other bug stops it.
@@ -488,6 +491,9 @@ struct Machine<'k> {
     failure: Option<(Bug, Vec<u32>)>,
     /// The permissions each thread holds.
     held: Vec<HashMap<Location, Share>>,
+    /// The kernel names no permission anywhere: every thread owns all memory, and only the
+    /// accesses themselves are checked (races, stale reads, bounds).
+    owns_everything: bool,
     /// The global permissions each group owns: what its threads' preconditions claim.
     owned: Vec<HashMap<Location, Share>>,
     /// The tids of the threads that took the steps so far.
@@ -549,6 +555,7 @@ impl<'k> Machine<'k> {
             accesses: HashMap::new(),
             failure: None,
             held: vec![HashMap::new(); groups * gsize],
+            owns_everything: !kernel.has_permissions(),
             owned: vec![HashMap::new(); groups],
             steps: Vec::new(),
             interval_steps: vec![vec![0; gsize]; groups],
@@ -872,6 +879,9 @@ impl<'k> Machine<'k> {
         earlier: usize,
         framed_by_held: bool,
     ) -> Option<(Location, Span)> {
+        if self.owns_everything {
+            return None;
+        }
         let gid = self.ids(thread).gid;
         reads.iter().find_map(|&(array, index, span, before)| {
             let local = self.kernel.array(array).memory == Memory::Local;
@@ -956,6 +966,9 @@ impl<'k> Machine<'k> {
 
     /// A read needs some permission, a write all of it.
     fn permitted(&mut self, thread: usize, location: Location, write: bool, span: Span) {
+        if self.owns_everything {
+            return;
+        }
         let held = self.held[thread].get(&location).cloned().unwrap_or_default();
         let (enough, obligation, verb) = if write {
             (Share::full().fits_in(&held), ObligationId::AccessWrite, "writes")
