@@ -13,7 +13,7 @@
 //! A probe (a check the caller marks, of a place it asks whether any state reaches) is not one
 //! of the checks above: it is asked once, alone, after them, within [`PROBE_RESOURCES`], and only
 //! if the checks before it all verified; a probe the solver cannot settle within them is simply
-//! undecided.
+//! undecided, and so are the later probes of the procedure, which are then not asked.
 //!
 //! A function the script defines only by quantified axioms (a recursive one) often keeps the
 //! solver from ever finding a model. A check left undecided is then asked once more without those
@@ -152,19 +152,25 @@ pub fn procedure(
     // The other checks are assumed while a probe is asked: one before it (checks are numbered in
     // the order of the program) that failed, or may fail, could make the place unreachable by
     // itself, so a probe is asked only when all of those hold. The checks after it do not
-    // matter: the probe's branch ends at it.
+    // matter: the probe's branch ends at it. The first probe the solver cannot settle within its
+    // budget ends the asking: the later ones, in a script as large, would most likely spend theirs
+    // too, and each would cost the rebuild of a solver stopped by its limit.
     for check in (0..count).filter(|&check| is_probe[check]) {
         let before_hold = (0..check).all(|other| is_probe[other] || statuses[other] == Some(Status::Verified));
         if !before_hold {
             continue;
         }
         let only: Vec<(String, bool)> = (0..count).map(|other| (enabled_symbol(other), other == check)).collect();
-        statuses[check] = match search.solver.check_within(&only, PROBE_RESOURCES)? {
-            Some(Answer::Unsat) => Some(Status::Verified),
-            Some(Answer::Sat) => Some(Status::Failed { model: Vec::new() }),
-            Some(Answer::Unknown(reason)) => Some(Status::Undecided(reason)),
-            None => Some(Status::Undecided("the backend cannot bound a probe's work".into())),
+        let (status, settled) = match search.solver.check_within(&only, PROBE_RESOURCES)? {
+            Some(Answer::Unsat) => (Status::Verified, true),
+            Some(Answer::Sat) => (Status::Failed { model: Vec::new() }, true),
+            Some(Answer::Unknown(reason)) => (Status::Undecided(reason), false),
+            None => (Status::Undecided("the backend cannot bound a probe's work".into()), false),
         };
+        statuses[check] = Some(status);
+        if !settled {
+            break;
+        }
     }
     for (check, status) in statuses.iter_mut().enumerate() {
         if is_probe[check] {

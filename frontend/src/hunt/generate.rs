@@ -21,11 +21,23 @@ const GLOBAL_INDICES: &[&str] = &[
     "gid * gsize + lid",
     "(tid + n) mod tcount",
     "tid % gsize",
+    "gid * gsize + (lid + 5) % gsize",
 ];
 
 /// Cells of a local array of `gsize` elements, the first the thread's own.
-const LOCAL_INDICES: &[&str] =
-    &["lid", "gsize - 1 - lid", "(lid + 1) mod gsize", "(lid + 1) % gsize", "lid / 2", "lid + 1", "tid", "0"];
+const LOCAL_INDICES: &[&str] = &[
+    "lid",
+    "gsize - 1 - lid",
+    "(lid + 1) mod gsize",
+    "(lid + 1) % gsize",
+    "(lid + 3) % gsize",
+    "((lid + 2) mod gsize + 3) mod gsize",
+    "(lid - 2) mod gsize",
+    "lid / 2",
+    "lid + 1",
+    "tid",
+    "0",
+];
 
 /// Values computed from `V`, the value read.
 const VALUES: &[&str] = &[
@@ -37,6 +49,7 @@ const VALUES: &[&str] = &[
     "V mod 4",
     "V / n",
     "V mod n",
+    "(V + 7) mod gsize",
     "f(V)",
     "V * V - tid",
     "(V > 0 ? V : 0 - V)",
