@@ -7,7 +7,9 @@
 //! `t`'s values; any other private variable of another thread is an unknown value, a function of
 //! that thread's `lid`.
 
-use super::expr::{Condition, Context, Scope};
+use super::expr::Scope;
+use super::facts::{self, fact};
+use super::inverse;
 use super::{conjunction, ivl_type, names, Encoder};
 use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Stmt, StmtKind, Type};
 use lockstep_logic::lockstep::LockStep;
@@ -129,7 +131,7 @@ impl Encoder<'_> {
                 let index = lockstep.expand(index);
                 exact &= !locations.is_empty() && inverse_is_exact(&index);
                 for location in locations {
-                    let Some(inverse) = super::resources::symbolic_inverse(&index, location, &own, &shared) else {
+                    let Some(inverse) = inverse::symbolic_inverse(&index, location, &own, &shared) else {
                         exact = false;
                         continue;
                     };
@@ -183,7 +185,7 @@ impl Encoder<'_> {
     }
 }
 
-/// Whether [`super::resources::symbolic_inverse`] of an index finds the only thread that names a
+/// Whether [`inverse::symbolic_inverse`] of an index finds the only thread that names a
 /// location: through `%` and `mod` only by `gsize` (a smaller modulus folds several threads
 /// onto one location).
 fn inverse_is_exact(index: &logic::Expr) -> bool {
@@ -211,57 +213,6 @@ fn other_name(kernel: &logic::Kernel, var: VarId) -> String {
     format!("other_{}", names::private(kernel, var))
 }
 
-/// A fact conjunct under its guards and `\forall*`, if every array it (or a guard or range) reads
-/// is `allowed`; `None` for a permission or a fact that reads other memory.
-pub(super) fn fact(context: &Context, conjunct: &Conjunct, allowed: impl Fn(logic::ArrayId) -> bool) -> Option<Expr> {
-    let ConjunctKind::Fact(fact) = &conjunct.kind else { return None };
-    let reads_only_allowed = |expr: &logic::Expr| reads(expr).into_iter().all(&allowed) && !has_old(expr);
-    let ranges = conjunct.binders.iter().map(|binder| &binder.range);
-    if !ranges.chain(&conjunct.guards).all(reads_only_allowed) || !reads_only_allowed(fact) {
-        return None;
-    }
-    closed_fact(context, conjunct)
-}
-
-/// A fact conjunct as one closed formula, `forall i :: range && guards ==> fact` (`None` for a
-/// permission), with the conditions under which it is defined (E1): each closed over the binders
-/// and the ranges and guards evaluated before it.
-pub(super) fn defined_fact(context: &Context, conjunct: &Conjunct) -> (Vec<Condition>, Option<Expr>) {
-    let mut conditions = Vec::new();
-    let ConjunctKind::Fact(fact) = &conjunct.kind else { return (conditions, None) };
-    let mut context = context.clone();
-    let mut scope = Scope::default();
-    for binder in &conjunct.binders {
-        let name = names::bound(context.kernel, binder.var);
-        context.vars.insert(binder.var, Expr::var(&name));
-        scope.binders.push(Binding::new(&name, Type::Int));
-        let range = context.translate(&binder.range, &mut conditions, &mut scope);
-        scope.guards.push(range);
-    }
-    for guard in &conjunct.guards {
-        let guard = context.translate(guard, &mut conditions, &mut scope);
-        scope.guards.push(guard);
-    }
-    let fact = context.translate(fact, &mut conditions, &mut scope);
-    let implication = Expr::binary(BinaryOp::Implies, conjunction(scope.guards), fact);
-    let closed = if scope.binders.is_empty() {
-        implication
-    } else {
-        Expr::Quantified {
-            quantifier: ivl::Quantifier::Forall,
-            bound: scope.binders,
-            triggers: Vec::new(),
-            body: Box::new(implication),
-        }
-    };
-    (conditions, Some(closed))
-}
-
-/// [`defined_fact`]'s formula alone: reads are not checked.
-pub(super) fn closed_fact(context: &Context, conjunct: &Conjunct) -> Option<Expr> {
-    defined_fact(context, conjunct).1
-}
-
 /// The reads of a conjunct (guards included) outside quantifiers, with their indices.
 fn conjunct_reads(conjunct: &Conjunct) -> Vec<(logic::ArrayId, &logic::Expr)> {
     let mut found = Vec::new();
@@ -280,33 +231,6 @@ fn conjunct_reads(conjunct: &Conjunct) -> Vec<(logic::ArrayId, &logic::Expr)> {
     found
 }
 
-fn reads(expr: &logic::Expr) -> Vec<logic::ArrayId> {
-    let mut found = Vec::new();
-    let mut work = vec![expr];
-    while let Some(next) = work.pop() {
-        next.children(&mut work);
-        if let ExprKind::Read { array, .. } = &next.kind {
-            found.push(*array);
-        }
-    }
-    found
-}
-
-fn has_old(expr: &logic::Expr) -> bool {
-    contains(expr, |kind| matches!(kind, ExprKind::Old(_)))
-}
-
 fn has_quantifier(fact: Option<&logic::Expr>) -> bool {
-    fact.is_some_and(|fact| contains(fact, |kind| matches!(kind, ExprKind::Quantifier { .. })))
-}
-
-fn contains(expr: &logic::Expr, found: impl Fn(&ExprKind) -> bool) -> bool {
-    let mut work = vec![expr];
-    while let Some(next) = work.pop() {
-        if found(&next.kind) {
-            return true;
-        }
-        next.children(&mut work);
-    }
-    false
+    fact.is_some_and(|fact| facts::contains(fact, |kind| matches!(kind, ExprKind::Quantifier { .. })))
 }

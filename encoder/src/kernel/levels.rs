@@ -158,7 +158,7 @@ impl<'k> Encoder<'k> {
         let mut stmts = Vec::new();
         for (side, context) in [(Side::Pre, &launch), (Side::Post, &context)] {
             for conjunct in self.clauses(level, side).iter().flat_map(|clause| normal_form(&clause.assertion)) {
-                let (conditions, fact) = super::barrier::defined_fact(context, &conjunct);
+                let (conditions, fact) = super::facts::defined_fact(context, &conjunct);
                 for condition in conditions {
                     let tag = self.tag(condition.id, condition.span, condition.message);
                     stmts.push(Stmt::new(StmtKind::Assert { expr: condition.expr, tag: Some(tag), assumed: true }));
@@ -249,7 +249,7 @@ impl<'k> Encoder<'k> {
             .flat_map(|clause| normal_form(&clause.assertion))
             .filter(|conjunct| matches!(conjunct.kind, ConjunctKind::Fact(_)))
             .filter_map(|conjunct| {
-                let fact = super::barrier::closed_fact(context, &conjunct)?;
+                let fact = super::facts::closed_fact(context, &conjunct)?;
                 Some((conjunct, fact))
             })
             .collect()

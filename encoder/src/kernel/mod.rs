@@ -12,6 +12,8 @@
 mod barrier;
 mod conjunct;
 mod expr;
+mod facts;
+mod inverse;
 mod levels;
 mod names;
 mod resources;

@@ -12,13 +12,14 @@
 //! own assertion checks, since the sum counts each atom once.
 
 use super::expr::{self, Context, Scope};
-use super::{conjunction, ivl_type, names, Encoder};
+use super::inverse::{pinned_thread, symbolic_inverse};
+use super::{conjunction, facts, ivl_type, names, Encoder};
 use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Stmt, StmtKind, Type};
 use lockstep_logic::fences::{Assigned, Intervals, MemoryModel, Start};
 use lockstep_logic::lockstep::LockStep;
 use lockstep_logic::resources::{normal_form, Conjunct, ConjunctKind};
 use lockstep_logic::Obligation;
-use lockstep_logic::{self as logic, Amount, ArrayId, BarrierId, Builtin, ExprKind, ObligationId, VarId, VarKind};
+use lockstep_logic::{self as logic, Amount, ArrayId, BarrierId, ObligationId, VarId, VarKind};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use std::collections::BTreeMap;
@@ -457,7 +458,7 @@ impl<'k> Encoder<'k> {
         let mut launch_context = context.clone();
         launch_context.heaps = context.old_heaps.clone();
         for conjunct in kernel.thread_contract.requires.iter().flat_map(|clause| normal_form(&clause.assertion)) {
-            if let Some(fact) = super::barrier::fact(&launch_context, &conjunct, |_| true) {
+            if let Some(fact) = facts::fact(&launch_context, &conjunct, |_| true) {
                 builder.assume(fact);
             }
         }
@@ -465,7 +466,7 @@ impl<'k> Encoder<'k> {
             for conjunct in
                 kernel.barriers[index].contract.requires.iter().flat_map(|clause| normal_form(&clause.assertion))
             {
-                if let Some(fact) = super::barrier::fact(&context, &conjunct, |_| true) {
+                if let Some(fact) = facts::fact(&context, &conjunct, |_| true) {
                     builder.assume(fact);
                 }
             }
@@ -599,119 +600,6 @@ impl<'k> Encoder<'k> {
             )),
         });
         Expr::Call(name, vec![gid, location.clone()])
-    }
-}
-
-pub(super) enum Inverse {
-    /// The inverting thread's `tid`, as an expression of the location.
-    OfTid(Expr),
-    OfLid(Expr),
-}
-
-impl Inverse {
-    /// The inverting thread's `lid` in the group `gid`.
-    pub(super) fn lid(self, gid: &Expr) -> Expr {
-        match self {
-            Inverse::OfTid(tid) => {
-                let block = Expr::binary(BinaryOp::Mul, gid.clone(), Expr::var(names::GSIZE));
-                Expr::binary(BinaryOp::Sub, tid, block)
-            }
-            Inverse::OfLid(lid) => lid,
-        }
-    }
-}
-
-/// The inverse of an index that is linear in `tid` or `lid` with coefficient 1 or -1: `tid`, `lid`,
-/// and `e + c`, `c + e`, `e - c`, `c - e` of such an `e`, where `c` is the same in all threads of a
-/// group (built from literals, `gid`, `gsize`, `tcount`, kernel parameters and the private variables
-/// `shared` admits, read in `context`): the thread id that names `location`, which is unique.
-pub(super) fn symbolic_inverse(
-    index: &logic::Expr,
-    location: &Expr,
-    context: &Context,
-    shared: &dyn Fn(VarId) -> bool,
-) -> Option<Inverse> {
-    let offset = |expr: &logic::Expr| offset(expr, context, shared);
-    let invert = |inner: &logic::Expr, location: Expr| symbolic_inverse(inner, &location, context, shared);
-    match &index.kind {
-        ExprKind::Builtin(Builtin::Tid) => Some(Inverse::OfTid(location.clone())),
-        ExprKind::Builtin(Builtin::Lid) => Some(Inverse::OfLid(location.clone())),
-        ExprKind::Binary { op: logic::BinaryOp::Add, lhs, rhs } => match (offset(lhs), offset(rhs)) {
-            (_, Some(c)) => invert(lhs, Expr::binary(BinaryOp::Sub, location.clone(), c)),
-            (Some(c), None) => invert(rhs, Expr::binary(BinaryOp::Sub, location.clone(), c)),
-            (None, None) => None,
-        },
-        ExprKind::Binary { op: logic::BinaryOp::Sub, lhs, rhs } => match (offset(lhs), offset(rhs)) {
-            (_, Some(c)) => invert(lhs, Expr::binary(BinaryOp::Add, location.clone(), c)),
-            (Some(c), None) => invert(rhs, Expr::binary(BinaryOp::Sub, c, location.clone())),
-            (None, None) => None,
-        },
-        // `k * e` names `location` only at `e = location div k`; where `k` does not divide it, no
-        // thread names it, which the callers see when they compare the index there with `location`.
-        ExprKind::Binary { op: logic::BinaryOp::Mul, lhs, rhs } => {
-            let factor = |expr: &logic::Expr| match &expr.kind {
-                ExprKind::Int(k) => i64::try_from(k).ok().filter(|k| *k > 0),
-                _ => None,
-            };
-            let (k, inner) = match (factor(lhs), factor(rhs)) {
-                (Some(k), _) => (k, rhs),
-                (None, Some(k)) => (k, lhs),
-                (None, None) => return None,
-            };
-            invert(inner, Expr::binary(BinaryOp::Div, location.clone(), Expr::int(k)))
-        }
-        ExprKind::Binary { op: logic::BinaryOp::Mod | logic::BinaryOp::Rem, lhs, rhs } => {
-            let modulus = offset(rhs)?;
-            let lid = invert(lhs, location.clone())?.lid(&context.thread[1]);
-            Some(Inverse::OfLid(expr::modulo(lid, modulus)))
-        }
-        _ => None,
-    }
-}
-
-/// The one thread whose guards can hold: a guard `e == c` (or `c == e`, or such a conjunct of a
-/// guard), where `c` is the same in all threads and `e` has a [`symbolic_inverse`].
-fn pinned_thread(guards: &[logic::Expr], context: &Context) -> Option<Inverse> {
-    let mut work: Vec<&logic::Expr> = guards.iter().collect();
-    while let Some(guard) = work.pop() {
-        let ExprKind::Binary { op, lhs, rhs } = &guard.kind else { continue };
-        match op {
-            logic::BinaryOp::And => work.extend([&**lhs, &**rhs]),
-            logic::BinaryOp::Eq => {
-                for (thread_side, value) in [(lhs, rhs), (rhs, lhs)] {
-                    let inverse = offset(value, context, &|_| false)
-                        .and_then(|value| symbolic_inverse(thread_side, &value, context, &|_| false));
-                    if inverse.is_some() {
-                        return inverse;
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
-/// An expression that is the same in all threads of a group ([`uniform`]), read in `context`.
-fn offset(expr: &logic::Expr, context: &Context, shared: &dyn Fn(VarId) -> bool) -> Option<Expr> {
-    uniform(context.kernel, expr, shared).then(|| context.translate(expr, &mut Vec::new(), &mut Scope::default()))
-}
-
-/// Whether an expression has one value for all threads of a group and needs no state: literals,
-/// `gid`, `gsize`, `tcount`, kernel parameters, the private variables `shared` admits, and
-/// arithmetic on them.
-fn uniform(kernel: &logic::Kernel, expr: &logic::Expr, shared: &dyn Fn(VarId) -> bool) -> bool {
-    match &expr.kind {
-        ExprKind::Int(_) => true,
-        ExprKind::Builtin(builtin) => !builtin.is_thread_specific(),
-        ExprKind::Var(var) => kernel.var(*var).kind == VarKind::KernelParam || shared(*var),
-        ExprKind::Unary { operand, .. } => uniform(kernel, operand, shared),
-        ExprKind::Binary { op, lhs, rhs } => {
-            matches!(op, logic::BinaryOp::Add | logic::BinaryOp::Sub | logic::BinaryOp::Mul)
-                && uniform(kernel, lhs, shared)
-                && uniform(kernel, rhs, shared)
-        }
-        _ => false,
     }
 }
 
