@@ -491,22 +491,15 @@ fn ite(cond: Expr, then_value: Expr, else_value: Expr) -> Expr {
 
 /// `x` as `y + c` with `c` the sum of its literal summands (`y` is `0` when there is no other).
 fn split_literal(x: &Expr) -> (Expr, BigInt) {
-    match x {
-        Expr::Int(value) => (Expr::int(0), value.clone()),
-        Expr::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), left, right) => {
-            let (left, left_offset) = split_literal(left);
-            let (right, right_offset) = split_literal(right);
-            let zero = Expr::int(0);
-            let rest = match (left == zero, right == zero) {
-                (_, true) => left,
-                (true, false) if *op == BinaryOp::Add => right,
-                _ => Expr::binary(*op, left, right),
-            };
-            let offset = if *op == BinaryOp::Add { left_offset + right_offset } else { left_offset - right_offset };
-            (rest, offset)
-        }
-        other => (other.clone(), BigInt::from(0)),
-    }
+    let mut literals = Vec::new();
+    let literal = |summand: &Expr| matches!(summand, Expr::Int(_)).then(|| summand.clone());
+    let rest = strip(x.clone(), &literal, true, &mut literals);
+    let offset = literals.into_iter().fold(BigInt::from(0), |sum, (positive, literal)| match literal {
+        Expr::Int(value) if positive => sum + value,
+        Expr::Int(value) => sum - value,
+        _ => unreachable!("only literals are taken"),
+    });
+    (rest.unwrap_or_else(|| Expr::int(0)), offset)
 }
 
 /// `x` with each summand that [`modulo`]`(y, m)` built replaced by `y`; a summand under `-` stays.
@@ -575,25 +568,27 @@ fn without_multiples(x: Expr, m: &Expr) -> Expr {
 
 /// `x` as `y + sum of ±k*m`: `y`, and the `k`s with their signs (true for plus).
 fn split_multiples(x: Expr, m: &Expr) -> (Expr, Vec<(bool, Expr)>) {
+    let multiple = |summand: &Expr| match summand {
+        Expr::Binary(BinaryOp::Mul, left, right) if **right == *m => Some((**left).clone()),
+        Expr::Binary(BinaryOp::Mul, left, right) if **left == *m => Some((**right).clone()),
+        _ => None,
+    };
     let mut multiples = Vec::new();
-    let rest = strip(x, m, true, &mut multiples);
+    let rest = strip(x, &multiple, true, &mut multiples);
     (rest.unwrap_or_else(|| Expr::int(0)), multiples)
 }
 
-/// The summands of `x` that are not multiples of `m`, or `None` when there are none.
-fn strip(x: Expr, m: &Expr, positive: bool, multiples: &mut Vec<(bool, Expr)>) -> Option<Expr> {
+/// The summands of the sum `x` that `take` does not take, or `None` when there are none; what it
+/// takes of each taken summand goes to `taken`, with the summand's sign (true for plus).
+fn strip(x: Expr, take: &dyn Fn(&Expr) -> Option<Expr>, positive: bool, taken: &mut Vec<(bool, Expr)>) -> Option<Expr> {
+    if let Some(part) = take(&x) {
+        taken.push((positive, part));
+        return None;
+    }
     match x {
-        Expr::Binary(BinaryOp::Mul, ref left, ref right) if **right == *m => {
-            multiples.push((positive, (**left).clone()));
-            None
-        }
-        Expr::Binary(BinaryOp::Mul, ref left, ref right) if **left == *m => {
-            multiples.push((positive, (**right).clone()));
-            None
-        }
         Expr::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), left, right) => {
-            let left = strip(*left, m, positive, multiples);
-            let right = strip(*right, m, if op == BinaryOp::Add { positive } else { !positive }, multiples);
+            let left = strip(*left, take, positive, taken);
+            let right = strip(*right, take, if op == BinaryOp::Add { positive } else { !positive }, taken);
             match (left, right) {
                 (Some(left), Some(right)) => Some(Expr::binary(op, left, right)),
                 (Some(left), None) => Some(left),
