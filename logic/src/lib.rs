@@ -17,6 +17,7 @@ pub mod fences;
 mod ir;
 pub mod lockstep;
 pub mod obligation;
+pub mod outline;
 pub mod recursion;
 pub mod resources;
 pub mod support;

@@ -75,7 +75,8 @@ fn flatten(assertion: &Assertion, binders: &mut Vec<Binder>, guards: &mut Vec<Ex
     }
 }
 
-fn negation(expr: &Expr) -> Expr {
+/// `!expr`.
+pub fn negation(expr: &Expr) -> Expr {
     Expr {
         kind: ExprKind::Unary { op: UnaryOp::Not, operand: Box::new(expr.clone()) },
         ty: Type::Bool,

@@ -1,0 +1,282 @@
+//! Where an expression is defined (`proofs/kernel.md`, E1): every array read in bounds (and,
+//! where the thread's permissions frame it, permitted), every divisor non-zero, every pure
+//! function's precondition met at its calls, and inside a recursive function every call on its
+//! cycle decreasing the measure.
+//!
+//! Each requirement is closed over the guards and bound variables around the subexpression it
+//! comes from: `c ? a[i] : 0` requires `a[i]` only where `c` holds, `&&`, `||` and `==>`
+//! short-circuit, and a quantifier's body is required for every value of its range. A
+//! subexpression under `\old` keeps its `\old` in the guards and operands of its requirements, so
+//! each reads the heap it is evaluated in.
+
+use super::Numbering;
+use crate::resources::{negation, Conjunct, ConjunctKind};
+use crate::{
+    ArrayId, BinaryOp, Expr, ExprKind, Function, FunctionId, Kernel, ObligationId, Span, VarId,
+};
+
+/// One requirement of an expression, for one obligation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Check {
+    /// The obligation's number in the [`super::Outline`].
+    pub obligation: usize,
+    pub requirement: Requirement,
+    /// The variables bound around the subexpression (quantifiers, `\forall*`), outermost first.
+    pub binders: Vec<VarId>,
+    /// The conditions under which the subexpression is evaluated, outermost first; they may
+    /// mention the binders.
+    pub guards: Vec<Expr>,
+}
+
+/// What must hold where a [`Check`] applies.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Requirement {
+    /// `0 <= index < size of array`.
+    InBounds { array: ArrayId, index: Expr },
+    /// The thread holds some permission on `array[index]`.
+    Readable { array: ArrayId, index: Expr },
+    /// The divisor is not zero.
+    NonZero(Expr),
+    /// Precondition number `clause` of `function`, for these arguments.
+    Precondition { function: FunctionId, args: Vec<Expr>, clause: usize },
+    /// The measure of `callee` ([`crate::recursion::measure`]) on these arguments is at least 0
+    /// and less than the caller's own.
+    Decreases { callee: FunctionId, args: Vec<Expr> },
+    /// Never holds: a call on a cycle with no measure to compare.
+    Unsatisfiable,
+}
+
+/// How reads are checked where an expression is evaluated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reads {
+    /// Not at all: the state all threads see, in a global obligation.
+    Unchecked,
+    /// In bounds only: a written kernel or group contract, read when no thread runs (E11).
+    Bounds,
+    /// In bounds, and permitted: a read without permission fails this obligation (`access.read`
+    /// in code, `frame` in contracts).
+    Framed(ObligationId),
+}
+
+/// The termination check of a recursive function's own calls (E5).
+#[derive(Clone, Debug)]
+pub struct Termination {
+    pub function: FunctionId,
+    /// The functions on its cycle of calls, itself included, with their measures.
+    pub cycle: Vec<(FunctionId, Option<Expr>)>,
+    /// Why the caller has no measure to compare with, if it has none (yet: while its own measure
+    /// is read).
+    pub missing: Option<&'static str>,
+}
+
+/// Where an expression is evaluated.
+pub struct Place<'a> {
+    pub kernel: &'a Kernel,
+    pub functions: &'a [Function],
+    pub reads: Reads,
+    pub termination: Option<&'a Termination>,
+}
+
+/// The guards and binders around a subexpression while walking.
+#[derive(Default)]
+struct Scope {
+    binders: Vec<VarId>,
+    guards: Vec<Expr>,
+}
+
+impl Scope {
+    /// Numbers an obligation and records its check, closed over the scope.
+    fn emit(
+        &self,
+        numbering: &mut Numbering,
+        out: &mut Vec<Check>,
+        id: ObligationId,
+        span: Span,
+        requirement: Requirement,
+        message: String,
+    ) {
+        let obligation = numbering.add(id, span, message);
+        out.push(Check { obligation, requirement, binders: self.binders.clone(), guards: self.guards.clone() });
+    }
+}
+
+impl Place<'_> {
+    /// The checks of an expression evaluated under `binders` and `guards`, in evaluation order.
+    pub fn checks(
+        &self,
+        expr: &Expr,
+        binders: &[VarId],
+        guards: &[Expr],
+        numbering: &mut Numbering,
+        out: &mut Vec<Check>,
+    ) {
+        let mut scope = Scope { binders: binders.to_vec(), guards: guards.to_vec() };
+        self.walk(expr, false, &mut scope, numbering, out);
+    }
+
+    /// The checks of a conjunct, in order: each `\forall*` range (under its binder), each guard,
+    /// and the fact or the atom's index, each under the ranges and guards before it. Returns the
+    /// binders and guards around the conjunct's body.
+    pub fn conjunct_checks(
+        &self,
+        conjunct: &Conjunct,
+        numbering: &mut Numbering,
+        out: &mut Vec<Check>,
+    ) -> (Vec<VarId>, Vec<Expr>) {
+        let mut binders = Vec::new();
+        let mut guards = Vec::new();
+        for binder in &conjunct.binders {
+            binders.push(binder.var);
+            self.checks(&binder.range, &binders, &guards, numbering, out);
+            guards.push(binder.range.clone());
+        }
+        for guard in &conjunct.guards {
+            self.checks(guard, &binders, &guards, numbering, out);
+            guards.push(guard.clone());
+        }
+        let body = match &conjunct.kind {
+            ConjunctKind::Fact(fact) => fact,
+            ConjunctKind::Perm { index, .. } => index,
+        };
+        self.checks(body, &binders, &guards, numbering, out);
+        (binders, guards)
+    }
+
+    fn walk(&self, expr: &Expr, old: bool, scope: &mut Scope, numbering: &mut Numbering, out: &mut Vec<Check>) {
+        // An operand of a requirement or a guard, read in the heap its expression reads.
+        let operand = |inner: &Expr| if old { wrap_old(inner) } else { inner.clone() };
+        match &expr.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Builtin(_) | ExprKind::Var(_) | ExprKind::Result => {}
+            ExprKind::Read { array, index } => {
+                self.walk(index, old, scope, numbering, out);
+                let name = &self.kernel.array(*array).name;
+                // Sizes never change, so a read under `\old` has the same bounds (E1).
+                if self.reads != Reads::Unchecked {
+                    scope.emit(numbering, out,
+                        ObligationId::AccessBounds,
+                        expr.span,
+                        Requirement::InBounds { array: *array, index: operand(index) },
+                        format!("the index of this read of `{name}` might lie outside the array"),
+                    );
+                }
+                // What a read under `\old` may see is framed by the precondition, not by the
+                // permissions held now.
+                if let (Reads::Framed(id), false) = (self.reads, old) {
+                    scope.emit(numbering, out,
+                        id,
+                        expr.span,
+                        Requirement::Readable { array: *array, index: (**index).clone() },
+                        format!("this read of `{name}` might not hold permission"),
+                    );
+                }
+            }
+            ExprKind::Unary { operand: inner, .. } => self.walk(inner, old, scope, numbering, out),
+            ExprKind::Binary { op, lhs, rhs } => {
+                self.walk(lhs, old, scope, numbering, out);
+                // Short-circuit operators define their right operand only where it is evaluated.
+                let guard = match op {
+                    BinaryOp::And | BinaryOp::Implies => Some(operand(lhs)),
+                    BinaryOp::Or => Some(negation(&operand(lhs))),
+                    _ => None,
+                };
+                match guard {
+                    Some(guard) => {
+                        scope.guards.push(guard);
+                        self.walk(rhs, old, scope, numbering, out);
+                        scope.guards.pop();
+                    }
+                    None => self.walk(rhs, old, scope, numbering, out),
+                }
+                if matches!(op, BinaryOp::Div | BinaryOp::Rem | BinaryOp::Mod) {
+                    let requirement = Requirement::NonZero(operand(rhs));
+                    let message = "this divisor might be zero".to_string();
+                    scope.emit(numbering, out, ObligationId::DivisionByZero, rhs.span, requirement, message);
+                }
+            }
+            ExprKind::Cond { cond, then_value, else_value } => {
+                self.walk(cond, old, scope, numbering, out);
+                scope.guards.push(operand(cond));
+                self.walk(then_value, old, scope, numbering, out);
+                scope.guards.pop();
+                scope.guards.push(negation(&operand(cond)));
+                self.walk(else_value, old, scope, numbering, out);
+                scope.guards.pop();
+            }
+            ExprKind::Call { function: callee, args } => {
+                for arg in args {
+                    self.walk(arg, old, scope, numbering, out);
+                }
+                let args: Vec<Expr> = args.iter().map(operand).collect();
+                if let Some((requirement, message)) =
+                    self.termination.and_then(|termination| termination.check(self.functions, *callee, &args))
+                {
+                    scope.emit(numbering, out, ObligationId::FunctionTermination, expr.span, requirement, message);
+                }
+                let function = &self.functions[callee.index()];
+                for clause in 0..function.requires.len() {
+                    scope.emit(numbering, out,
+                        ObligationId::CallPre,
+                        expr.span,
+                        Requirement::Precondition { function: *callee, args: args.clone(), clause },
+                        format!("the precondition of `{}` might not hold at this call", function.name),
+                    );
+                }
+            }
+            ExprKind::Quantifier { var, range, body, .. } => {
+                scope.binders.push(*var);
+                self.walk(range, old, scope, numbering, out);
+                scope.guards.push(operand(range));
+                self.walk(body, old, scope, numbering, out);
+                scope.guards.pop();
+                scope.binders.pop();
+            }
+            ExprKind::Old(inner) => self.walk(inner, true, scope, numbering, out),
+        }
+    }
+}
+
+impl Termination {
+    /// For a call of `callee` on the cycle: what it must make smaller, and what a failure means.
+    fn check(&self, functions: &[Function], callee: FunctionId, args: &[Expr]) -> Option<(Requirement, String)> {
+        let (_, measure) = self.cycle.iter().find(|(member, _)| *member == callee)?;
+        let (caller, called) = (&functions[self.function.index()], &functions[callee.index()]);
+        let forever = if callee == self.function {
+            format!("so `{}` might not terminate", caller.name)
+        } else {
+            format!("so `{}` and `{}` might call each other forever", caller.name, called.name)
+        };
+        let Some(measure) = measure else {
+            let message = format!(
+                "`{}` has no measure (no `decreases` clause and no int parameter), {forever}; write `decreases e;` with an int `e` that every call on the cycle makes smaller",
+                called.name
+            );
+            return Some((Requirement::Unsatisfiable, message));
+        };
+        if let Some(reason) = self.missing {
+            return Some((Requirement::Unsatisfiable, format!("{reason}, {forever}")));
+        }
+        // An inferred measure is a parameter, named as such; a written one is the clause.
+        let measured = |function: &Function, measure: &Expr| match (&function.decreases, &measure.kind) {
+            (None, ExprKind::Var(param)) => format!("`{}`", function.vars[param.index()].name),
+            _ => "`decreases` measure".to_string(),
+        };
+        let message = if callee == self.function {
+            format!("this recursive call might not pass a smaller non-negative {}, {forever}", measured(called, measure))
+        } else {
+            let own = self.cycle.iter().find(|(member, _)| *member == self.function).and_then(|(_, own)| own.as_ref());
+            let own = own.map_or_else(|| "none".to_string(), |own| measured(caller, own));
+            format!(
+                "this call of `{}` might not make the measure smaller: `{}`'s ({}) must be at least 0 and less than `{}`'s ({own}), {forever}",
+                called.name,
+                called.name,
+                measured(called, measure),
+                caller.name
+            )
+        };
+        Some((Requirement::Decreases { callee, args: args.to_vec() }, message))
+    }
+}
+
+fn wrap_old(expr: &Expr) -> Expr {
+    Expr { kind: ExprKind::Old(Box::new(expr.clone())), ty: expr.ty, span: expr.span }
+}

@@ -1,0 +1,519 @@
+//! The global obligations (seed PO-1 to PO-8), which relate the threads of a group, the groups
+//! of the kernel, and the levels' contracts:
+//! - `group.resources`, `kernel.resources`: the thread contracts' permissions fit in what
+//!   exists, every exact atom naming a location in one thread only (E8);
+//! - `barrier.resources`: what a barrier hands out fits in what the group owns, and, where the
+//!   barrier does not fence an array's memory, no location goes to a thread that another thread
+//!   may have written since the last barrier that does (the fence rule, E12);
+//! - `barrier.functional`: the barrier's postcondition follows from the thread's own barrier
+//!   precondition and the other threads' conjuncts that read only fenced memory (or arrays no
+//!   thread writes) (E7);
+//! - `kernel.pre`, `group.pre`, `group.post`, `kernel.post`: the written levels' contracts imply
+//!   one another, and are well defined (E11).
+//!
+//! A level that is not written is generated from the one below (seed section 5.4).
+
+use super::checks::{Check, Place, Reads};
+use super::Numbering;
+use super::{Origin, Spec};
+use crate::fences::{Assigned, Intervals, MemoryModel, Start};
+use crate::resources::{normal_form, Conjunct, ConjunctKind};
+use crate::{
+    Amount, ArrayId, BarrierId, Clause, Expr, ExprKind, Function, Kernel, Memory, Obligation, ObligationId,
+};
+
+/// A level of the hierarchy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Kernel,
+    Group,
+    Thread,
+}
+
+/// Which clauses of a level: its preconditions (read in the heap of the launch) or its
+/// postconditions (in the heap at the end).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Pre,
+    Post,
+}
+
+/// Which threads a resource obligation ranges over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Threads {
+    /// The threads of one group.
+    Group,
+    /// All threads of the kernel, in different groups.
+    Kernel,
+}
+
+/// A global obligation, with the numbers of its obligations.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Global {
+    /// `barrier.functional`: each fact of the barrier's postcondition (`posts`) follows from the
+    /// thread's own barrier precondition (`own`), the facts of its thread precondition that read no
+    /// memory (`launch`), and, for every other thread of the group, the conjuncts of its barrier
+    /// precondition that read only memory the barrier fences or arrays no thread writes
+    /// (`others`).
+    Functional {
+        barrier: BarrierId,
+        launch: Vec<Conjunct>,
+        own: Vec<Conjunct>,
+        others: Vec<Conjunct>,
+        posts: Vec<(Conjunct, usize)>,
+    },
+    /// `kernel.pre`, `kernel.post`, `group.pre`, `group.post`: the facts of level `from` imply each
+    /// fact of level `to` (`targets`), on one side. `serial` is the number of obligations up to
+    /// and including these.
+    Implication { id: ObligationId, from: Level, to: Level, side: Side, targets: Vec<(Conjunct, usize)>, serial: usize },
+    /// A written kernel or group contract is well defined: each conjunct's checks, on its side.
+    Defined { level: Level, parts: Vec<(Side, Conjunct, Vec<Check>)>, serial: usize },
+    /// `group.resources`, `kernel.resources` (at the launch) or `barrier.resources` (at a barrier):
+    /// the permission atoms on `array` fit in what the group or kernel owns (`fits`), each exact
+    /// atom naming a location in one thread only (`distinct`, by atom).
+    Fit {
+        id: ObligationId,
+        array: ArrayId,
+        threads: Threads,
+        barrier: Option<BarrierId>,
+        atoms: Vec<Conjunct>,
+        distinct: Vec<Option<usize>>,
+        fits: usize,
+    },
+    /// The fence rule at a barrier that does not fence `array`'s memory: no atom it hands out
+    /// (`receiving`, each with its obligation) names a location another thread of the group may
+    /// have written (or, under OpenCL's rule, accessed where the receiver may write) in an interval
+    /// the barrier leaves unordered. `earlier`: those intervals' starts, with the variables
+    /// assigned since, and the atoms a thread held there.
+    Handover {
+        array: ArrayId,
+        barrier: BarrierId,
+        receiving: Vec<(Conjunct, usize)>,
+        earlier: Vec<(Start, Assigned, Vec<Conjunct>)>,
+        model: MemoryModel,
+    },
+}
+
+/// A resource formula of the logic, for showing an obligation as an entailment.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Formula {
+    /// Conjuncts as written, of one arbitrary thread (or group, or the kernel).
+    Conjuncts(Vec<Conjunct>),
+    /// A level's part by name, such as `T_res(gid, lid)`.
+    Named(&'static str),
+    /// `⊛ lid ∈ group. F` (or `∀` for facts), or over the groups of the kernel by `gid`.
+    Iterated { over: Threads, separating: bool, body: Box<Formula> },
+    Star(Vec<Formula>),
+    /// All of every location of the array: `⊛ j. Perm(a[j], write)`.
+    Whole(ArrayId),
+    /// The locations of the array that another thread of the group may have written since the last
+    /// barrier that fences its memory.
+    Unfenced(ArrayId),
+    Empty,
+}
+
+/// `premise ⊢ conclusion`: where the premise holds, so does the conclusion (for permissions: the
+/// premise holds at least what the conclusion hands out).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entailment {
+    pub premise: Formula,
+    pub conclusion: Formula,
+}
+
+impl Global {
+    /// The obligation as an entailment, in the seed's terms; `None` for the definedness of a
+    /// written contract.
+    pub fn entailment(&self, kernel: &Kernel) -> Option<Entailment> {
+        let iterated = |over, separating, body| Formula::Iterated { over, separating, body: Box::new(body) };
+        Some(match self {
+            Global::Functional { own, others, launch, posts, .. } => Entailment {
+                premise: Formula::Star(vec![
+                    Formula::Conjuncts(launch.clone()),
+                    Formula::Conjuncts(own.clone()),
+                    iterated(Threads::Group, false, Formula::Conjuncts(others.clone())),
+                ]),
+                conclusion: Formula::Conjuncts(posts.iter().map(|(conjunct, _)| conjunct.clone()).collect()),
+            },
+            Global::Implication { from, to, side, targets, .. } => {
+                let (from, to) = (level_formula(kernel, *from, *side), level_formula(kernel, *to, *side));
+                let targets = Formula::Conjuncts(targets.iter().map(|(conjunct, _)| conjunct.clone()).collect());
+                let conclusion = if matches!(to, Formula::Conjuncts(_)) { targets } else { to };
+                Entailment { premise: from, conclusion }
+            }
+            Global::Defined { .. } => return None,
+            Global::Fit { array, threads, barrier, atoms, .. } => {
+                let handed = iterated(Threads::Group, true, Formula::Conjuncts(atoms.clone()));
+                let conclusion = match threads {
+                    Threads::Group => handed,
+                    Threads::Kernel => iterated(Threads::Kernel, true, handed),
+                };
+                let premise = match barrier {
+                    Some(_) if kernel.array(*array).memory == Memory::Global => {
+                        iterated(Threads::Group, true, Formula::Named("T_res(gid, lid)"))
+                    }
+                    _ => Formula::Whole(*array),
+                };
+                Entailment { premise, conclusion }
+            }
+            Global::Handover { array, receiving, .. } => Entailment {
+                premise: Formula::Whole(*array),
+                conclusion: Formula::Star(vec![
+                    iterated(
+                        Threads::Group,
+                        true,
+                        Formula::Conjuncts(receiving.iter().map(|(conjunct, _)| conjunct.clone()).collect()),
+                    ),
+                    Formula::Unfenced(*array),
+                ]),
+            },
+        })
+    }
+
+    /// The numbers of the obligations it holds, in order.
+    pub fn obligations(&self) -> Vec<usize> {
+        match self {
+            Global::Functional { posts: numbered, .. }
+            | Global::Implication { targets: numbered, .. }
+            | Global::Handover { receiving: numbered, .. } => numbered.iter().map(|(_, number)| *number).collect(),
+            Global::Defined { parts, .. } => {
+                parts.iter().flat_map(|(_, _, checks)| checks.iter().map(|check| check.obligation)).collect()
+            }
+            Global::Fit { distinct, fits, .. } => distinct.iter().flatten().copied().chain([*fits]).collect(),
+        }
+    }
+}
+
+/// A level's clauses on one side, as a formula: written, or generated from the level below.
+fn level_formula(kernel: &Kernel, level: Level, side: Side) -> Formula {
+    match (clauses(kernel, level, side), level) {
+        (Some(clauses), _) => Formula::Conjuncts(facts(clauses)),
+        (None, Level::Group) => Formula::Iterated {
+            over: Threads::Group,
+            separating: false,
+            body: Box::new(level_formula(kernel, Level::Thread, side)),
+        },
+        (None, _) => Formula::Iterated {
+            over: Threads::Kernel,
+            separating: false,
+            body: Box::new(level_formula(kernel, Level::Group, side)),
+        },
+    }
+}
+
+/// A level's specification: written, or generated from the thread contract (seed section 5.4).
+pub fn spec(kernel: &Kernel, level: Level) -> Spec {
+    let written = match level {
+        Level::Kernel => kernel.kernel_contract.is_some(),
+        Level::Group => kernel.group_contract.is_some(),
+        Level::Thread => true,
+    };
+    let below = |name| match level {
+        Level::Kernel => Formula::Iterated { over: Threads::Kernel, separating: true, body: Box::new(Formula::Named(name)) },
+        _ => Formula::Iterated { over: Threads::Group, separating: true, body: Box::new(Formula::Named(name)) },
+    };
+    if written {
+        Spec {
+            origin: Origin::Written,
+            resources: Formula::Empty,
+            pre: level_formula(kernel, level, Side::Pre),
+            post: level_formula(kernel, level, Side::Post),
+        }
+    } else {
+        let names = match level {
+            Level::Kernel => ["G_res(gid)", "G_pre(gid)", "G_post(gid)"],
+            _ => ["T_res(gid, lid)", "T_pre(gid, lid)", "T_post(gid, lid)"],
+        };
+        let as_facts = |formula: Formula| match formula {
+            Formula::Iterated { over, body, .. } => Formula::Iterated { over, separating: false, body },
+            other => other,
+        };
+        Spec {
+            origin: Origin::Generated,
+            resources: below(names[0]),
+            pre: as_facts(below(names[1])),
+            post: as_facts(below(names[2])),
+        }
+    }
+}
+
+/// Every global obligation of a kernel, numbered in order: the barriers' functional
+/// obligations, the levels', then the resources'.
+pub fn obligations(
+    kernel: &Kernel,
+    functions: &[Function],
+    model: MemoryModel,
+    numbering: &mut Numbering,
+) -> Vec<Global> {
+    let mut globals = Vec::new();
+    for index in 0..kernel.barriers.len() {
+        globals.extend(functional(kernel, BarrierId(index as u32), numbering));
+    }
+    globals.extend(levels(kernel, functions, numbering));
+    globals.extend(resources(kernel, model, numbering));
+    globals
+}
+
+fn functional(kernel: &Kernel, id: BarrierId, numbering: &mut Numbering) -> Option<Global> {
+    let barrier = kernel.barrier(id);
+    let posts: Vec<Conjunct> =
+        conjuncts(&barrier.contract.ensures).filter(|conjunct| matches!(conjunct.kind, ConjunctKind::Fact(_))).collect();
+    if posts.is_empty() {
+        return None;
+    }
+    // An array no thread writes needs no fence: every thread sees its launch contents (E7).
+    let fenced = |array: ArrayId| barrier.fences.fences(kernel.array(array).memory) || !kernel.writes(array);
+    let launch = conjuncts(&kernel.thread_contract.requires).filter(|conjunct| reads_only(conjunct, |_| false)).collect();
+    let own = conjuncts(&barrier.contract.requires).filter(|conjunct| reads_only(conjunct, |_| true)).collect();
+    let others = conjuncts(&barrier.contract.requires).filter(|conjunct| reads_only(conjunct, fenced)).collect();
+    let note = if barrier.fences.local || barrier.fences.global {
+        "the preconditions of other threads count only where they read memory this barrier fences (or arrays no thread writes)"
+    } else {
+        "this barrier fences no memory: only the thread's own precondition counts"
+    };
+    let posts = posts
+        .into_iter()
+        .filter(|conjunct| reads_only(conjunct, |_| true))
+        .map(|conjunct| {
+            let number = numbering.add_related(
+                ObligationId::BarrierFunctional,
+                conjunct.span,
+                "this barrier postcondition might not follow from the barrier's preconditions".into(),
+                barrier.span,
+                note.into(),
+            );
+            (conjunct, number)
+        })
+        .collect();
+    Some(Global::Functional { barrier: id, launch, own, others, posts })
+}
+
+/// The level obligations the written contracts call for (E11).
+fn levels(kernel: &Kernel, functions: &[Function], numbering: &mut Numbering) -> Vec<Global> {
+    let written_kernel = kernel.kernel_contract.is_some();
+    let written_group = kernel.group_contract.is_some();
+    let mut globals = Vec::new();
+    let mut implication = |from: Level, to: Level, side: Side, id: ObligationId, numbering: &mut Numbering| {
+        let what = match (to, side) {
+            (Level::Kernel, Side::Post) => "this kernel postcondition might not follow from the group postconditions",
+            (Level::Group, Side::Post) => "this group postcondition might not follow from the thread postconditions",
+            (Level::Group, Side::Pre) => "this group precondition might not follow from the kernel precondition",
+            (Level::Thread, Side::Pre) if from == Level::Kernel => {
+                "this thread precondition might not follow from the kernel precondition"
+            }
+            _ => "this thread precondition might not follow from the group precondition",
+        };
+        let targets = facts(clauses(kernel, to, side).unwrap_or(&[]))
+            .into_iter()
+            .map(|conjunct| {
+                let number = numbering.add(id, conjunct.span, what.into());
+                (conjunct, number)
+            })
+            .collect();
+        globals.push(Global::Implication { id, from, to, side, targets, serial: numbering.len() });
+    };
+    if written_kernel {
+        // K_pre ⇒ G_pre for every group, where G_pre reaches down to the threads if generated.
+        let below = if written_group { Level::Group } else { Level::Thread };
+        implication(Level::Kernel, below, Side::Pre, ObligationId::KernelPre, numbering);
+        implication(below, Level::Kernel, Side::Post, ObligationId::KernelPost, numbering);
+    }
+    if written_group {
+        implication(Level::Group, Level::Thread, Side::Pre, ObligationId::GroupPre, numbering);
+        implication(Level::Thread, Level::Group, Side::Post, ObligationId::GroupPost, numbering);
+    }
+    for (level, written) in [(Level::Kernel, written_kernel), (Level::Group, written_group)] {
+        if written {
+            // No permission is needed: no thread runs when the levels are compared.
+            let place = Place { kernel, functions, reads: Reads::Bounds, termination: None };
+            let mut parts = Vec::new();
+            for side in [Side::Pre, Side::Post] {
+                for conjunct in facts(clauses(kernel, level, side).unwrap_or(&[])) {
+                    let mut checks = Vec::new();
+                    place.conjunct_checks(&conjunct, numbering, &mut checks);
+                    parts.push((side, conjunct, checks));
+                }
+            }
+            globals.push(Global::Defined { level, parts, serial: numbering.len() });
+        }
+    }
+    globals
+}
+
+/// `group.resources`, `kernel.resources` and `barrier.resources` for every array, the last with
+/// the fence rule at every barrier that does not fence the array's memory (E8, E12).
+fn resources(kernel: &Kernel, model: MemoryModel, numbering: &mut Numbering) -> Vec<Global> {
+    let intervals = Intervals::of(kernel);
+    let mut globals = Vec::new();
+    for array in (0..kernel.arrays.len()).map(|index| ArrayId(index as u32)) {
+        let on_array = atoms(&kernel.thread_contract.requires, array);
+        if !on_array.is_empty() {
+            globals.push(fit(kernel, array, on_array.clone(), Threads::Group, None, numbering));
+            if kernel.array(array).memory == Memory::Global {
+                globals.push(fit(kernel, array, on_array, Threads::Kernel, None, numbering));
+            }
+        }
+        for (index, barrier) in kernel.barriers.iter().enumerate() {
+            let id = BarrierId(index as u32);
+            let on_array = atoms(&barrier.contract.ensures, array);
+            if !on_array.is_empty() {
+                globals.push(fit(kernel, array, on_array.clone(), Threads::Group, Some(id), numbering));
+            }
+            let memory = kernel.array(array).memory;
+            if !barrier.fences.fences(memory) {
+                globals.extend(handover(kernel, array, on_array, id, &intervals, model, numbering));
+            }
+        }
+    }
+    globals
+}
+
+fn fit(
+    kernel: &Kernel,
+    array: ArrayId,
+    atoms: Vec<Conjunct>,
+    threads: Threads,
+    barrier: Option<BarrierId>,
+    numbering: &mut Numbering,
+) -> Global {
+    let name = &kernel.array(array).name;
+    let id = match (barrier, threads) {
+        (Some(_), _) => ObligationId::BarrierResources,
+        (None, Threads::Group) => ObligationId::GroupResources,
+        (None, Threads::Kernel) => ObligationId::KernelResources,
+    };
+    let which = match (threads, barrier) {
+        (_, Some(_)) => "this barrier permission",
+        (Threads::Group, None) => "this permission",
+        (Threads::Kernel, None) => "this permission (in threads of different groups)",
+    };
+    // Every exact atom must be injective across threads: the sum counts each atom once.
+    let distinct = atoms
+        .iter()
+        .map(|atom| {
+            matches!(atom.kind, ConjunctKind::Perm { amount: Amount::Exact(_), .. }).then(|| {
+                numbering.add(id, atom.span, format!("{which} might name the same location of `{name}` in two threads"))
+            })
+        })
+        .collect();
+    let message = match (barrier, threads) {
+        (Some(_), _) => format!("the barrier might hand out more of `{name}` than the group owns"),
+        (None, Threads::Group) => format!("the threads of a group might together hold more than all of a location of `{name}`"),
+        (None, Threads::Kernel) => {
+            format!("threads of different groups might together hold more than all of a location of `{name}`")
+        }
+    };
+    let span = atoms[0].span;
+    let fits = match barrier {
+        Some(barrier) => numbering.add_related(id, span, message, kernel.barrier(barrier).span, "at this barrier".into()),
+        None => numbering.add(id, span, message),
+    };
+    Global::Fit { id, array, threads, barrier, atoms, distinct, fits }
+}
+
+/// The fence rule (E12) at a barrier that does not fence `array`'s memory.
+fn handover(
+    kernel: &Kernel,
+    array: ArrayId,
+    receiving: Vec<Conjunct>,
+    barrier: BarrierId,
+    intervals: &Intervals,
+    model: MemoryModel,
+    numbering: &mut Numbering,
+) -> Option<Global> {
+    let memory = kernel.array(array).memory;
+    // Only exact amounts add up to write permission; under OpenCL's rule any access counts.
+    let relevant = |atom: &Conjunct| {
+        model == MemoryModel::OpenCl || matches!(atom.kind, ConjunctKind::Perm { amount: Amount::Exact(_), .. })
+    };
+    let earlier: Vec<(Start, Assigned, Vec<Conjunct>)> = intervals
+        .unordered(kernel, barrier, memory)
+        .into_iter()
+        .map(|(start, assigned)| {
+            let clauses = match start {
+                Start::Launch => &kernel.thread_contract.requires,
+                Start::Barrier(earlier) => &kernel.barrier(earlier).contract.ensures,
+            };
+            let on_array: Vec<Conjunct> = atoms(clauses, array).into_iter().filter(relevant).collect();
+            (start, assigned, on_array)
+        })
+        .filter(|(_, _, atoms)| !atoms.is_empty())
+        .collect();
+    if receiving.is_empty() || earlier.is_empty() {
+        return None;
+    }
+    let name = &kernel.array(array).name;
+    let memory = match memory {
+        Memory::Local => "local",
+        Memory::Global => "global",
+    };
+    let accessed = match model {
+        MemoryModel::Seed => "written it",
+        MemoryModel::OpenCl => "written it (or read it, and the receiving thread may write it)",
+    };
+    let receiving = receiving
+        .into_iter()
+        .map(|atom| {
+            let number = numbering.push(Obligation {
+                id: ObligationId::BarrierResources,
+                span: atom.span,
+                related: Some((kernel.barrier(barrier).span, format!("this barrier does not fence {memory} memory"))),
+                message: format!(
+                    "this barrier might hand a location of `{name}` to a thread although another thread may have {accessed} since the last barrier that fences {memory} memory"
+                ),
+                help: Some(format!(
+                    "a barrier orders a write with another thread's later access only if it fences the memory: add `{memory}` to this barrier's fences (`barrier({memory})`, or `barrier({{local, global}})` for both), or leave the location with the thread that wrote it"
+                )),
+            });
+            (atom, number)
+        })
+        .collect();
+    Some(Global::Handover { array, barrier, receiving, earlier, model })
+}
+
+/// The clauses of a level on one side; `None` for a level that is not written.
+pub fn clauses(kernel: &Kernel, level: Level, side: Side) -> Option<&[Clause]> {
+    let contract = match level {
+        Level::Kernel => kernel.kernel_contract.as_ref(),
+        Level::Group => kernel.group_contract.as_ref(),
+        Level::Thread => Some(&kernel.thread_contract),
+    }?;
+    Some(match side {
+        Side::Pre => &contract.requires,
+        Side::Post => &contract.ensures,
+    })
+}
+
+fn conjuncts(clauses: &[Clause]) -> impl Iterator<Item = Conjunct> + '_ {
+    clauses.iter().flat_map(|clause| normal_form(&clause.assertion))
+}
+
+/// The fact conjuncts of clauses.
+fn facts(clauses: &[Clause]) -> Vec<Conjunct> {
+    conjuncts(clauses).filter(|conjunct| matches!(conjunct.kind, ConjunctKind::Fact(_))).collect()
+}
+
+/// The permission atoms of clauses on one array.
+fn atoms(clauses: &[Clause], array: ArrayId) -> Vec<Conjunct> {
+    conjuncts(clauses)
+        .filter(|conjunct| matches!(conjunct.kind, ConjunctKind::Perm { array: on, .. } if on == array))
+        .collect()
+}
+
+/// Whether a conjunct is a fact whose ranges, guards and body read only arrays `allowed` admits,
+/// and nothing under `\old`.
+fn reads_only(conjunct: &Conjunct, allowed: impl Fn(ArrayId) -> bool) -> bool {
+    let ConjunctKind::Fact(fact) = &conjunct.kind else { return false };
+    let admitted = |expr: &Expr| {
+        let mut work = vec![expr];
+        while let Some(next) = work.pop() {
+            match &next.kind {
+                ExprKind::Read { array, .. } if !allowed(*array) => return false,
+                ExprKind::Old(_) => return false,
+                _ => {}
+            }
+            next.children(&mut work);
+        }
+        true
+    };
+    conjunct.binders.iter().map(|binder| &binder.range).chain(&conjunct.guards).all(admitted) && admitted(fact)
+}
