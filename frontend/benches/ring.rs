@@ -47,7 +47,7 @@ fn measure(name: &str, text: &str) -> (Duration, usize, Vec<Verdict>) {
         let checked = check_bytes(name, text.as_bytes().to_vec());
         let program = checked.program.expect("the ring kernel is well formed");
         let results =
-            verify::program(&program, Backend::Z3, &Limits::default(), &Default::default()).expect("verification runs");
+            verify::program(&program, Backend::Z3, &Limits::default(), Default::default()).expect("verification runs");
         times.push(start.elapsed());
         obligations = results.iter().map(|kernel| kernel.results.len()).sum();
         wrong = results.iter().map(|kernel| kernel.verdict()).filter(|verdict| *verdict != Verdict::Verified).collect();

@@ -42,7 +42,7 @@ fn median_time(path: &Path, name: &str) -> Duration {
             let start = Instant::now();
             let checked = check_bytes(name, bytes.clone());
             let program = checked.program.expect("examples are well formed");
-            verify::program(&program, Backend::Z3, &Limits::default(), &Default::default()).expect("verification runs");
+            verify::program(&program, Backend::Z3, &Limits::default(), Default::default()).expect("verification runs");
             start.elapsed()
         })
         .collect();

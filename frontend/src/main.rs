@@ -211,8 +211,7 @@ fn main() -> ExitCode {
         Command::Verify { files, solver, output, replay, memory_model } => {
             let reporting =
                 verify_command::Reporting { emit: output.emit, json: output.format == Format::Json, replay };
-            let options = lockstep_encoder::kernel::Options { memory_model: memory_model.into() };
-            verify_command::run(&files, solver.backend, &solver.limits(), &options, reporting)
+            verify_command::run(&files, solver.backend, &solver.limits(), memory_model.into(), reporting)
         }
         Command::Run {
             file,

@@ -9,8 +9,9 @@ use lockstep_encoder::run::{self, Backend};
 use lockstep_encoder::smt::Limits;
 use lockstep_encoder::smt::Value;
 use lockstep_encoder::verify::Status;
-use lockstep_logic::lockstep::LockStep;
-use lockstep_logic::{Kernel, Obligation, ObligationId, Program, Span};
+use lockstep_logic::fences::MemoryModel;
+use lockstep_logic::outline::Outline;
+use lockstep_logic::{Kernel, Obligation, Program, Span};
 use std::collections::{BTreeMap, HashMap};
 
 /// Values that show a failure, as (name, value) in the kernel's terms.
@@ -73,9 +74,9 @@ pub fn program(
     program: &Program,
     backend: Backend,
     limits: &Limits,
-    options: &kernel::Options,
+    memory_model: MemoryModel,
 ) -> Result<Vec<KernelResult>, VerifyError> {
-    program.kernels.iter().map(|kernel| self::kernel(program, kernel, backend, limits, options)).collect()
+    program.kernels.iter().map(|kernel| self::kernel(program, kernel, backend, limits, memory_model)).collect()
 }
 
 fn kernel(
@@ -83,26 +84,20 @@ fn kernel(
     kernel: &Kernel,
     backend: Backend,
     limits: &Limits,
-    options: &kernel::Options,
+    memory_model: MemoryModel,
 ) -> Result<KernelResult, VerifyError> {
-    let mut results = Vec::new();
-    for divergence in LockStep::of(kernel).divergent_barriers(kernel) {
-        results.push(ObligationResult {
-            obligation: Obligation {
-                id: ObligationId::BarrierDivergence,
-                span: divergence.barrier,
-                related: Some((
-                    divergence.condition,
-                    "this condition may differ between the threads of a group".into(),
-                )),
-                message: "the threads of a group might reach this barrier divergently".into(),
-                help: Some("a barrier's enclosing conditions must have the same value in all threads of a group: they may not depend on `tid`, `lid`, memory, or variables assigned differently per thread".into()),
-            },
+    // What must be proved (the checker, which needs no solver), then its encoding.
+    let outline = Outline::of(program, kernel, memory_model);
+    let mut results: Vec<ObligationResult> = outline
+        .divergence
+        .iter()
+        .map(|obligation| ObligationResult {
+            obligation: obligation.clone(),
             verdict: Verdict::Failed,
             counterexample: Vec::new(),
-        });
-    }
-    let encoding = kernel::encode(program, kernel, options);
+        })
+        .collect();
+    let encoding = kernel::encode(&outline);
     // What each assertion reads, by procedure and tag: requested from the model of every failure in
     // its procedure, and shown for a failure of that assertion.
     let reads: HashMap<&str, BTreeMap<String, Reads>> = encoding

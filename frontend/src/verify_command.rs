@@ -2,6 +2,7 @@
 
 use crate::ivl_command::{self, BackendName, Emit};
 use lockstep_encoder::kernel;
+use lockstep_logic::outline::Outline;
 
 use lockstep_encoder::smt::Limits;
 use lockstep_frontend::run::{self, Replay};
@@ -25,7 +26,7 @@ pub fn run(
     paths: &[String],
     backend: BackendName,
     limits: &Limits,
-    options: &kernel::Options,
+    memory_model: MemoryModel,
     reporting: Reporting,
 ) -> ExitCode {
     let Reporting { emit, json, replay } = reporting;
@@ -40,7 +41,7 @@ pub fn run(
         (Ok(checked), None) if !checked.has_errors() => checked
             .program
             .as_ref()
-            .map(|program| verify::program(program, ivl_command::backend_of(backend), limits, options)),
+            .map(|program| verify::program(program, ivl_command::backend_of(backend), limits, memory_model)),
         _ => None,
     })
     .into_iter();
@@ -64,7 +65,8 @@ pub fn run(
         };
         if let Some(emit) = emit {
             for kernel_ir in &program.kernels {
-                let encoding = kernel::encode(program, kernel_ir, options);
+                let outline = Outline::of(program, kernel_ir, memory_model);
+                let encoding = kernel::encode(&outline);
                 ivl_command::write_program(
                     &lockstep_encoder::run::without_probes(&encoding.program, &kernel::is_probe),
                     emit,
@@ -74,16 +76,17 @@ pub fn run(
         }
         match verification.expect("every well-formed file was verified") {
             Ok(kernels) => {
-                let replays: Vec<Vec<Option<Replay>>> = kernels
-                    .iter()
-                    .map(|result| {
-                        if replay {
-                            replays(program, result, options.memory_model)
-                        } else {
-                            vec![None; result.results.len()]
-                        }
-                    })
-                    .collect();
+                let replays: Vec<Vec<Option<Replay>>> =
+                    kernels
+                        .iter()
+                        .map(|result| {
+                            if replay {
+                                replays(program, result, memory_model)
+                            } else {
+                                vec![None; result.results.len()]
+                            }
+                        })
+                        .collect();
                 if !json {
                     // `check`'s warnings, which verification does not make go away.
                     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();

@@ -130,7 +130,7 @@ const OPERATORS: &[(&str, &str, &str, &str)] = &[
 fn failures(source: &str) -> Vec<String> {
     let checked = check_bytes("case.pvl", source.as_bytes().to_vec());
     let program = checked.program.unwrap_or_else(|| panic!("well formed:\n{source}\n{:?}", checked.diagnostics));
-    let results = verify::program(&program, Backend::Z3, &Limits::default(), &Default::default()).expect("verifies");
+    let results = verify::program(&program, Backend::Z3, &Limits::default(), Default::default()).expect("verifies");
     results
         .iter()
         .flat_map(|kernel| &kernel.results)

@@ -322,7 +322,8 @@ fn no_procedure_of_a_verified_example_is_vacuous() {
         let program = checked.program.expect("examples are well formed");
         let mut found = Vec::new();
         for kernel in &program.kernels {
-            let encoding = lockstep_encoder::kernel::encode(&program, kernel, &Default::default());
+            let outline = lockstep_logic::outline::Outline::of(&program, kernel, Default::default());
+            let encoding = lockstep_encoder::kernel::encode(&outline);
             let mut smoked = encoding.program.clone();
             for declaration in &mut smoked.declarations {
                 if let Declaration::Procedure(procedure) = declaration {

@@ -2,7 +2,7 @@
 //! answer after an `unknown` comes with a model of the script (`proofs/vcgen.md`, V7).
 
 use lockstep_encoder::ivl::Declaration;
-use lockstep_encoder::kernel::{self, Options};
+use lockstep_encoder::kernel;
 use lockstep_encoder::smt::z3_native::Z3Solver;
 use lockstep_encoder::smt::{Answer, Limits, Solver, Term, Value};
 use lockstep_encoder::vcgen::{self, enabled_symbol};
@@ -19,7 +19,8 @@ fn after_giving_up_the_solver_answers_sat_only_with_models_of_the_script() {
     let text = std::fs::read_to_string(format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"))).expect("the example");
     let checked = check_file(SourceFile::new(path, &text));
     let program = checked.program.expect("the example checks");
-    let encoding = kernel::encode(&program, &program.kernels[0], &Options::default());
+    let outline = lockstep_logic::outline::Outline::of(&program, &program.kernels[0], Default::default());
+    let encoding = kernel::encode(&outline);
     let limits = Limits { resource_limit: 10_000, ..Limits::default() };
     let mut sat_answers = 0;
     for declaration in &encoding.program.declarations {

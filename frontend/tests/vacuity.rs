@@ -2,7 +2,6 @@
 //! obligation hold without proof; `verify` says so at each place where that can happen, and stays
 //! silent where it does not. (That `verify` prints them, with `check`'s warnings: `cli.rs`.)
 
-use lockstep_encoder::kernel::Options;
 use lockstep_encoder::run::Backend;
 use lockstep_encoder::smt::Limits;
 use lockstep_frontend::check_file;
@@ -14,7 +13,7 @@ fn verify_text(text: &str) -> (Verdict, Vec<(usize, String)>) {
     let file = SourceFile::new("vacuity.pvl", text);
     let checked = check_file(file.clone());
     let program = checked.program.unwrap_or_else(|| panic!("rejected: {:?}", checked.diagnostics));
-    let results = verify::program(&program, Backend::Z3, &Limits::default(), &Options::default()).expect("verifies");
+    let results = verify::program(&program, Backend::Z3, &Limits::default(), Default::default()).expect("verifies");
     let [kernel] = results.as_slice() else { panic!("one kernel") };
     let mut found = Vec::new();
     for warning in &kernel.warnings {

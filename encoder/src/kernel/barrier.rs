@@ -7,14 +7,14 @@
 //! `t`'s values; any other private variable of another thread is an unknown value, a function of
 //! that thread's `lid`.
 
-use super::expr::Scope;
-use super::facts::{self, fact};
+use super::facts::{self, closed_fact};
 use super::inverse;
 use super::{conjunction, ivl_type, names, Encoder};
 use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Stmt, StmtKind, Type};
 use lockstep_logic::lockstep::LockStep;
-use lockstep_logic::resources::{normal_form, Conjunct, ConjunctKind};
-use lockstep_logic::{self as logic, ExprKind, ObligationId, VarId, VarKind};
+use lockstep_logic::outline::Global;
+use lockstep_logic::resources::{Conjunct, ConjunctKind};
+use lockstep_logic::{self as logic, ExprKind, VarId, VarKind};
 
 const OTHER: &str = "other_lid";
 
@@ -36,23 +36,14 @@ impl Encoder<'_> {
             .collect()
     }
 
-    /// The `barrier.functional` procedure of a barrier with functional postconditions.
-    pub(super) fn barrier_functional(&mut self, index: usize, lockstep: &LockStep) -> Option<Procedure> {
+    /// The procedure of a [`Global::Functional`] obligation.
+    pub(super) fn barrier_functional(&mut self, global: &Global, lockstep: &LockStep) -> Procedure {
+        let Global::Functional { barrier: index, launch, own: own_pres, others: other_pres, posts } = global else {
+            unreachable!("a barrier.functional obligation")
+        };
         let kernel = self.kernel;
-        let barrier = &kernel.barriers[index];
-        let posts: Vec<Conjunct> = barrier
-            .contract
-            .ensures
-            .iter()
-            .flat_map(|clause| normal_form(&clause.assertion))
-            .filter(|conjunct| matches!(conjunct.kind, ConjunctKind::Fact(_)))
-            .collect();
-        if posts.is_empty() {
-            return None;
-        }
         let (gid, lid) = (Expr::var(names::GID), Expr::var(names::LID));
-        let mut own = self.context([super::thread_id(&gid, &lid), gid.clone(), lid], ObligationId::BarrierFunctional);
-        own.check_reads = false;
+        let mut own = self.context([super::thread_id(&gid, &lid), gid.clone(), lid]);
         let mut locals = Vec::new();
         for (position, var) in kernel.vars.iter().enumerate() {
             if var.kind == VarKind::Private {
@@ -67,11 +58,7 @@ impl Encoder<'_> {
         let gsize = Expr::var(names::GSIZE);
         // Another thread of the group, by its `lid`.
         let other_context = |other_lid: &Expr| {
-            let mut other = self.context(
-                [super::thread_id(&gid, other_lid), gid.clone(), other_lid.clone()],
-                ObligationId::BarrierFunctional,
-            );
-            other.check_reads = false;
+            let mut other = self.context([super::thread_id(&gid, other_lid), gid.clone(), other_lid.clone()]);
             self.other_thread_privates(
                 lockstep,
                 &mut other,
@@ -83,28 +70,18 @@ impl Encoder<'_> {
         let other_lid = Expr::var(OTHER);
         let other = other_context(&other_lid);
         let mut stmts = Vec::new();
-        // What the thread knows of the launch: its precondition's facts that read no memory.
-        for conjunct in kernel.thread_contract.requires.iter().flat_map(|clause| normal_form(&clause.assertion)) {
-            if let Some(fact) = fact(&own, &conjunct, |_| false) {
-                stmts.push(Stmt::new(StmtKind::Assume(fact)));
-            }
+        // What the thread knows of the launch (its precondition's facts that read no memory), and
+        // its own barrier precondition.
+        for conjunct in launch.iter().chain(own_pres) {
+            stmts.extend(closed_fact(&own, conjunct).map(|fact| Stmt::new(StmtKind::Assume(fact))));
         }
-        let pres: Vec<Conjunct> =
-            barrier.contract.requires.iter().flat_map(|clause| normal_form(&clause.assertion)).collect();
-        for conjunct in &pres {
-            if let Some(fact) = fact(&own, conjunct, |_| true) {
-                stmts.push(Stmt::new(StmtKind::Assume(fact)));
-            }
-        }
-        // An array no thread writes needs no fence: every thread sees its launch contents (E7).
-        let fenced = |array: logic::ArrayId| barrier.fences.fences(kernel.array(array).memory) || !kernel.writes(array);
         // The threads whose preconditions the postcondition needs, found by inverting the indices
         // the preconditions read at the locations the postcondition reads, are instantiated
         // outright: no quantifier instantiation is needed for the usual neighbour exchanges.
         let wanted: Vec<(logic::ArrayId, Expr)> = posts
             .iter()
-            .flat_map(|conjunct| conjunct_reads(conjunct))
-            .map(|(array, index)| (array, own.translate(index, &mut Vec::new(), &mut Scope::default())))
+            .flat_map(|(conjunct, _)| conjunct_reads(conjunct))
+            .map(|(array, index)| (array, own.translate(index)))
             .collect();
         // A postcondition without quantifiers reads only the wanted locations. A precondition
         // conjunct with one read, inverted exactly at every wanted location of its array, then
@@ -112,13 +89,10 @@ impl Encoder<'_> {
         // left out of the quantified assumption below: a quantifier whose body holds `mod`
         // cases has no trigger, and z3's model-based instantiation of it can run for seconds.
         let posts_ground =
-            posts.iter().all(|conjunct| conjunct.binders.is_empty() && !has_quantifier(conjunct_fact(conjunct)));
-        let mut covered = vec![false; pres.len()];
-        for (position, conjunct) in pres.iter().enumerate() {
+            posts.iter().all(|(conjunct, _)| conjunct.binders.is_empty() && !has_quantifier(conjunct_fact(conjunct)));
+        let mut covered = vec![false; other_pres.len()];
+        for (position, conjunct) in other_pres.iter().enumerate() {
             let reads = conjunct_reads(conjunct);
-            if !reads.iter().all(|(array, _)| fenced(*array)) {
-                continue;
-            }
             let mut exact = posts_ground
                 && reads.len() == 1
                 && conjunct.binders.is_empty()
@@ -136,7 +110,7 @@ impl Encoder<'_> {
                         continue;
                     };
                     let instance_lid = inverse.lid(&gid);
-                    if let Some(instance) = fact(&other_context(&instance_lid), conjunct, fenced) {
+                    if let Some(instance) = closed_fact(&other_context(&instance_lid), conjunct) {
                         let in_group = super::expr::in_bounds(&instance_lid, gsize.clone());
                         stmts.push(Stmt::new(StmtKind::Assume(Expr::binary(BinaryOp::Implies, in_group, instance))));
                     }
@@ -144,11 +118,11 @@ impl Encoder<'_> {
             }
             covered[position] = exact;
         }
-        let others: Vec<Expr> = pres
+        let others: Vec<Expr> = other_pres
             .iter()
             .zip(&covered)
             .filter(|(_, covered)| !**covered)
-            .filter_map(|(conjunct, _)| fact(&other, conjunct, fenced))
+            .filter_map(|(conjunct, _)| closed_fact(&other, conjunct))
             .collect();
         if !others.is_empty() {
             let in_group = super::expr::in_bounds(&other_lid, gsize);
@@ -159,29 +133,18 @@ impl Encoder<'_> {
                 body: Box::new(Expr::binary(BinaryOp::Implies, in_group, conjunction(others))),
             })));
         }
-        for conjunct in &posts {
-            let Some(post) = fact(&own, conjunct, |_| true) else { continue };
-            let tag = self.tag_related(
-                ObligationId::BarrierFunctional,
-                conjunct.span,
-                "this barrier postcondition might not follow from the barrier's preconditions".into(),
-                barrier.span,
-                if barrier.fences.local || barrier.fences.global {
-                    "the preconditions of other threads count only where they read memory this barrier fences (or arrays no thread writes)".into()
-                } else {
-                    "this barrier fences no memory: only the thread's own precondition counts".into()
-                },
-            );
-            stmts.push(Stmt::new(StmtKind::Assert { expr: post, tag: Some(tag), assumed: true }));
+        for (conjunct, number) in posts {
+            let post = closed_fact(&own, conjunct).expect("a postcondition of barrier.functional is a fact");
+            self.prove(&mut stmts, *number, post);
         }
-        Some(self.procedure(
-            format!("barrier_functional_{index}"),
+        self.procedure(
+            format!("barrier_functional_{}", index.index()),
             &[names::TID, names::GID, names::LID],
             self.launch(),
             true,
             locals,
             stmts,
-        ))
+        )
     }
 }
 

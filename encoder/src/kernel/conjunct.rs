@@ -7,11 +7,12 @@
 //! some value of the bound variable names `j`. For an index `i + c` (`c` free of `i`) the value is
 //! `j - c`, and `hit(j)` needs no quantifier; otherwise `hit(j)` is `exists i :: ...`.
 
-use super::expr::{self, Condition, Context, Scope};
+use super::expr::{self, Context};
 use super::{conjunction, names, real, Body, Encoder};
 use crate::ivl::{BinaryOp, Binding, Expr, Quantifier, Stmt, StmtKind, Type};
+use lockstep_logic::outline::Part;
 use lockstep_logic::resources::{Conjunct, ConjunctKind};
-use lockstep_logic::{self as logic, Amount, ExprKind, ObligationId, VarId};
+use lockstep_logic::{self as logic, Amount, ExprKind, VarId};
 
 /// The bound variable of the maps built here.
 pub(super) const CELL: &str = "cell";
@@ -22,8 +23,6 @@ pub(super) struct Translated {
     binder: Option<(Binding, VarId)>,
     /// The conditions under which the conjunct applies (the binder's range first).
     guard: Expr,
-    /// Definedness of the guard and of the fact or index, closed over the binder.
-    pub(super) conditions: Vec<Condition>,
     kind: Kind,
 }
 
@@ -53,40 +52,30 @@ impl Encoder<'_> {
     /// before encoding ([`lockstep_logic::support`]).
     pub(super) fn translate_conjunct(&self, context: &Context, conjunct: &Conjunct) -> Translated {
         let mut context = context.clone();
-        let mut conditions = Vec::new();
-        let mut scope = Scope::default();
         let mut guards = Vec::new();
         let binder = conjunct.binders.first().map(|binder| {
             let name = names::bound(self.kernel, binder.var);
             context.vars.insert(binder.var, Expr::var(&name));
+            guards.push(context.translate(&binder.range));
             (Binding::new(name, Type::Int), binder.var)
         });
-        if let (Some((binding, _)), Some(range)) = (&binder, conjunct.binders.first().map(|binder| &binder.range)) {
-            scope.binders.push(binding.clone());
-            let range = context.translate(range, &mut conditions, &mut scope);
-            scope.guards.push(range.clone());
-            guards.push(range);
-        }
-        for guard in &conjunct.guards {
-            let guard = context.translate(guard, &mut conditions, &mut scope);
-            scope.guards.push(guard.clone());
-            guards.push(guard);
-        }
+        guards.extend(conjunct.guards.iter().map(|guard| context.translate(guard)));
         let kind = match &conjunct.kind {
-            ConjunctKind::Fact(fact) => Kind::Fact(context.translate(fact, &mut conditions, &mut scope)),
-            ConjunctKind::Perm { array, index, amount } => {
-                let translated = context.translate(index, &mut conditions, &mut scope);
-                conditions.push(self.atom_bounds(&context, *array, &translated, &scope, conjunct.span));
-                Kind::Perm { array: *array, index: translated, logic_index: index.clone(), amount: amount.clone() }
-            }
+            ConjunctKind::Fact(fact) => Kind::Fact(context.translate(fact)),
+            ConjunctKind::Perm { array, index, amount } => Kind::Perm {
+                array: *array,
+                index: context.translate(index),
+                logic_index: index.clone(),
+                amount: amount.clone(),
+            },
         };
-        Translated { binder, guard: conjunction(guards), conditions, kind }
+        Translated { binder, guard: conjunction(guards), kind }
     }
 
     /// Inhales one conjunct: assume a fact, add a permission.
-    pub(super) fn inhale_conjunct(&mut self, context: &Context, conjunct: &Conjunct, body: &mut Body) {
-        let translated = self.translate_conjunct(context, conjunct);
-        translated.conditions.iter().cloned().for_each(|condition| self.check(body, condition));
+    pub(super) fn inhale_conjunct(&mut self, context: &Context, part: &Part, body: &mut Body) {
+        self.checks(context, &part.checks, &mut body.stmts);
+        let translated = self.translate_conjunct(context, &part.conjunct);
         match &translated.kind {
             Kind::Fact(fact) => body.push(StmtKind::Assume(translated.closed(fact.clone()))),
             Kind::Perm { array, index, amount, .. } if translated.binder.is_none() => {
@@ -101,30 +90,25 @@ impl Encoder<'_> {
         }
     }
 
-    /// Exhales one conjunct: assert a fact (as obligation `id`), check and remove a permission.
+    /// Exhales one conjunct: assert a fact, check and remove a permission (the part's `holds`).
     /// `before` reads the masks from before the exhale began (for the reads of facts).
-    pub(super) fn exhale_conjunct(&mut self, before: &Context, conjunct: &Conjunct, id: ObligationId, body: &mut Body) {
+    pub(super) fn exhale_conjunct(&mut self, before: &Context, part: &Part, body: &mut Body) {
+        self.checks(before, &part.checks, &mut body.stmts);
+        let conjunct = &part.conjunct;
         let translated = self.translate_conjunct(before, conjunct);
-        translated.conditions.iter().cloned().for_each(|condition| self.check(body, condition));
-        let what = super::describe(id);
+        let holds_tag = Self::tag(part.holds.expect("an exhaled part is an obligation"));
         match &translated.kind {
             Kind::Fact(fact) => {
-                let tag = self.tag(id, conjunct.span, format!("{what} might not hold"));
-                body.push(StmtKind::Assert { expr: translated.closed(fact.clone()), tag: Some(tag), assumed: true });
+                let expr = translated.closed(fact.clone());
+                body.push(StmtKind::Assert { expr, tag: Some(holds_tag), assumed: true });
             }
             Kind::Perm { array, index, amount, .. } => {
                 let mask = names::mask(self.kernel, array.index());
                 let current = Expr::select(Expr::var(&mask), index.clone());
-                let name = self.kernel.array(*array).name.clone();
                 let enough = holds(current.clone(), amount);
-                let tag = self.tag(
-                    id,
-                    conjunct.span,
-                    format!("{what}: the thread might not hold this permission on `{name}`"),
-                );
                 // A permission that is missing is reported, and the thread goes on as if it had
                 // it: not assumed, so the checks after it are still decided on every path.
-                body.push(StmtKind::Assert { expr: translated.closed(enough), tag: Some(tag), assumed: false });
+                body.push(StmtKind::Assert { expr: translated.closed(enough), tag: Some(holds_tag), assumed: false });
                 if translated.binder.is_none() {
                     let amount = self.amount(amount, body, Some(current));
                     body.push(guarded_update(&translated.guard, mask, index, BinaryOp::Sub, amount));
@@ -132,14 +116,9 @@ impl Encoder<'_> {
                 }
                 // Two values of the bound variable must name two locations, or the exact amount
                 // would be taken once where it is owed twice.
-                if let Amount::Exact(_) = amount {
+                if let Some(distinct) = part.distinct {
                     let injective = self.injectivity(before, conjunct, &translated);
-                    let tag = self.tag(
-                        id,
-                        conjunct.span,
-                        format!("{what}: two values of the bound variable might name the same location of `{name}`"),
-                    );
-                    body.push(StmtKind::Assert { expr: injective, tag: Some(tag), assumed: true });
+                    self.prove(&mut body.stmts, distinct, injective);
                 }
                 match amount {
                     Amount::Exact(value) => {
@@ -187,15 +166,9 @@ impl Encoder<'_> {
     }
 
     /// Asserts one conjunct without removing anything: a fact holds, a permission is held.
-    pub(super) fn assert_conjunct(
-        &mut self,
-        context: &Context,
-        conjunct: &Conjunct,
-        id: ObligationId,
-        body: &mut Body,
-    ) {
-        let translated = self.translate_conjunct(context, conjunct);
-        translated.conditions.iter().cloned().for_each(|condition| self.check(body, condition));
+    pub(super) fn assert_conjunct(&mut self, context: &Context, part: &Part, body: &mut Body) {
+        self.checks(context, &part.checks, &mut body.stmts);
+        let translated = self.translate_conjunct(context, &part.conjunct);
         let (holds, assumed) = match &translated.kind {
             Kind::Fact(fact) => (fact.clone(), true),
             Kind::Perm { array, index, amount, .. } => {
@@ -203,11 +176,7 @@ impl Encoder<'_> {
                 (holds(Expr::select(mask, index.clone()), amount), false)
             }
         };
-        let message = match id {
-            ObligationId::Assert => "this assertion might not hold".to_string(),
-            other => format!("{} might not hold", super::describe(other)),
-        };
-        let tag = self.tag(id, conjunct.span, message);
+        let tag = Self::tag(part.holds.expect("an asserted part is an obligation"));
         body.push(StmtKind::Assert { expr: translated.closed(holds), tag: Some(tag), assumed });
     }
 
@@ -244,10 +213,7 @@ impl Encoder<'_> {
         let mut context = context.clone();
         context.vars.insert(var, Expr::var(name));
         let mut translated = self.translate_conjunct(&context, &unbound);
-        let range = conjunct.binders.first().map(|binder| {
-            let mut ignored = Vec::new();
-            context.translate(&binder.range, &mut ignored, &mut Scope::default())
-        });
+        let range = conjunct.binders.first().map(|binder| context.translate(&binder.range));
         if let Some(range) = range {
             translated.guard = Expr::binary(BinaryOp::And, range, translated.guard);
         }
@@ -335,8 +301,7 @@ fn inverse(context: &Context, index: &logic::Expr, var: VarId, location: &Expr) 
         if expr.mentions(var) {
             return None;
         }
-        let mut ignored = Vec::new();
-        Some(context.translate(expr, &mut ignored, &mut Scope::default()))
+        Some(context.translate(expr))
     };
     if is_var(index) {
         return Some(location.clone());

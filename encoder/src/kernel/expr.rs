@@ -1,39 +1,18 @@
-//! Kernel expressions to IVL expressions, with the conditions under which they are defined.
+//! Kernel expressions to IVL expressions, and the requirements of the outline
+//! ([`lockstep_logic::outline::Check`]) to the IVL conditions that discharge them.
 //!
-//! Translating `e` yields its value and its well-definedness conditions: every array read in
-//! bounds and permitted, every divisor non-zero, every pure function's precondition met. Each
-//! condition is closed over the guards and bound variables around the subexpression it comes from
-//! (`c ? a[i] : 0` checks `a[i]` only where `c` holds, `&&` and `||` short-circuit, a quantifier's
-//! body is checked for every value of its range), so a check is required exactly where the value
-//! is (`proofs/kernel.md`, E1).
+//! Which requirements an expression has, and under which guards and bound variables, the outline
+//! decides (`proofs/kernel.md`, E1); here each is translated in the state of the procedure that
+//! checks it: a read permitted is `M_a[i] > 0` in the masks of that state, a call's precondition
+//! is the callee's clause over the arguments, and the whole is closed as
+//! `forall binders :: guard1 ==> guard2 ==> condition`.
 
 use super::names;
 use crate::ivl::{BinaryOp, Binding, Expr, Quantifier, Type as IvlType};
-use lockstep_logic::{self as logic, ArrayId, Builtin, ExprKind, ObligationId, Span, VarId};
+use lockstep_logic::outline::{Check, Requirement};
+use lockstep_logic::{self as logic, ArrayId, Builtin, ExprKind, VarId};
 use num_bigint::BigInt;
 use std::collections::HashMap;
-
-/// A well-definedness condition: which obligation, where, and the closed condition.
-#[derive(Clone, Debug)]
-pub struct Condition {
-    pub id: ObligationId,
-    pub span: Span,
-    pub expr: Expr,
-    pub message: String,
-    /// For a permission check outside quantifiers: the permission that lets the thread go on
-    /// after the check fails, as if it had held it (E4).
-    pub grant: Option<Grant>,
-}
-
-/// `amount` of the location `index` of the array whose mask is `mask`, where `guard` holds and
-/// the thread holds less.
-#[derive(Clone, Debug)]
-pub struct Grant {
-    pub mask: String,
-    pub index: Expr,
-    pub guard: Expr,
-    pub amount: logic::Amount,
-}
 
 /// Where the values of names come from while translating.
 #[derive(Clone)]
@@ -49,32 +28,11 @@ pub struct Context<'k> {
     pub masks: Vec<String>,
     /// The heaps `\old(...)` reads.
     pub old_heaps: Vec<String>,
-    /// The obligation a read without permission fails: `access.read` in code, `frame` in contracts.
-    pub read_id: ObligationId,
-    /// Reads are only checked for bounds and permission when true (not in global obligations, where
-    /// the heap is the state all threads see).
-    pub check_reads: bool,
-    /// With `check_reads`, reads are checked for permission too: not in written kernel and group
-    /// contracts, which are read when no thread runs (`proofs/kernel.md`, E11).
-    pub frame_reads: bool,
     /// Inside a pure function: its variables are named from its own table.
     pub function: Option<&'k logic::Function>,
-    /// Inside a recursive function: what its calls on its cycle must decrease.
-    pub termination: Option<Termination>,
-}
-
-/// The termination check of a function on a cycle of calls (`proofs/kernel.md`, E5): every call
-/// of a function on the cycle passes that function a measure at least 0 and smaller than the
-/// caller's own.
-#[derive(Clone)]
-pub struct Termination {
-    /// The function whose calls are checked.
-    pub function: logic::FunctionId,
-    /// The functions on its cycle, itself included, with their measures
-    /// ([`lockstep_logic::recursion::measure`]).
-    pub cycle: Vec<(logic::FunctionId, Option<logic::Expr>)>,
-    /// The caller's measure on its parameters, or why there is none to compare with.
-    pub current: Result<Expr, &'static str>,
+    /// Inside a recursive function: the value of its own measure, which the calls on its cycle
+    /// must make smaller (`proofs/kernel.md`, E5).
+    pub measure: Option<Expr>,
 }
 
 impl Context<'_> {
@@ -89,18 +47,24 @@ impl Context<'_> {
     }
 
     pub fn array_size(&self, array: ArrayId) -> Expr {
-        let mut quiet = self.clone();
-        quiet.check_reads = false;
-        quiet.translate(&self.kernel.array(array).size, &mut Vec::new(), &mut Scope::default())
+        self.translate(&self.kernel.array(array).size)
     }
 
-    /// The value of `expr`; its conditions are appended to `conditions`.
-    pub fn translate(&self, expr: &logic::Expr, conditions: &mut Vec<Condition>, scope: &mut Scope) -> Expr {
-        self.value(expr, conditions, scope, false)
+    /// The value of `expr`.
+    pub fn translate(&self, expr: &logic::Expr) -> Expr {
+        self.value(expr, false)
     }
 
-    fn value(&self, expr: &logic::Expr, out: &mut Vec<Condition>, scope: &mut Scope, old: bool) -> Expr {
-        let go = |inner: &logic::Expr, out: &mut Vec<Condition>, scope: &mut Scope| self.value(inner, out, scope, old);
+    /// The name of a bound variable.
+    fn bound_name(&self, var: VarId) -> String {
+        match self.function {
+            Some(function) => names::function_var(function, var),
+            None => names::bound(self.kernel, var),
+        }
+    }
+
+    fn value(&self, expr: &logic::Expr, old: bool) -> Expr {
+        let go = |inner: &logic::Expr| self.value(inner, old);
         match &expr.kind {
             ExprKind::Int(value) => Expr::Int(value.clone()),
             ExprKind::Bool(value) => Expr::Bool(*value),
@@ -110,108 +74,29 @@ impl Context<'_> {
             }
             ExprKind::Result => Expr::var(names::RESULT),
             ExprKind::Read { array, index } => {
-                let index = go(index, out, scope);
                 let heaps = if old { &self.old_heaps } else { &self.heaps };
-                if self.check_reads {
-                    let name = &self.kernel.array(*array).name;
-                    let size = self.array_size(*array);
-                    // Sizes never change, so a read under `\old` has the same bounds
-                    // (`proofs/kernel.md`, E1).
-                    out.push(scope.close(
-                        ObligationId::AccessBounds,
-                        expr.span,
-                        in_bounds(&index, size),
-                        format!("the index of this read of `{name}` might lie outside the array"),
-                    ));
-                }
-                // What a read under `\old` may see is framed by the precondition, not the
-                // current permissions.
-                if self.check_reads && self.frame_reads && !old {
-                    let name = &self.kernel.array(*array).name;
-                    let mask = Expr::select(Expr::var(&self.masks[array.index()]), index.clone());
-                    out.push(scope.close(
-                        self.read_id,
-                        expr.span,
-                        Expr::binary(BinaryOp::Gt, mask, real_zero()),
-                        format!("this read of `{name}` might not hold permission"),
-                    ));
-                }
-                Expr::select(Expr::var(&heaps[array.index()]), index)
+                Expr::select(Expr::var(&heaps[array.index()]), go(index))
             }
             ExprKind::Unary { op, operand } => {
-                let operand = go(operand, out, scope);
+                let operand = go(operand);
                 match op {
                     logic::UnaryOp::Not => Expr::negation(operand),
                     logic::UnaryOp::Neg => Expr::binary(BinaryOp::Sub, Expr::int(0), operand),
                 }
             }
-            ExprKind::Binary { op, lhs, rhs } => {
-                let left = go(lhs, out, scope);
-                // Short-circuit operators define their right operand only where it is evaluated.
-                let guard = match op {
-                    logic::BinaryOp::And | logic::BinaryOp::Implies => Some(left.clone()),
-                    logic::BinaryOp::Or => Some(Expr::negation(left.clone())),
-                    _ => None,
-                };
-                let right = match guard {
-                    Some(guard) => scope.guarded(guard, |scope| go(rhs, out, scope)),
-                    None => go(rhs, out, scope),
-                };
-                if matches!(op, logic::BinaryOp::Div | logic::BinaryOp::Rem | logic::BinaryOp::Mod) {
-                    out.push(scope.close(
-                        ObligationId::DivisionByZero,
-                        rhs.span,
-                        Expr::binary(BinaryOp::Ne, right.clone(), Expr::int(0)),
-                        "this divisor might be zero".into(),
-                    ));
-                }
-                arithmetic(*op, left, right, lhs.is_non_negative())
-            }
+            ExprKind::Binary { op, lhs, rhs } => arithmetic(*op, go(lhs), go(rhs), lhs.is_non_negative()),
             ExprKind::Cond { cond, then_value, else_value } => {
-                let cond = go(cond, out, scope);
-                let then_value = scope.guarded(cond.clone(), |scope| go(then_value, out, scope));
-                let else_value = scope.guarded(Expr::negation(cond.clone()), |scope| go(else_value, out, scope));
-                Expr::IfThenElse(Box::new(cond), Box::new(then_value), Box::new(else_value))
+                Expr::IfThenElse(Box::new(go(cond)), Box::new(go(then_value)), Box::new(go(else_value)))
             }
             ExprKind::Call { function: callee, args } => {
-                let function = &self.functions[callee.index()];
-                let args: Vec<Expr> = args.iter().map(|arg| go(arg, out, scope)).collect();
-                if let Some(termination) = &self.termination {
-                    if let Some(condition) = termination.check(self.functions, *callee, &args) {
-                        let (condition, message) = condition;
-                        out.push(scope.close(ObligationId::FunctionTermination, expr.span, condition, message));
-                    }
-                }
-                let bindings: HashMap<VarId, Expr> =
-                    function.params.iter().copied().zip(args.iter().cloned()).collect();
-                for requirement in &function.requires {
-                    let precondition = FunctionContext {
-                        functions: self.functions,
-                        function,
-                        bindings: &bindings,
-                        fuel: default_fuel(),
-                    }
-                    .translate(requirement);
-                    out.push(scope.close(
-                        ObligationId::CallPre,
-                        expr.span,
-                        precondition,
-                        format!("the precondition of `{}` might not hold at this call", function.name),
-                    ));
-                }
-                call(function, args)
+                call(&self.functions[callee.index()], args.iter().map(go).collect())
             }
             ExprKind::Quantifier { quantifier, var, range, body } => {
-                let name = match self.function {
-                    Some(function) => names::function_var(function, *var),
-                    None => names::bound(self.kernel, *var),
-                };
+                let name = self.bound_name(*var);
                 let mut inner = self.clone();
                 inner.vars.insert(*var, Expr::var(&name));
-                scope.binders.push(Binding::new(&name, IvlType::Int));
-                let range = inner.value(range, out, scope, old);
-                let body = scope.guarded(range.clone(), |scope| inner.value(body, out, scope, old));
-                scope.binders.pop();
+                let range = inner.value(range, old);
+                let body = inner.value(body, old);
                 let (quantifier, body) = match quantifier {
                     logic::Quantifier::Forall => (Quantifier::Forall, Expr::binary(BinaryOp::Implies, range, body)),
                     logic::Quantifier::Exists => (Quantifier::Exists, Expr::binary(BinaryOp::And, range, body)),
@@ -223,102 +108,79 @@ impl Context<'_> {
                     body: Box::new(body),
                 }
             }
-            ExprKind::Old(inner) => self.value(inner, out, scope, true),
+            ExprKind::Old(inner) => self.value(inner, true),
         }
     }
-}
 
-/// The guards and bound variables around the subexpression being translated.
-#[derive(Clone, Debug, Default)]
-pub struct Scope {
-    pub binders: Vec<Binding>,
-    pub guards: Vec<Expr>,
-}
-
-impl Scope {
-    pub fn guarded<T>(&mut self, guard: Expr, inside: impl FnOnce(&mut Scope) -> T) -> T {
-        self.guards.push(guard);
-        let result = inside(self);
-        self.guards.pop();
-        result
-    }
-
-    /// `forall binders :: guards ==> condition`.
-    pub fn close(&self, id: ObligationId, span: Span, condition: Expr, message: String) -> Condition {
-        Condition { id, span, expr: self.closed(condition), message, grant: None }
-    }
-
-    pub fn closed(&self, condition: Expr) -> Expr {
-        let body = self
-            .guards
+    /// A check of the outline as one closed condition in this state:
+    /// `forall binders :: guard1 ==> ... ==> condition` (E1).
+    pub fn requirement(&self, check: &Check) -> Expr {
+        let mut inner = self.clone();
+        let binders: Vec<Binding> = check
+            .binders
             .iter()
-            .rev()
-            .fold(condition, |body, guard| Expr::binary(BinaryOp::Implies, guard.clone(), body));
-        if self.binders.is_empty() {
-            body
-        } else {
-            Expr::Quantified {
-                quantifier: Quantifier::Forall,
-                bound: self.binders.clone(),
-                triggers: Vec::new(),
-                body: Box::new(body),
+            .map(|&var| {
+                let name = self.bound_name(var);
+                inner.vars.insert(var, Expr::var(&name));
+                Binding::new(name, IvlType::Int)
+            })
+            .collect();
+        let condition = inner.condition(&check.requirement);
+        let guards: Vec<Expr> = check.guards.iter().map(|guard| inner.translate(guard)).collect();
+        closed(&binders, &guards, condition)
+    }
+
+    /// What a requirement asks, where it applies.
+    fn condition(&self, requirement: &Requirement) -> Expr {
+        match requirement {
+            Requirement::InBounds { array, index } => in_bounds(&self.translate(index), self.array_size(*array)),
+            Requirement::Readable { array, index } => {
+                let mask = Expr::select(Expr::var(&self.masks[array.index()]), self.translate(index));
+                Expr::binary(BinaryOp::Gt, mask, real_zero())
             }
+            Requirement::NonZero(divisor) => Expr::binary(BinaryOp::Ne, self.translate(divisor), Expr::int(0)),
+            Requirement::Precondition { function, args, clause } => {
+                let function = &self.functions[function.index()];
+                let args = args.iter().map(|arg| self.translate(arg));
+                let bindings: HashMap<VarId, Expr> = function.params.iter().copied().zip(args).collect();
+                FunctionContext { functions: self.functions, function, bindings: &bindings, fuel: default_fuel() }
+                    .translate(&function.requires[*clause])
+            }
+            Requirement::Decreases { callee, args, measure } => {
+                let called = &self.functions[callee.index()];
+                let args = args.iter().map(|arg| self.translate(arg));
+                let bindings: HashMap<VarId, Expr> = called.params.iter().copied().zip(args).collect();
+                let passed = FunctionContext {
+                    functions: self.functions,
+                    function: called,
+                    bindings: &bindings,
+                    fuel: default_fuel(),
+                }
+                .translate(measure);
+                let Some(current) = &self.measure else { return Expr::Bool(false) };
+                Expr::binary(
+                    BinaryOp::And,
+                    Expr::binary(BinaryOp::Le, Expr::int(0), passed.clone()),
+                    Expr::binary(BinaryOp::Lt, passed, current.clone()),
+                )
+            }
+            Requirement::Unsatisfiable => Expr::Bool(false),
         }
     }
 }
 
-impl Termination {
-    /// For a call of `callee` on the cycle with these arguments: the condition that it decreases
-    /// the measure, and what a failure means.
-    fn check(&self, functions: &[logic::Function], callee: logic::FunctionId, args: &[Expr]) -> Option<(Expr, String)> {
-        let (_, measure) = self.cycle.iter().find(|(member, _)| *member == callee)?;
-        let (caller, called) = (&functions[self.function.index()], &functions[callee.index()]);
-        let forever = if callee == self.function {
-            format!("so `{}` might not terminate", caller.name)
-        } else {
-            format!("so `{}` and `{}` might call each other forever", caller.name, called.name)
-        };
-        let Some(measure) = measure else {
-            let message = format!(
-                "`{}` has no measure (no `decreases` clause and no int parameter), {forever}; write `decreases e;` with an int `e` that every call on the cycle makes smaller",
-                called.name
-            );
-            return Some((Expr::Bool(false), message));
-        };
-        let current = match &self.current {
-            Ok(current) => current.clone(),
-            Err(reason) => return Some((Expr::Bool(false), format!("{reason}, {forever}"))),
-        };
-        let bindings: HashMap<VarId, Expr> = called.params.iter().copied().zip(args.iter().cloned()).collect();
-        let passed = FunctionContext { functions, function: called, bindings: &bindings, fuel: default_fuel() }
-            .translate(measure);
-        // An inferred measure is a parameter, named as such; a written one is the clause.
-        let measured = |function: &logic::Function, measure: &logic::Expr| match (&function.decreases, &measure.kind) {
-            (None, ExprKind::Var(param)) => format!("`{}`", function.vars[param.index()].name),
-            _ => "`decreases` measure".to_string(),
-        };
-        let message = if callee == self.function {
-            format!(
-                "this recursive call might not pass a smaller non-negative {}, {forever}",
-                measured(called, measure)
-            )
-        } else {
-            let own = self.cycle.iter().find(|(member, _)| *member == self.function).and_then(|(_, own)| own.as_ref());
-            let own = own.map_or_else(|| "none".to_string(), |own| measured(caller, own));
-            format!(
-                "this call of `{}` might not make the measure smaller: `{}`'s ({}) must be at least 0 and less than `{}`'s ({own}), {forever}",
-                called.name,
-                called.name,
-                measured(called, measure),
-                caller.name
-            )
-        };
-        let decreases = Expr::binary(
-            BinaryOp::And,
-            Expr::binary(BinaryOp::Le, Expr::int(0), passed.clone()),
-            Expr::binary(BinaryOp::Lt, passed, current),
-        );
-        Some((decreases, message))
+/// `forall binders :: guard1 ==> ... ==> condition` (no quantifier without binders).
+pub fn closed(binders: &[Binding], guards: &[Expr], condition: Expr) -> Expr {
+    let body = guards.iter().rev().fold(condition, |body, guard| Expr::binary(BinaryOp::Implies, guard.clone(), body));
+    if binders.is_empty() {
+        body
+    } else {
+        Expr::Quantified {
+            quantifier: Quantifier::Forall,
+            bound: binders.to_vec(),
+            triggers: Vec::new(),
+            body: Box::new(body),
+        }
     }
 }
 

@@ -1,9 +1,8 @@
 //! Fact conjuncts as closed formulas: a contract's pure conjuncts under their guards and
-//! `\forall*`, with the conditions under which they are defined (`proofs/kernel.md`, E1), for the
-//! checks that assume them of a thread other than the one running (barrier, resource and level
-//! procedures).
+//! `\forall*`, for the procedures that assume them of a thread other than the one running
+//! (barrier, resource and level procedures).
 
-use super::expr::{Condition, Context, Scope};
+use super::expr::Context;
 use super::{conjunction, names};
 use crate::ivl::{self, BinaryOp, Binding, Expr, Type};
 use lockstep_logic::resources::{Conjunct, ConjunctKind};
@@ -22,42 +21,30 @@ pub(super) fn fact(context: &Context, conjunct: &Conjunct, allowed: impl Fn(logi
 }
 
 /// A fact conjunct as one closed formula, `forall i :: range && guards ==> fact` (`None` for a
-/// permission), with the conditions under which it is defined (E1): each closed over the binders
-/// and the ranges and guards evaluated before it.
-pub(super) fn defined_fact(context: &Context, conjunct: &Conjunct) -> (Vec<Condition>, Option<Expr>) {
-    let mut conditions = Vec::new();
-    let ConjunctKind::Fact(fact) = &conjunct.kind else { return (conditions, None) };
+/// permission).
+pub(super) fn closed_fact(context: &Context, conjunct: &Conjunct) -> Option<Expr> {
+    let ConjunctKind::Fact(fact) = &conjunct.kind else { return None };
     let mut context = context.clone();
-    let mut scope = Scope::default();
+    let mut binders = Vec::new();
+    let mut guards = Vec::new();
     for binder in &conjunct.binders {
         let name = names::bound(context.kernel, binder.var);
         context.vars.insert(binder.var, Expr::var(&name));
-        scope.binders.push(Binding::new(&name, Type::Int));
-        let range = context.translate(&binder.range, &mut conditions, &mut scope);
-        scope.guards.push(range);
+        binders.push(Binding::new(&name, Type::Int));
+        guards.push(context.translate(&binder.range));
     }
-    for guard in &conjunct.guards {
-        let guard = context.translate(guard, &mut conditions, &mut scope);
-        scope.guards.push(guard);
-    }
-    let fact = context.translate(fact, &mut conditions, &mut scope);
-    let implication = Expr::binary(BinaryOp::Implies, conjunction(scope.guards), fact);
-    let closed = if scope.binders.is_empty() {
+    guards.extend(conjunct.guards.iter().map(|guard| context.translate(guard)));
+    let implication = Expr::binary(BinaryOp::Implies, conjunction(guards), context.translate(fact));
+    Some(if binders.is_empty() {
         implication
     } else {
         Expr::Quantified {
             quantifier: ivl::Quantifier::Forall,
-            bound: scope.binders,
+            bound: binders,
             triggers: Vec::new(),
             body: Box::new(implication),
         }
-    };
-    (conditions, Some(closed))
-}
-
-/// [`defined_fact`]'s formula alone: reads are not checked.
-pub(super) fn closed_fact(context: &Context, conjunct: &Conjunct) -> Option<Expr> {
-    defined_fact(context, conjunct).1
+    })
 }
 
 fn reads(expr: &logic::Expr) -> Vec<logic::ArrayId> {

@@ -2,7 +2,7 @@
 //! symbolically for the indices kernels write (`proofs/kernel.md`, E8), so that the resource and
 //! barrier checks name that thread outright instead of asking the solver to find it.
 
-use super::expr::{self, Context, Scope};
+use super::expr::{self, Context};
 use super::names;
 use crate::ivl::{BinaryOp, Expr};
 use lockstep_logic::{self as logic, Builtin, ExprKind, VarId, VarKind};
@@ -100,7 +100,7 @@ pub(super) fn pinned_thread(guards: &[logic::Expr], context: &Context) -> Option
 
 /// An expression that is the same in all threads of a group ([`uniform`]), read in `context`.
 fn offset(expr: &logic::Expr, context: &Context, shared: &dyn Fn(VarId) -> bool) -> Option<Expr> {
-    uniform(context.kernel, expr, shared).then(|| context.translate(expr, &mut Vec::new(), &mut Scope::default()))
+    uniform(context.kernel, expr, shared).then(|| context.translate(expr))
 }
 
 /// Whether an expression has one value for all threads of a group and needs no state: literals,

@@ -12,61 +12,43 @@
 //! the levels are compared when no thread runs, so no framing is involved.
 
 use super::expr::Context;
+use super::facts::closed_fact;
 use super::{conjunction, names, Assumed, Encoder};
-use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Stmt, StmtKind, Type};
+use crate::ivl::{self, BinaryOp, Binding, Expr, Procedure, Stmt, StmtKind, Type};
+use lockstep_logic::outline::{self, Check, Global, Level, Side};
 use lockstep_logic::resources::{normal_form, Conjunct, ConjunctKind};
 use lockstep_logic::{self as logic, ObligationId};
 
-/// Which contract a level's clauses come from.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Level {
-    Kernel,
-    Group,
-    Thread,
-}
-
-/// Which clauses: the preconditions (read in the launch heap) or the postconditions (in the final heap).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Side {
-    Pre,
-    Post,
-}
-
 impl<'k> Encoder<'k> {
-    /// The procedures of the level obligations that the written contracts call for.
-    pub(super) fn level_procedures(&mut self) -> Vec<Declaration> {
-        let kernel = self.kernel;
-        let mut procedures = Vec::new();
-        let written_kernel = kernel.kernel_contract.is_some();
-        let written_group = kernel.group_contract.is_some();
-        if written_kernel {
-            // K_pre ⇒ G_pre for every group, where G_pre reaches down to the threads if generated.
-            let below = if written_group { Level::Group } else { Level::Thread };
-            procedures.push(self.implication(Level::Kernel, below, Side::Pre, ObligationId::KernelPre));
-            procedures.push(self.implication(below, Level::Kernel, Side::Post, ObligationId::KernelPost));
-        }
-        if written_group {
-            procedures.push(self.implication(Level::Group, Level::Thread, Side::Pre, ObligationId::GroupPre));
-            procedures.push(self.implication(Level::Thread, Level::Group, Side::Post, ObligationId::GroupPost));
-        }
-        for (level, written) in [(Level::Kernel, written_kernel), (Level::Group, written_group)] {
-            if written {
-                procedures.push(self.definedness(level));
+    /// The procedure of a level obligation of the outline: an implication between levels, or the
+    /// definedness of a written contract.
+    pub(super) fn level_obligation(&mut self, global: &Global) -> Procedure {
+        match global {
+            Global::Implication { from, to, side, targets, id, serial } => {
+                self.implication(*from, *to, *side, targets, *id, *serial)
             }
+            Global::Defined { level, parts, serial } => self.definedness(*level, parts, *serial),
+            _ => unreachable!("a level obligation"),
         }
-        procedures.into_iter().map(Declaration::Procedure).collect()
     }
 
     /// `from ⇒ to` for one side: for preconditions the upper level is assumed for the arbitrary
     /// group and thread; for postconditions the lower level is assumed for every group or thread
     /// below the arbitrary one above.
-    fn implication(&mut self, from: Level, to: Level, side: Side, id: ObligationId) -> Procedure {
+    fn implication(
+        &mut self,
+        from: Level,
+        to: Level,
+        side: Side,
+        targets: &[(Conjunct, usize)],
+        id: ObligationId,
+        serial: usize,
+    ) -> Procedure {
         let kernel = self.kernel;
         let (gid, lid) = (Expr::var(names::GID), Expr::var(names::LID));
         let mut stmts = Vec::new();
         let context = |gid: &Expr, lid: &Expr| {
-            let mut context = self.context([super::thread_id(gid, lid), gid.clone(), lid.clone()], ObligationId::Frame);
-            context.check_reads = false;
+            let mut context = self.context([super::thread_id(gid, lid), gid.clone(), lid.clone()]);
             if side == Side::Pre {
                 context.heaps = context.old_heaps.clone();
             }
@@ -126,21 +108,11 @@ impl<'k> Encoder<'k> {
                 }
             }
         }
-        let targets: Vec<(Conjunct, Expr)> = self.fact_conjuncts(to, side, &here);
-        let what = match (to, side) {
-            (Level::Kernel, Side::Post) => "this kernel postcondition might not follow from the group postconditions",
-            (Level::Group, Side::Post) => "this group postcondition might not follow from the thread postconditions",
-            (Level::Group, Side::Pre) => "this group precondition might not follow from the kernel precondition",
-            (Level::Thread, Side::Pre) if from == Level::Kernel => {
-                "this thread precondition might not follow from the kernel precondition"
-            }
-            _ => "this thread precondition might not follow from the group precondition",
-        };
-        for (conjunct, fact) in targets {
-            let tag = self.tag(id, conjunct.span, what.into());
-            stmts.push(Stmt::new(StmtKind::Assert { expr: fact, tag: Some(tag), assumed: true }));
+        for (conjunct, number) in targets {
+            let fact = closed_fact(&here, conjunct).expect("a target of a level obligation is a fact");
+            self.prove(&mut stmts, *number, fact);
         }
-        let name = format!("{}_{}", id.as_str().replace('.', "_"), self.obligations.len());
+        let name = format!("{}_{serial}", id.as_str().replace('.', "_"));
         self.level_procedure(name, stmts)
     }
 
@@ -149,21 +121,16 @@ impl<'k> Encoder<'k> {
     /// checked in order, each assuming the ones before it; the preconditions in the launch heap,
     /// the postconditions in the final heap (with `\old` reading the launch heap) after all
     /// preconditions. No permission is needed: no thread runs when the levels are compared.
-    fn definedness(&mut self, level: Level) -> Procedure {
+    fn definedness(&mut self, level: Level, parts: &[(Side, Conjunct, Vec<Check>)], serial: usize) -> Procedure {
         let (gid, lid) = (Expr::var(names::GID), Expr::var(names::LID));
-        let mut context = self.context([super::thread_id(&gid, &lid), gid.clone(), lid.clone()], ObligationId::Frame);
-        context.frame_reads = false;
+        let context = self.context([super::thread_id(&gid, &lid), gid.clone(), lid.clone()]);
         let mut launch = context.clone();
         launch.heaps = launch.old_heaps.clone();
         let mut stmts = Vec::new();
         for (side, context) in [(Side::Pre, &launch), (Side::Post, &context)] {
-            for conjunct in self.clauses(level, side).iter().flat_map(|clause| normal_form(&clause.assertion)) {
-                let (conditions, fact) = super::facts::defined_fact(context, &conjunct);
-                for condition in conditions {
-                    let tag = self.tag(condition.id, condition.span, condition.message);
-                    stmts.push(Stmt::new(StmtKind::Assert { expr: condition.expr, tag: Some(tag), assumed: true }));
-                }
-                stmts.extend(fact.map(|fact| Stmt::new(StmtKind::Assume(fact))));
+            for (_, conjunct, checks) in parts.iter().filter(|(on, _, _)| *on == side) {
+                self.checks(context, checks, &mut stmts);
+                stmts.extend(closed_fact(context, conjunct).map(|fact| Stmt::new(StmtKind::Assume(fact))));
             }
             // The written precondition, for an arbitrary group and thread, at the launch (E14).
             if let Some(span) = super::clauses_span(self.clauses(level, Side::Pre)).filter(|_| side == Side::Pre) {
@@ -172,7 +139,7 @@ impl<'k> Encoder<'k> {
             }
         }
         let what = if level == Level::Kernel { "kernel" } else { "group" };
-        let name = format!("defined_{what}_contract_{}", self.obligations.len());
+        let name = format!("defined_{what}_contract_{serial}");
         self.level_procedure(name, stmts)
     }
 
@@ -202,15 +169,11 @@ impl<'k> Encoder<'k> {
     fn thread_posts_by_tid(&self, side: Side) -> Option<Expr> {
         let tid = Expr::var("every_tid");
         let gsize = Expr::var(names::GSIZE);
-        let mut context = self.context(
-            [
-                tid.clone(),
-                Expr::binary(BinaryOp::Div, tid.clone(), gsize.clone()),
-                Expr::binary(BinaryOp::Mod, tid.clone(), gsize),
-            ],
-            ObligationId::Frame,
-        );
-        context.check_reads = false;
+        let context = self.context([
+            tid.clone(),
+            Expr::binary(BinaryOp::Div, tid.clone(), gsize.clone()),
+            Expr::binary(BinaryOp::Mod, tid.clone(), gsize),
+        ]);
         let facts = self.facts(Level::Thread, side, &context);
         (!facts.is_empty()).then(|| Expr::Quantified {
             quantifier: ivl::Quantifier::Forall,
@@ -225,33 +188,15 @@ impl<'k> Encoder<'k> {
     }
 
     fn clauses(&self, level: Level, side: Side) -> &'k [logic::Clause] {
-        let kernel = self.kernel;
-        let contract = match level {
-            Level::Kernel => kernel.kernel_contract.as_ref(),
-            Level::Group => kernel.group_contract.as_ref(),
-            Level::Thread => Some(&kernel.thread_contract),
-        };
-        match (contract, side) {
-            (Some(contract), Side::Pre) => &contract.requires,
-            (Some(contract), Side::Post) => &contract.ensures,
-            (None, _) => &[],
-        }
+        outline::clauses(self.kernel, level, side).unwrap_or(&[])
     }
 
     /// The facts of a level's clauses, closed over their guards and `\forall*`.
     fn facts(&self, level: Level, side: Side, context: &Context) -> Vec<Expr> {
-        self.fact_conjuncts(level, side, context).into_iter().map(|(_, fact)| fact).collect()
-    }
-
-    fn fact_conjuncts(&self, level: Level, side: Side, context: &Context) -> Vec<(Conjunct, Expr)> {
         self.clauses(level, side)
             .iter()
             .flat_map(|clause| normal_form(&clause.assertion))
-            .filter(|conjunct| matches!(conjunct.kind, ConjunctKind::Fact(_)))
-            .filter_map(|conjunct| {
-                let fact = super::facts::closed_fact(context, &conjunct)?;
-                Some((conjunct, fact))
-            })
+            .filter_map(|conjunct| closed_fact(context, &conjunct))
             .collect()
     }
 }

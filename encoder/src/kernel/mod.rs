@@ -21,11 +21,10 @@ mod resources;
 use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Spec, Stmt, StmtKind, Type};
 use crate::smt::Value;
 use crate::verify::{Definition, Evaluation};
-use expr::{Condition, Context, Scope};
+use expr::Context;
 use lockstep_logic::eval;
-use lockstep_logic::fences::MemoryModel;
-use lockstep_logic::recursion::{self, CallGraph};
-use lockstep_logic::resources::normal_form;
+use lockstep_logic::outline::{Check, Command, FunctionOutline, Global, Outline, Part};
+use lockstep_logic::recursion::CallGraph;
 use lockstep_logic::{self as logic, Amount, FunctionId, Obligation, ObligationId, Span, VarId, VarKind};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -148,58 +147,52 @@ impl Encoding {
     }
 }
 
-/// What the user chose for an encoding.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Options {
-    /// Which accesses before a barrier that does not fence their memory conflict with later ones.
-    pub memory_model: MemoryModel,
-}
-
-/// Encodes one kernel of a program. The program uses no construct the language does not support
+/// Encodes the outline of one kernel: each of its obligations becomes a tagged check (`o12` is
+/// obligation 12 of the outline). The program uses no construct the language does not support
 /// yet ([`lockstep_logic::support::unsupported`] finds none): the frontend refuses such files
 /// before they get here, and the encoding relies on it (no nested `\forall*`, no permissions in a
 /// written kernel or group contract, no postconditions of a recursive function).
-pub fn encode<'k>(program: &'k logic::Program, kernel: &'k logic::Kernel, options: &Options) -> Encoding {
-    debug_assert!(
-        lockstep_logic::support::unsupported(program).is_empty(),
-        "the program uses constructs the language does not support yet"
-    );
-    let calls = CallGraph::of(&program.functions);
-    let measures = (0..program.functions.len())
-        .map(|index| recursion::measure(&program.functions, &calls, FunctionId(index as u32)))
-        .collect();
+pub fn encode<'k>(outline: &'k Outline<'k>) -> Encoding {
+    let kernel = outline.kernel;
     let mut encoder = Encoder {
         kernel,
-        functions: &program.functions,
-        calls,
-        measures,
-        memory_model: options.memory_model,
-        obligations: Vec::new(),
+        functions: outline.functions,
+        outline,
+        calls: CallGraph::of(outline.functions),
         wildcards: 0,
         extra_declarations: Vec::new(),
         shown: HashMap::new(),
         probes: Vec::new(),
     };
     let mut declarations = encoder.preamble();
-    for (index, function) in program.functions.iter().enumerate() {
-        declarations.extend(encoder.function(FunctionId(index as u32), function));
+    for function in &outline.function_outlines {
+        declarations.extend(encoder.function(function));
     }
     declarations.extend(encoder.other_thread_functions());
     declarations.push(Declaration::Procedure(encoder.thread()));
     let lockstep = lockstep_logic::lockstep::LockStep::of(kernel);
-    for index in 0..kernel.barriers.len() {
-        declarations.extend(encoder.barrier_functional(index, &lockstep).map(Declaration::Procedure));
+    let mut resources = Vec::new();
+    for global in &outline.globals {
+        match global {
+            Global::Functional { .. } => {
+                declarations.push(Declaration::Procedure(encoder.barrier_functional(global, &lockstep)))
+            }
+            Global::Implication { .. } | Global::Defined { .. } => {
+                declarations.push(Declaration::Procedure(encoder.level_obligation(global)))
+            }
+            Global::Fit { .. } | Global::Handover { .. } => {
+                resources.push(Declaration::Procedure(encoder.resource_procedure(global, &lockstep)))
+            }
+        }
     }
-    declarations.extend(encoder.level_procedures());
-    let resources = encoder.resource_procedures(&lockstep);
     declarations.append(&mut encoder.extra_declarations);
     declarations.extend(resources);
     Encoding {
         program: ivl::Program::new(declarations),
-        obligations: encoder.obligations,
+        obligations: outline.obligations.clone(),
         display: display(kernel),
         shown: encoder.shown,
-        definitions: definitions(&program.functions, &encoder.calls),
+        definitions: definitions(outline.functions, &encoder.calls),
         probes: encoder.probes,
     }
 }
@@ -251,12 +244,9 @@ fn definitions(functions: &[logic::Function], calls: &CallGraph) -> Vec<Definiti
 struct Encoder<'k> {
     kernel: &'k logic::Kernel,
     functions: &'k [logic::Function],
+    outline: &'k Outline<'k>,
     /// The calls between the functions, and which recurse.
     calls: CallGraph,
-    /// The measure of each function ([`recursion::measure`]), by index.
-    measures: Vec<Option<logic::Expr>>,
-    memory_model: MemoryModel,
-    obligations: Vec<Obligation>,
     /// Wildcard amounts chosen so far (each a fresh local variable).
     wildcards: usize,
     /// Functions the procedures introduce on the way (the inverses of permission indices).
@@ -265,6 +255,16 @@ struct Encoder<'k> {
     shown: HashMap<String, Vec<(String, Expr)>>,
     /// See [`Encoding::probes`].
     probes: Vec<Probe>,
+}
+
+/// After a failed write check, the permission that lets the thread go on as if it had held it
+/// (E4): `amount` of the location `index` of the array whose mask is `mask`, where `guard` holds
+/// and the thread holds less.
+struct Grant {
+    mask: String,
+    index: Expr,
+    guard: Expr,
+    amount: Amount,
 }
 
 /// The state of the thread procedure being built.
@@ -280,10 +280,9 @@ impl Body {
 }
 
 impl<'k> Encoder<'k> {
-    fn tag(&mut self, id: ObligationId, span: Span, message: String) -> String {
-        let help = help(id, &message);
-        self.obligations.push(Obligation { id, span, related: None, message, help });
-        format!("o{}", self.obligations.len() - 1)
+    /// The tag of obligation `number` of the outline.
+    fn tag(number: usize) -> String {
+        format!("o{number}")
     }
 
     /// Asks whether any state reaches this place (E14): `assert false`, not assumed after it, so
@@ -304,31 +303,27 @@ impl<'k> Encoder<'k> {
         stmts.push(Stmt::new(StmtKind::If { cond: None, then_branch: setup, else_branch: Vec::new() }));
     }
 
-    /// A tag for an obligation that involves a second place.
-    fn tag_related(&mut self, id: ObligationId, span: Span, message: String, related: Span, note: String) -> String {
-        let help = help(id, &message);
-        self.obligations.push(Obligation { id, span, related: Some((related, note)), message, help });
-        format!("o{}", self.obligations.len() - 1)
+    /// Asserts the checks of the outline, in order, in a context's state.
+    fn checks(&self, context: &Context, checks: &[Check], stmts: &mut Vec<Stmt>) {
+        for check in checks {
+            self.prove(stmts, check.obligation, context.requirement(check));
+        }
     }
 
-    /// Asserts a condition. A failed access check is reported, and the thread goes on as if it
-    /// held the permission: the check is not assumed after it, since the empty mask would make
-    /// every path through it infeasible and hide each later failure (E4).
-    fn check(&mut self, body: &mut Body, condition: Condition) {
-        let assumed =
-            !matches!(condition.id, ObligationId::AccessRead | ObligationId::AccessWrite | ObligationId::Frame);
-        let tag = self.tag(condition.id, condition.span, condition.message);
-        body.push(StmtKind::Assert { expr: condition.expr, tag: Some(tag), assumed });
-        if let Some(grant) = &condition.grant {
-            self.grant(body, grant);
-        }
+    /// Asserts the condition of obligation `number`. A failed access check is reported, and the
+    /// thread goes on as if it held the permission: the check is not assumed after it, since the
+    /// empty mask would make every path through it infeasible and hide each later failure (E4).
+    fn prove(&self, stmts: &mut Vec<Stmt>, number: usize, expr: Expr) {
+        let id = self.outline.obligations[number].id;
+        let assumed = !matches!(id, ObligationId::AccessRead | ObligationId::AccessWrite | ObligationId::Frame);
+        stmts.push(Stmt::new(StmtKind::Assert { expr, tag: Some(Self::tag(number)), assumed }));
     }
 
     /// Lets the thread go on after a failed permission check as if it had held what it needed:
     /// where the guard holds and the thread holds less, it now holds `amount` (a fresh wildcard
     /// for `read`). Where the check held, nothing changes; where it failed, the failure is already
     /// reported, and a later access of the same location is not reported again (E4).
-    fn grant(&mut self, body: &mut Body, grant: &expr::Grant) {
+    fn grant(&mut self, body: &mut Body, grant: &Grant) {
         let held = Expr::select(Expr::var(&grant.mask), grant.index.clone());
         let short = Expr::negation(conjunct::holds(held, &grant.amount));
         let amount = self.amount(&grant.amount, body, None);
@@ -381,7 +376,9 @@ impl<'k> Encoder<'k> {
     /// get fuel `F`, and `f(succ(F), x) == f(F, x)`, both triggered only on `f(succ(F), x)`, so
     /// each unfolding uses up one unit and the solver cannot loop. Its `ensures` are checked by a
     /// procedure of their own and assumed at every call.
-    fn function(&mut self, id: FunctionId, function: &'k logic::Function) -> Vec<Declaration> {
+    fn function(&mut self, outline: &FunctionOutline) -> Vec<Declaration> {
+        let id = outline.function;
+        let function = &self.functions[id.index()];
         let params: Vec<Binding> = function
             .params
             .iter()
@@ -438,7 +435,7 @@ impl<'k> Encoder<'k> {
                 body: Some(inner.translate(&function.body)),
             }));
         }
-        declarations.push(Declaration::Procedure(self.function_procedure(id, function, &params)));
+        declarations.push(Declaration::Procedure(self.function_procedure(outline, &params)));
         declarations
     }
 
@@ -448,65 +445,29 @@ impl<'k> Encoder<'k> {
     /// unfolding axioms are consistent, and its postconditions follow from its body. A
     /// postcondition is proved here and never assumed: callers see the body itself (expanded), so
     /// a wrong `ensures` cannot make anything else verify.
-    fn function_procedure(&mut self, id: FunctionId, function: &'k logic::Function, params: &[Binding]) -> Procedure {
-        let mut context = self.context(
-            [Expr::var(names::UNKNOWN), Expr::var(names::UNKNOWN), Expr::var(names::UNKNOWN)],
-            ObligationId::AccessRead,
-        );
+    fn function_procedure(&mut self, outline: &FunctionOutline, params: &[Binding]) -> Procedure {
+        let function = &self.functions[outline.function.index()];
+        let mut context =
+            self.context([Expr::var(names::UNKNOWN), Expr::var(names::UNKNOWN), Expr::var(names::UNKNOWN)]);
         context.function = Some(function);
         for &param in &function.params {
             context.vars.insert(param, Expr::var(names::function_var(function, param)));
         }
-        if self.calls.recursive(id) {
-            let cycle = self.calls.cycle(id).map(|member| (member, self.measures[member.index()].clone())).collect();
-            let current = Err("a `decreases` clause may not call a function on its own cycle of calls");
-            context.termination = Some(expr::Termination { function: id, cycle, current });
-        }
-        // The measure's value first, for the calls of the precondition; whether it is defined is
-        // checked once the precondition holds.
-        let mut measure_conditions = Vec::new();
-        let measured =
-            self.measures[id.index()].as_ref().filter(|_| self.calls.recursive(id) || function.decreases.is_some());
-        let current =
-            measured.map(|measure| context.translate(measure, &mut measure_conditions, &mut Scope::default()));
-        if let Some(termination) = &mut context.termination {
-            termination.current =
-                current.ok_or("the caller has no measure (no `decreases` clause and no int parameter) to compare with");
-        }
+        context.measure = outline.measure.as_ref().map(|(measure, _)| context.translate(measure));
         let mut stmts = Vec::new();
-        for requirement in &function.requires {
-            let mut conditions = Vec::new();
-            let value = context.translate(requirement, &mut conditions, &mut Scope::default());
-            for condition in conditions {
-                let tag = self.tag(condition.id, condition.span, condition.message);
-                stmts.push(Stmt::new(StmtKind::Assert { expr: condition.expr, tag: Some(tag), assumed: true }));
-            }
-            stmts.push(Stmt::new(StmtKind::Assume(value)));
+        for (requirement, checks) in function.requires.iter().zip(&outline.requires) {
+            self.checks(&context, checks, &mut stmts);
+            stmts.push(Stmt::new(StmtKind::Assume(context.translate(requirement))));
         }
-        for condition in measure_conditions {
-            let tag = self.tag(condition.id, condition.span, condition.message);
-            stmts.push(Stmt::new(StmtKind::Assert { expr: condition.expr, tag: Some(tag), assumed: true }));
+        if let Some((_, checks)) = &outline.measure {
+            self.checks(&context, checks, &mut stmts);
         }
-        let mut conditions = Vec::new();
-        let value = context.translate(&function.body, &mut conditions, &mut Scope::default());
-        for condition in conditions {
-            let tag = self.tag(condition.id, condition.span, condition.message);
-            stmts.push(Stmt::new(StmtKind::Assert { expr: condition.expr, tag: Some(tag), assumed: true }));
-        }
+        self.checks(&context, &outline.body, &mut stmts);
+        let value = context.translate(&function.body);
         stmts.push(Stmt::new(StmtKind::Assign { target: names::RESULT.into(), indices: Vec::new(), value }));
-        for ensures in &function.ensures {
-            let mut conditions = Vec::new();
-            let value = context.translate(ensures, &mut conditions, &mut Scope::default());
-            for condition in conditions {
-                let tag = self.tag(condition.id, condition.span, condition.message);
-                stmts.push(Stmt::new(StmtKind::Assert { expr: condition.expr, tag: Some(tag), assumed: true }));
-            }
-            let tag = self.tag(
-                ObligationId::FunctionPost,
-                ensures.span,
-                format!("this postcondition of `{}` might not follow from its body", function.name),
-            );
-            stmts.push(Stmt::new(StmtKind::Assert { expr: value, tag: Some(tag), assumed: true }));
+        for (ensures, (checks, follows)) in function.ensures.iter().zip(&outline.ensures) {
+            self.checks(&context, checks, &mut stmts);
+            self.prove(&mut stmts, *follows, context.translate(ensures));
         }
         let locals = vec![Binding::new(names::RESULT, ivl_type(function.result))];
         let mut procedure = self.procedure(names::function_procedure(function), &[], Vec::new(), false, locals, stmts);
@@ -514,7 +475,7 @@ impl<'k> Encoder<'k> {
         procedure
     }
 
-    fn context(&self, thread: [Expr; 3], read_id: ObligationId) -> Context<'k> {
+    fn context(&self, thread: [Expr; 3]) -> Context<'k> {
         let kernel = self.kernel;
         let arrays = self.arrays();
         Context {
@@ -525,11 +486,8 @@ impl<'k> Encoder<'k> {
             heaps: arrays.clone().map(|index| names::heap(kernel, index)).collect(),
             masks: arrays.clone().map(|index| names::mask(kernel, index)).collect(),
             old_heaps: arrays.map(|index| names::old_heap(kernel, index)).collect(),
-            read_id,
-            check_reads: true,
-            frame_reads: true,
             function: None,
-            termination: None,
+            measure: None,
         }
     }
 
@@ -541,7 +499,7 @@ impl<'k> Encoder<'k> {
         // thread's place in its group (E9).
         let thread =
             [thread_id(&Expr::var(names::GID), &Expr::var(names::LID)), Expr::var(names::GID), Expr::var(names::LID)];
-        let mut context = self.context(thread, ObligationId::Frame);
+        let mut context = self.context(thread);
         let mut body = Body { stmts: Vec::new(), locals: Vec::new() };
         for (index, var) in kernel.vars.iter().enumerate() {
             if var.kind == VarKind::Private {
@@ -565,16 +523,13 @@ impl<'k> Encoder<'k> {
                 value: Expr::var(names::heap(kernel, index)),
             });
         }
-        for clause in &kernel.thread_contract.requires {
-            self.inhale(&context, &clause.assertion, &mut body);
-        }
+        // The outline's triple begins with the thread precondition, inhaled.
+        let (precondition, rest) = self.outline.thread.split_first().expect("a triple begins with its precondition");
+        self.command(&context, precondition, &mut body);
         if let Some(span) = clauses_span(&kernel.thread_contract.requires) {
             self.probe(&mut body.stmts, Assumed::ThreadPre, span);
         }
-        context.read_id = ObligationId::AccessRead;
-        self.block(&context, &kernel.body, &mut body);
-        context.read_id = ObligationId::Frame;
-        self.exhale(&context, &kernel.thread_contract.ensures, ObligationId::ThreadPost, &mut body);
+        self.commands(&context, rest, &mut body);
         self.procedure(
             format!("thread_{}", kernel.name),
             &[names::TID, names::GID, names::LID],
@@ -624,7 +579,7 @@ impl<'k> Encoder<'k> {
             let id = VarId(position as u32);
             if var.kind == VarKind::Private {
                 let value = if let Some(value) = lockstep.determined(id) {
-                    context.translate(value, &mut Vec::new(), &mut Scope::default())
+                    context.translate(value)
                 } else if lockstep.is_safe_variable(kernel, id) && kept(id) {
                     Expr::var(names::private(kernel, id))
                 } else {
@@ -690,21 +645,21 @@ impl<'k> Encoder<'k> {
         }
     }
 
-    /// Adds the assertion's permission to the masks and assumes its facts, left to right; each
-    /// read must be covered by permission held at that point (the `frame` obligation, E4).
-    fn inhale(&mut self, context: &Context, assertion: &logic::Assertion, body: &mut Body) {
-        for conjunct in normal_form(assertion) {
-            self.inhale_conjunct(context, &conjunct, body);
+    /// Adds the parts' permission to the masks and assumes their facts, left to right; each read
+    /// must be covered by permission held at that point (the `frame` obligation, E4).
+    fn inhale(&mut self, context: &Context, parts: &[Part], body: &mut Body) {
+        for part in parts {
+            self.inhale_conjunct(context, part, body);
         }
     }
 
-    /// Checks the assertion's facts and permission against the state and removes the permission
-    /// (E4). Reads are checked against the permission held before the exhale began.
-    /// The clauses form one conjunction: one snapshot of the masks serves them all.
-    fn exhale(&mut self, context: &Context, clauses: &[logic::Clause], id: ObligationId, body: &mut Body) {
+    /// Checks the parts' facts and permission against the state and removes the permission
+    /// (E4). Reads are checked against the permission held before the exhale began: the clauses
+    /// form one conjunction, and one snapshot of the masks (named by `serial`) serves them all.
+    fn exhale(&mut self, context: &Context, parts: &[Part], serial: usize, body: &mut Body) {
         let mut before = context.clone();
         for index in self.arrays() {
-            let saved = format!("{}_before_{}", names::mask(self.kernel, index), self.obligations.len());
+            let saved = format!("{}_before_{serial}", names::mask(self.kernel, index));
             body.locals.push(Binding::new(&saved, mask_type()));
             body.push(StmtKind::Assign {
                 target: saved.clone(),
@@ -713,8 +668,8 @@ impl<'k> Encoder<'k> {
             });
             before.masks[index] = saved;
         }
-        for conjunct in clauses.iter().flat_map(|clause| normal_form(&clause.assertion)) {
-            self.exhale_conjunct(&before, &conjunct, id, body);
+        for part in parts {
+            self.exhale_conjunct(&before, part, body);
         }
     }
 
@@ -741,86 +696,56 @@ impl<'k> Encoder<'k> {
         }
     }
 
-    fn atom_bounds(
-        &self,
-        context: &Context,
-        array: logic::ArrayId,
-        index: &Expr,
-        scope: &Scope,
-        span: Span,
-    ) -> Condition {
-        let name = &self.kernel.array(array).name;
-        scope.close(
-            ObligationId::AccessBounds,
-            span,
-            expr::in_bounds(index, context.array_size(array)),
-            format!("this permission names a location that might lie outside `{name}`"),
-        )
-    }
-
-    fn block(&mut self, context: &Context, block: &logic::Block, body: &mut Body) {
-        for stmt in &block.stmts {
-            self.statement(context, stmt, body);
+    fn commands(&mut self, context: &Context, commands: &[Command], body: &mut Body) {
+        for command in commands {
+            self.command(context, command, body);
         }
     }
 
-    fn statement(&mut self, context: &Context, stmt: &logic::Stmt, body: &mut Body) {
+    fn command(&mut self, context: &Context, command: &Command, body: &mut Body) {
         let kernel = self.kernel;
-        let value = |this: &mut Self, body: &mut Body, expr: &logic::Expr| {
-            let mut conditions = Vec::new();
-            let translated = context.translate(expr, &mut conditions, &mut Scope::default());
-            conditions.into_iter().for_each(|condition| this.check(body, condition));
-            translated
-        };
-        match &stmt.kind {
-            logic::StmtKind::Declare { var, init: None } => {
-                body.push(StmtKind::Havoc(vec![names::private(kernel, *var)]))
+        match command {
+            Command::Inhale(parts) => self.inhale(context, parts, body),
+            Command::Exhale { parts, serial, .. } => self.exhale(context, parts, *serial, body),
+            Command::Assert { parts, .. } => {
+                for part in parts {
+                    self.assert_conjunct(context, part, body);
+                }
             }
-            logic::StmtKind::Declare { var, init: Some(init) } | logic::StmtKind::Assign { var, value: init } => {
-                let init = value(self, body, init);
-                body.push(StmtKind::Assign { target: names::private(kernel, *var), indices: Vec::new(), value: init });
+            Command::Assign { var, value: None, .. } => body.push(StmtKind::Havoc(vec![names::private(kernel, *var)])),
+            Command::Assign { var, value: Some(value), checks } => {
+                self.checks(context, checks, &mut body.stmts);
+                let value = context.translate(value);
+                body.push(StmtKind::Assign { target: names::private(kernel, *var), indices: Vec::new(), value });
             }
-            logic::StmtKind::Write { array, index, value: written } => {
-                let index = value(self, body, index);
-                let written = value(self, body, written);
-                let name = &kernel.array(*array).name;
-                let bounds = Condition {
-                    id: ObligationId::AccessBounds,
-                    span: stmt.span,
-                    expr: expr::in_bounds(&index, context.array_size(*array)),
-                    message: format!("the index of this write to `{name}` might lie outside the array"),
-                    grant: None,
-                };
-                self.check(body, bounds);
+            Command::Write { array, index, value, checks, bounds, write, .. } => {
+                self.checks(context, checks, &mut body.stmts);
+                let index = context.translate(index);
+                let written = context.translate(value);
+                self.prove(&mut body.stmts, *bounds, expr::in_bounds(&index, context.array_size(*array)));
                 let mask = Expr::select(Expr::var(names::mask(kernel, array.index())), index.clone());
                 let all = Amount::Exact(BigRational::from_integer(BigInt::from(1)));
-                let write = Condition {
-                    id: ObligationId::AccessWrite,
-                    span: stmt.span,
-                    expr: conjunct::holds(mask, &all),
-                    message: format!("this write to `{name}` might not hold write permission"),
-                    grant: Some(expr::Grant {
-                        mask: names::mask(kernel, array.index()),
-                        index: index.clone(),
-                        guard: Expr::Bool(true),
-                        amount: all,
-                    }),
+                self.prove(&mut body.stmts, *write, conjunct::holds(mask, &all));
+                let grant = Grant {
+                    mask: names::mask(kernel, array.index()),
+                    index: index.clone(),
+                    guard: Expr::Bool(true),
+                    amount: all,
                 };
-                self.check(body, write);
+                self.grant(body, &grant);
                 body.push(StmtKind::Assign {
                     target: names::heap(kernel, array.index()),
                     indices: vec![index],
                     value: written,
                 });
             }
-            logic::StmtKind::If { cond, then_branch, else_branch } => {
-                let cond = value(self, body, cond);
+            Command::If { cond, checks, then_branch, else_branch } => {
+                self.checks(context, checks, &mut body.stmts);
+                let cond = context.translate(cond);
                 let mut then_body = Body { stmts: Vec::new(), locals: Vec::new() };
-                self.block(context, then_branch, &mut then_body);
+                self.commands(context, then_branch, &mut then_body);
                 let mut else_body = Body { stmts: Vec::new(), locals: Vec::new() };
-                if let Some(else_branch) = else_branch {
-                    self.block(context, else_branch, &mut else_body);
-                }
+                self.commands(context, else_branch, &mut else_body);
                 body.locals.extend(then_body.locals.into_iter().chain(else_body.locals));
                 body.push(StmtKind::If {
                     cond: Some(cond),
@@ -828,43 +753,28 @@ impl<'k> Encoder<'k> {
                     else_branch: else_body.stmts,
                 });
             }
-            logic::StmtKind::While { invariants, cond, body: loop_body } => {
-                self.while_loop(context, invariants, cond, loop_body, body);
+            Command::Loop { .. } => self.while_loop(context, command, body),
+            Command::Barrier { barrier, pre, post } => self.barrier(context, kernel.barrier(*barrier), pre, post, body),
+            Command::Assume { expr, checks, span } => {
+                self.checks(context, checks, &mut body.stmts);
+                body.push(StmtKind::Assume(context.translate(expr)));
+                self.probe(&mut body.stmts, Assumed::Assume, *span);
             }
-            logic::StmtKind::Barrier(barrier) => self.barrier(context, kernel.barrier(*barrier), body),
-            logic::StmtKind::Assert(assertion) => self.assert(context, assertion, ObligationId::Assert, body),
-            logic::StmtKind::Assume(assumed) => {
-                let assumed = value(self, body, assumed);
-                body.push(StmtKind::Assume(assumed));
-                self.probe(&mut body.stmts, Assumed::Assume, stmt.span);
-            }
-            logic::StmtKind::Block(inner) => self.block(context, inner, body),
         }
     }
 
-    /// `assert R`: each fact holds and each permission is held, nothing is removed.
-    fn assert(&mut self, context: &Context, assertion: &logic::Assertion, id: ObligationId, body: &mut Body) {
-        for conjunct in normal_form(assertion) {
-            self.assert_conjunct(context, &conjunct, id, body);
-        }
-    }
-
-    /// A barrier as a call (seed section 5.3; E3): exhale `B_pre`, give up all permission, forget
+    /// A barrier as a call (seed section 5.3; E3): assert `B_pre`, give up all permission, forget
     /// the heap, inhale `B_res * B_post`. Private variables survive.
-    fn barrier(&mut self, context: &Context, barrier: &logic::Barrier, body: &mut Body) {
-        let mut at_barrier = context.clone();
-        at_barrier.read_id = ObligationId::Frame;
-        for clause in &barrier.contract.requires {
-            self.assert(&at_barrier, &clause.assertion, ObligationId::BarrierPre, body);
+    fn barrier(&mut self, context: &Context, barrier: &logic::Barrier, pre: &[Part], post: &[Part], body: &mut Body) {
+        for part in pre {
+            self.assert_conjunct(context, part, body);
         }
         self.forget_permissions(body);
         let heaps: Vec<String> = self.arrays().map(|index| names::heap(self.kernel, index)).collect();
         if !heaps.is_empty() {
             body.push(StmtKind::Havoc(heaps));
         }
-        for clause in &barrier.contract.ensures {
-            self.inhale(&at_barrier, &clause.assertion, body);
-        }
+        self.inhale(context, post, body);
         if let Some(span) = clauses_span(&barrier.contract.ensures) {
             self.probe(&mut body.stmts, Assumed::BarrierPost, span);
         }
@@ -873,17 +783,24 @@ impl<'k> Encoder<'k> {
     /// A loop, cut as Viper cuts it (E6): exhale the invariant on entry; havoc the variables the
     /// body assigns and the heap; then either run one iteration from the invariant alone and
     /// exhale it again, or leave with the rest of the permission and the invariant.
-    fn while_loop(
-        &mut self,
-        context: &Context,
-        invariants: &[logic::Clause],
-        cond: &logic::Expr,
-        loop_body: &logic::Block,
-        body: &mut Body,
-    ) {
+    fn while_loop(&mut self, context: &Context, command: &Command, body: &mut Body) {
+        let Command::Loop {
+            invariants,
+            cond,
+            entry,
+            inhaled,
+            cond_checks,
+            body: loop_body,
+            preserved,
+            exit: exit_parts,
+            barrier_inside,
+            serial,
+            ..
+        } = command
+        else {
+            unreachable!("a loop command")
+        };
         let kernel = self.kernel;
-        let mut entry_context = context.clone();
-        entry_context.read_id = ObligationId::Frame;
         // Whether any state satisfies the invariant at all, asked in a procedure of its own: in
         // the thread's, the entry check comes first, and its failure (an unsatisfiable invariant
         // never holds on entry) would make an iteration unreachable by itself.
@@ -891,11 +808,7 @@ impl<'k> Encoder<'k> {
             let mut start = Body { stmts: Vec::new(), locals: body.locals.clone() };
             self.forget_permissions(&mut start);
             // The iteration's inhale checks the invariant's definedness; this one only assumes.
-            let obligations = self.obligations.len();
-            for clause in invariants {
-                self.inhale(&entry_context, &clause.assertion, &mut start);
-            }
-            self.obligations.truncate(obligations);
+            self.inhale(context, inhaled, &mut start);
             let mut stmts = without_checks(start.stmts);
             self.probe(&mut stmts, Assumed::LoopInvariant, span);
             let name = format!("invariant_{}_{}", kernel.name, self.probes.len() - 1);
@@ -903,11 +816,10 @@ impl<'k> Encoder<'k> {
             let procedure = self.procedure(name, &thread, self.launch(), true, start.locals, stmts);
             self.extra_declarations.push(Declaration::Procedure(procedure));
         }
-        self.exhale(&entry_context, invariants, ObligationId::LoopInvariantEntry, body);
+        self.command(context, entry, body);
         // Each mask and heap as the loop finds it, in a fresh local.
-        let number = self.obligations.len();
         let mut save = |original: String, ty: Type| {
-            let saved = format!("{original}_frame_{number}");
+            let saved = format!("{original}_frame_{serial}");
             body.locals.push(Binding::new(&saved, ty));
             body.push(StmtKind::Assign { target: saved.clone(), indices: Vec::new(), value: Expr::var(original) });
             saved
@@ -928,22 +840,18 @@ impl<'k> Encoder<'k> {
         // One iteration from the invariant alone.
         let mut iteration = Body { stmts: Vec::new(), locals: Vec::new() };
         self.forget_permissions(&mut iteration);
-        for clause in invariants {
-            self.inhale(&entry_context, &clause.assertion, &mut iteration);
-        }
-        let mut conditions = Vec::new();
-        let condition = context.translate(cond, &mut conditions, &mut Scope::default());
-        conditions.into_iter().for_each(|condition| self.check(&mut iteration, condition));
+        self.inhale(context, inhaled, &mut iteration);
+        self.checks(context, cond_checks, &mut iteration.stmts);
+        let condition = context.translate(cond);
         iteration.push(StmtKind::Assume(condition.clone()));
-        self.block(context, loop_body, &mut iteration);
-        self.exhale(&entry_context, invariants, ObligationId::LoopInvariantPreserved, &mut iteration);
+        self.commands(context, loop_body, &mut iteration);
+        self.command(context, preserved, &mut iteration);
         iteration.push(StmtKind::Assume(Expr::Bool(false)));
         // Leaving: the frame plus the invariant, and the condition false. A barrier in the body
         // takes the frame away (the thread gave up everything there), so after such a loop only
         // the invariant's permission remains, whether or not an iteration ran (E6).
         let mut exit = Body { stmts: Vec::new(), locals: Vec::new() };
-        let barrier_inside = contains_barrier(loop_body);
-        if barrier_inside {
+        if *barrier_inside {
             self.forget_permissions(&mut exit);
         } else {
             for (index, saved) in frame.iter().enumerate() {
@@ -954,9 +862,7 @@ impl<'k> Encoder<'k> {
                 });
             }
         }
-        for clause in invariants {
-            self.inhale(&entry_context, &clause.assertion, &mut exit);
-        }
+        self.inhale(context, exit_parts, &mut exit);
         if !barrier_inside {
             // The frame's values survive a loop without a barrier (E6): where the thread kept some
             // permission outside the loop and the invariant gave the body less than all of the
@@ -993,20 +899,6 @@ impl<'k> Encoder<'k> {
         body.locals.extend(iteration.locals.into_iter().chain(exit.locals));
         body.push(StmtKind::If { cond: None, then_branch: iteration.stmts, else_branch: exit.stmts });
     }
-}
-
-/// A likely fix for an obligation, for the ones whose usual cause is known.
-fn help(id: ObligationId, message: &str) -> Option<String> {
-    Some(match id {
-        ObligationId::AccessBounds => "`tid` counts the threads of all groups (up to `tcount`) and `lid` those of one group (up to `gsize`): index by `lid`, size the array by `tcount`, or, for one work group, add `requires tcount == gsize;`".into(),
-        ObligationId::KernelResources => "threads of different groups name the same location: index global arrays by `tid` (unique in the kernel) rather than `lid`, or add `requires tcount == gsize;` for one work group".into(),
-        ObligationId::GroupResources => "two threads of a group hold permission on one location that adds up to more than 1: give each thread its own cells, or share them with `read`".into(),
-        ObligationId::BarrierResources => "a barrier can only redistribute what the group holds: every location's barrier permissions must add up to at most what the thread contracts gave".into(),
-        ObligationId::BarrierFunctional if message.contains("postcondition") => "a barrier postcondition may use the thread's own barrier precondition, and other threads' only for memory the barrier fences (`barrier(local)`, `barrier(global)`, `barrier({local, global})`)".into(),
-        ObligationId::AccessRead | ObligationId::AccessWrite => "a thread reads with any permission and writes with all of it: add the permission to the thread contract, a barrier's ensures, or the loop invariant".into(),
-        ObligationId::FunctionTermination => "every call on a cycle of calls must pass a measure at least 0 and smaller than the caller's: by default an int parameter (for example `n - 1` under `n > 0`); write `decreases e;` to choose another".into(),
-        _ => return None,
-    })
 }
 
 /// The kernel's names for the IVL names a counterexample shows: thread ids, sizes, parameters,
@@ -1113,7 +1005,6 @@ fn reads_of(expr: &Expr, display: &std::collections::BTreeMap<String, String>, o
     }
 }
 
-/// Whether a block has a barrier somewhere inside.
 /// The statements without their checks (on every branch).
 fn without_checks(stmts: Vec<Stmt>) -> Vec<Stmt> {
     stmts
@@ -1135,45 +1026,20 @@ fn clauses_span(clauses: &[logic::Clause]) -> Option<Span> {
     Some(clauses.iter().fold(first, |span, clause| span.to(clause.span)))
 }
 
-fn contains_barrier(block: &logic::Block) -> bool {
-    block.stmts.iter().any(|stmt| match &stmt.kind {
-        logic::StmtKind::Barrier(_) => true,
-        logic::StmtKind::If { then_branch, else_branch, .. } => {
-            contains_barrier(then_branch) || else_branch.as_ref().is_some_and(contains_barrier)
-        }
-        logic::StmtKind::While { body, .. } => contains_barrier(body),
-        logic::StmtKind::Block(inner) => contains_barrier(inner),
-        _ => false,
-    })
-}
-
-/// The private variables a block assigns (declarations included).
-fn assigned_in(block: &logic::Block, out: &mut BTreeSet<VarId>) {
-    for stmt in &block.stmts {
-        match &stmt.kind {
-            logic::StmtKind::Declare { var, .. } | logic::StmtKind::Assign { var, .. } => {
+/// The private variables commands assign (declarations included).
+fn assigned_in(commands: &[Command], out: &mut BTreeSet<VarId>) {
+    for command in commands {
+        match command {
+            Command::Assign { var, .. } => {
                 out.insert(*var);
             }
-            logic::StmtKind::If { then_branch, else_branch, .. } => {
+            Command::If { then_branch, else_branch, .. } => {
                 assigned_in(then_branch, out);
-                if let Some(else_branch) = else_branch {
-                    assigned_in(else_branch, out);
-                }
+                assigned_in(else_branch, out);
             }
-            logic::StmtKind::While { body, .. } => assigned_in(body, out),
-            logic::StmtKind::Block(inner) => assigned_in(inner, out),
+            Command::Loop { body, .. } => assigned_in(body, out),
             _ => {}
         }
-    }
-}
-
-fn describe(id: ObligationId) -> &'static str {
-    match id {
-        ObligationId::ThreadPost => "this postcondition",
-        ObligationId::BarrierPre => "this barrier precondition",
-        ObligationId::LoopInvariantEntry => "this loop invariant, on entry,",
-        ObligationId::LoopInvariantPreserved => "this loop invariant, after an iteration,",
-        _ => "this clause",
     }
 }
 

@@ -11,30 +11,20 @@
 //! also be injective across threads (two threads never name one location through it), which its
 //! own assertion checks, since the sum counts each atom once.
 
-use super::expr::{self, Context, Scope};
+use super::expr::{self, Context};
 use super::inverse::{pinned_thread, symbolic_inverse};
 use super::{conjunction, facts, ivl_type, names, Encoder};
 use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Stmt, StmtKind, Type};
-use lockstep_logic::fences::{Assigned, Intervals, MemoryModel, Start};
+use lockstep_logic::fences::{Assigned, MemoryModel, Start};
 use lockstep_logic::lockstep::LockStep;
+use lockstep_logic::outline::{Global, Threads};
 use lockstep_logic::resources::{normal_form, Conjunct, ConjunctKind};
-use lockstep_logic::Obligation;
-use lockstep_logic::{self as logic, Amount, ArrayId, BarrierId, ObligationId, VarId, VarKind};
+use lockstep_logic::{self as logic, Amount, ArrayId, BarrierId, VarId, VarKind};
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use std::collections::BTreeMap;
 
 /// The location a resource check is about.
 pub(super) const LOCATION: &str = "location";
-
-/// Which threads an instance ranges over.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Threads {
-    /// The threads of the group `gid` (a procedure parameter).
-    Group,
-    /// All threads of the kernel.
-    Kernel,
-}
 
 /// A permission atom of a contract, in normal form.
 struct Atom {
@@ -118,69 +108,40 @@ enum Point<'a> {
 }
 
 impl<'k> Encoder<'k> {
-    /// `group.resources`, `kernel.resources` and `barrier.resources` for every array, the last
-    /// with the fence rule at every barrier that does not fence the array's memory.
-    pub(super) fn resource_procedures(&mut self, lockstep: &LockStep) -> Vec<Declaration> {
-        let kernel = self.kernel;
-        let thread_atoms = atoms(&kernel.thread_contract.requires);
-        let intervals = Intervals::of(kernel);
-        let mut procedures = Vec::new();
-        for array in 0..kernel.arrays.len() {
-            let array = ArrayId(array as u32);
-            let on_array: Vec<&Atom> = thread_atoms.iter().filter(|atom| atom.array() == array).collect();
-            if !on_array.is_empty() {
-                procedures.push(self.fit(array, &on_array, Threads::Group, None, lockstep));
-                if kernel.array(array).memory == logic::Memory::Global {
-                    procedures.push(self.fit(array, &on_array, Threads::Kernel, None, lockstep));
-                }
+    /// The procedure of a resource obligation of the outline: `group.resources`,
+    /// `kernel.resources` or `barrier.resources`, or the fence rule at a barrier.
+    pub(super) fn resource_procedure(&mut self, global: &Global, lockstep: &LockStep) -> Procedure {
+        match global {
+            Global::Fit { .. } => self.fit(global, lockstep),
+            Global::Handover { array, barrier, receiving, earlier, model } => {
+                self.handover(*array, receiving, barrier.index(), earlier, *model, lockstep)
             }
-            for (index, barrier) in kernel.barriers.iter().enumerate() {
-                let barrier_atoms = atoms(&barrier.contract.ensures);
-                let on_array: Vec<&Atom> = barrier_atoms.iter().filter(|atom| atom.array() == array).collect();
-                if !on_array.is_empty() {
-                    procedures.push(self.fit(array, &on_array, Threads::Group, Some(index), lockstep));
-                }
-                let memory = kernel.array(array).memory;
-                if !barrier.fences.fences(memory) {
-                    let unordered = intervals.unordered(kernel, BarrierId(index as u32), memory);
-                    procedures.extend(self.handover(array, &on_array, index, &unordered, lockstep));
-                }
-            }
+            _ => unreachable!("a resource obligation"),
         }
-        procedures.into_iter().map(Declaration::Procedure).collect()
     }
 
-    /// The procedure that checks that `atoms` (of the thread contract, or of barrier `barrier`'s
-    /// ensures) fit in what the group or the kernel owns of `array`.
-    fn fit(
-        &mut self,
-        array: ArrayId,
-        atoms: &[&Atom],
-        threads: Threads,
-        barrier: Option<usize>,
-        lockstep: &LockStep,
-    ) -> Procedure {
+    /// The procedure of a [`Global::Fit`]: the atoms (of the thread contract, or of a barrier's
+    /// ensures) fit in what the group or the kernel owns of the array.
+    fn fit(&mut self, global: &Global, lockstep: &LockStep) -> Procedure {
+        let Global::Fit { array, threads, barrier, atoms, distinct, fits: fits_number, .. } = global else {
+            unreachable!("a fit obligation")
+        };
+        let (array, threads, barrier) = (*array, *threads, barrier.map(BarrierId::index));
+        let atoms: Vec<Atom> = atoms.iter().map(|conjunct| Atom { conjunct: conjunct.clone() }).collect();
         let kernel = self.kernel;
         let name = &kernel.array(array).name;
-        let id = match (barrier, threads) {
-            (Some(_), _) => ObligationId::BarrierResources,
-            (None, Threads::Group) => ObligationId::GroupResources,
-            (None, Threads::Kernel) => ObligationId::KernelResources,
-        };
         let mut builder = self.builder(lockstep);
         let location = Expr::var(LOCATION);
         let mut instances = Vec::new();
         let point = barrier.map_or(Point::Launch, Point::Barrier);
-        for atom in atoms {
+        for atom in &atoms {
             let mut instance = self.instance(threads, point, lockstep, &mut builder);
             bind(&mut instance, atom, &mut builder);
             instances.push((atom, instance));
         }
         // Injectivity of every exact atom across two different threads.
-        for (atom, first) in &instances {
-            if !matches!(atom.amount(), Amount::Exact(_)) {
-                continue;
-            }
+        for ((atom, first), number) in instances.iter().zip(distinct) {
+            let Some(number) = number else { continue };
             let mut second = self.instance(threads, point, lockstep, &mut builder);
             bind(&mut second, atom, &mut builder);
             // Two instances differ in thread, or (inside one thread) in the `\forall*` variable.
@@ -203,17 +164,11 @@ impl<'k> Encoder<'k> {
             let (first_guard, first_index) = first.at(atom);
             let (second_guard, second_index) = second.at(atom);
             let clash = conjunction([distinct, first_guard, second_guard]);
-            let tag = self.tag(
-                id,
-                atom.conjunct.span,
-                format!("{} might name the same location of `{name}` in two threads", describe(threads, barrier)),
-            );
-            self.shown.insert(tag.clone(), vec![(format!("index of `{name}` both threads name"), first_index.clone())]);
-            builder.stmts.push(Stmt::new(StmtKind::Assert {
-                expr: Expr::binary(BinaryOp::Implies, clash, Expr::binary(BinaryOp::Ne, first_index, second_index)),
-                tag: Some(tag),
-                assumed: true,
-            }));
+            let shown = vec![(format!("index of `{name}` both threads name"), first_index.clone())];
+            self.shown.insert(Self::tag(*number), shown);
+            let injective =
+                Expr::binary(BinaryOp::Implies, clash, Expr::binary(BinaryOp::Ne, first_index, second_index));
+            self.prove(&mut builder.stmts, *number, injective);
         }
         // What the instances hold at `j`.
         let mut held = Holdings::default();
@@ -255,21 +210,7 @@ impl<'k> Encoder<'k> {
         } else {
             fits
         };
-        let span = atoms[0].conjunct.span;
-        let message = match (barrier, threads) {
-            (Some(_), _) => format!("the barrier might hand out more of `{name}` than the group owns"),
-            (None, Threads::Group) => {
-                format!("the threads of a group might together hold more than all of a location of `{name}`")
-            }
-            (None, Threads::Kernel) => {
-                format!("threads of different groups might together hold more than all of a location of `{name}`")
-            }
-        };
-        let tag = match barrier {
-            Some(index) => self.tag_related(id, span, message, kernel.barriers[index].span, "at this barrier".into()),
-            None => self.tag(id, span, message),
-        };
-        builder.stmts.push(Stmt::new(StmtKind::Assert { expr: fits, tag: Some(tag), assumed: true }));
+        self.prove(&mut builder.stmts, *fits_number, fits);
         let suffix = match barrier {
             Some(index) => format!("barrier_{index}"),
             None if threads == Threads::Kernel => "kernel".to_string(),
@@ -288,42 +229,30 @@ impl<'k> Encoder<'k> {
     fn handover(
         &mut self,
         array: ArrayId,
-        receiving: &[&Atom],
+        receiving: &[(Conjunct, usize)],
         barrier: usize,
-        unordered: &BTreeMap<Start, Assigned>,
+        earlier: &[(Start, Assigned, Vec<Conjunct>)],
+        model: MemoryModel,
         lockstep: &LockStep,
-    ) -> Option<Procedure> {
+    ) -> Procedure {
         let kernel = self.kernel;
-        let model = self.memory_model;
-        // Only exact amounts add up to write permission; under OpenCL's rule any access counts.
-        let relevant = |atom: &Atom| model == MemoryModel::OpenCl || matches!(atom.amount(), Amount::Exact(_));
-        let earlier: Vec<(Start, &Assigned, Vec<Atom>)> = unordered
+        let earlier: Vec<(Start, &Assigned, Vec<Atom>)> = earlier
             .iter()
-            .map(|(start, assigned)| {
-                let clauses = match start {
-                    Start::Launch => &kernel.thread_contract.requires,
-                    Start::Barrier(earlier) => &kernel.barrier(*earlier).contract.ensures,
-                };
-                let on_array = atoms(clauses).into_iter().filter(|atom| atom.array() == array && relevant(atom));
-                (*start, assigned, on_array.collect::<Vec<Atom>>())
+            .map(|(start, assigned, atoms)| {
+                (*start, assigned, atoms.iter().map(|conjunct| Atom { conjunct: conjunct.clone() }).collect())
             })
-            .filter(|(_, _, atoms)| !atoms.is_empty())
             .collect();
-        if receiving.is_empty() || earlier.is_empty() {
-            return None;
-        }
+        let receiving: Vec<(Atom, usize)> =
+            receiving.iter().map(|(conjunct, number)| (Atom { conjunct: conjunct.clone() }, *number)).collect();
         let mut builder = self.builder(lockstep);
         let location = Expr::var(LOCATION);
         let receiver = self.instance(Threads::Group, Point::Barrier(barrier), lockstep, &mut builder);
-        let received: Vec<(&Atom, Expr)> =
-            receiving.iter().map(|atom| (*atom, naming(&receiver, atom, &location, &mut builder))).collect();
-        let receiver_writes = write_permission(received.iter().map(|(atom, names)| (*atom, names.clone())));
+        let received: Vec<(&Atom, usize, Expr)> = receiving
+            .iter()
+            .map(|(atom, number)| (atom, *number, naming(&receiver, atom, &location, &mut builder)))
+            .collect();
+        let receiver_writes = write_permission(received.iter().map(|(atom, _, names)| (*atom, names.clone())));
         let name = &kernel.array(array).name;
-        let memory = match kernel.array(array).memory {
-            logic::Memory::Local => "local",
-            logic::Memory::Global => "global",
-        };
-        let barrier_span = kernel.barriers[barrier].span;
         // Some thread of the group may have written (or accessed) the location in some unordered
         // interval: one writer instance per interval start, with that start's atoms and state.
         let mut conflicts = Vec::new();
@@ -346,35 +275,13 @@ impl<'k> Encoder<'k> {
             ));
         }
         let conflict = disjunction(conflicts);
-        let accessed = match model {
-            MemoryModel::Seed => "written it",
-            MemoryModel::OpenCl => "written it (or read it, and the receiving thread may write it)",
-        };
-        for (atom, names) in &received {
-            let message = format!(
-                "this barrier might hand a location of `{name}` to a thread although another thread may have {accessed} since the last barrier that fences {memory} memory"
-            );
-            let help = format!(
-                "a barrier orders a write with another thread's later access only if it fences the memory: add `{memory}` to this barrier's fences (`barrier({memory})`, or `barrier({{local, global}})` for both), or leave the location with the thread that wrote it"
-            );
-            self.obligations.push(Obligation {
-                id: ObligationId::BarrierResources,
-                span: atom.conjunct.span,
-                related: Some((barrier_span, format!("this barrier does not fence {memory} memory"))),
-                message,
-                help: Some(help),
-            });
-            let tag = format!("o{}", self.obligations.len() - 1);
+        for (_, number, names) in &received {
             let violation = Expr::binary(BinaryOp::And, names.clone(), conflict.clone());
-            builder.stmts.push(Stmt::new(StmtKind::Assert {
-                expr: Expr::negation(violation),
-                tag: Some(tag),
-                assumed: true,
-            }));
+            self.prove(&mut builder.stmts, *number, Expr::negation(violation));
         }
         let facts = vec![expr::in_bounds(&Expr::var(names::GID), expr::groups())];
         let name = format!("fences_barrier_{barrier}_{name}");
-        Some(self.procedure(name, &[names::GID], facts, true, builder.locals, builder.stmts))
+        self.procedure(name, &[names::GID], facts, true, builder.locals, builder.stmts)
     }
 
     /// A procedure's state for the resource checks: the heaps, the lock-step-safe private
@@ -434,8 +341,7 @@ impl<'k> Encoder<'k> {
             }
             builder.groups.push(gid.clone());
         }
-        let mut context = self.context([tid, gid.clone(), lid.clone()], ObligationId::Frame);
-        context.check_reads = false;
+        let mut context = self.context([tid, gid.clone(), lid.clone()]);
         match point {
             // The thread contract reads the heap of the launch; a barrier's clauses the heap at the barrier.
             Point::Launch | Point::Earlier(Start::Launch, _) => context.heaps = context.old_heaps.clone(),
@@ -491,9 +397,7 @@ impl<'k> Encoder<'k> {
                 continue;
             }
             let group_context = {
-                let mut context = self
-                    .context([Expr::var(names::UNKNOWN), gid.clone(), Expr::var(names::UNKNOWN)], ObligationId::Frame);
-                context.check_reads = false;
+                let context = self.context([Expr::var(names::UNKNOWN), gid.clone(), Expr::var(names::UNKNOWN)]);
                 context
             };
             // The thread precondition reads no private variable. A guard `e == c` with `e` linear
@@ -510,19 +414,11 @@ impl<'k> Encoder<'k> {
                 }
                 None => self.left_inverse(atom, number, location, builder),
             };
-            let mut context = self.context(
-                [
-                    Expr::binary(
-                        BinaryOp::Add,
-                        Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone()),
-                        inverse.clone(),
-                    ),
-                    gid,
-                    inverse.clone(),
-                ],
-                ObligationId::Frame,
-            );
-            context.check_reads = false;
+            let mut context = self.context([
+                Expr::binary(BinaryOp::Add, Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone()), inverse.clone()),
+                gid,
+                inverse.clone(),
+            ]);
             context.heaps = context.old_heaps.clone();
             let (guard, index) = atom_at(&context, atom);
             let names_location = conjunction([
@@ -540,15 +436,14 @@ impl<'k> Encoder<'k> {
     fn named_by_some_thread(&self, atom: &Atom, location: &Expr) -> Expr {
         let gid = Expr::var(names::GID);
         let lid = Expr::var("owner_lid");
-        let mut context = self.context([super::thread_id(&gid, &lid), gid.clone(), lid.clone()], ObligationId::Frame);
-        context.check_reads = false;
+        let mut context = self.context([super::thread_id(&gid, &lid), gid.clone(), lid.clone()]);
         context.heaps = context.old_heaps.clone();
         let mut bound = vec![Binding::new("owner_lid", Type::Int)];
         let mut range = Vec::new();
         if let Some(binder) = atom.conjunct.binders.first() {
             bound.push(Binding::new("owner_bound", Type::Int));
             context.vars.insert(binder.var, Expr::var("owner_bound"));
-            range.push(context.translate(&binder.range, &mut Vec::new(), &mut Scope::default()));
+            range.push(context.translate(&binder.range));
         }
         let (guard, index) = atom_at(&context, atom);
         let body = [expr::in_bounds(&lid, Expr::var(names::GSIZE))]
@@ -578,15 +473,11 @@ impl<'k> Encoder<'k> {
         let gid = Expr::var(names::GID);
         let lid = Expr::var("inverted_lid");
         let gsize = Expr::var(names::GSIZE);
-        let mut context = self.context(
-            [
-                Expr::binary(BinaryOp::Add, Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone()), lid.clone()),
-                gid.clone(),
-                lid.clone(),
-            ],
-            ObligationId::Frame,
-        );
-        context.check_reads = false;
+        let mut context = self.context([
+            Expr::binary(BinaryOp::Add, Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone()), lid.clone()),
+            gid.clone(),
+            lid.clone(),
+        ]);
         context.heaps = context.old_heaps.clone();
         let (guard, index) = atom_at(&context, atom);
         builder.assume(Expr::Quantified {
@@ -600,14 +491,6 @@ impl<'k> Encoder<'k> {
             )),
         });
         Expr::Call(name, vec![gid, location.clone()])
-    }
-}
-
-fn describe(threads: Threads, barrier: Option<usize>) -> &'static str {
-    match (threads, barrier) {
-        (_, Some(_)) => "this barrier permission",
-        (Threads::Group, None) => "this permission",
-        (Threads::Kernel, None) => "this permission (in threads of different groups)",
     }
 }
 
@@ -658,8 +541,7 @@ fn bind(instance: &mut Instance, atom: &Atom, builder: &mut Builder) {
     let name = format!("bound_{}", builder.locals.len());
     builder.locals.push(Binding::new(&name, Type::Int));
     instance.context.vars.insert(binder.var, Expr::var(&name));
-    let mut ignored = Vec::new();
-    let range = instance.context.translate(&binder.range, &mut ignored, &mut Scope::default());
+    let range = instance.context.translate(&binder.range);
     instance.bound = Some((Expr::var(name), range));
 }
 
@@ -695,11 +577,8 @@ fn disjunction(parts: impl IntoIterator<Item = Expr>) -> Expr {
 
 /// An atom's guard and index in a thread's context.
 fn atom_at(context: &Context, atom: &Atom) -> (Expr, Expr) {
-    let mut ignored = Vec::new();
-    let mut scope = Scope::default();
-    let guards: Vec<Expr> =
-        atom.conjunct.guards.iter().map(|guard| context.translate(guard, &mut ignored, &mut scope)).collect();
-    (conjunction(guards), context.translate(atom.index(), &mut ignored, &mut scope))
+    let guards: Vec<Expr> = atom.conjunct.guards.iter().map(|guard| context.translate(guard)).collect();
+    (conjunction(guards), context.translate(atom.index()))
 }
 
 fn real_literal(value: i64) -> Expr {

@@ -113,7 +113,7 @@ fn judge_unguarded(text: &str, settings: &Settings) -> Judgement {
     let Some(program) = checked.program.filter(|_| !checked.diagnostics.iter().any(|d| d.is_error())) else {
         return Judgement::Refused;
     };
-    let verdict = match verify::program(&program, Backend::Z3, &settings.limits, &Default::default()) {
+    let verdict = match verify::program(&program, Backend::Z3, &settings.limits, Default::default()) {
         Err(_) => Outcome::Undecided,
         Ok(kernels) => {
             let verdicts: Vec<Verdict> = kernels.iter().map(verify::KernelResult::verdict).collect();

@@ -11,9 +11,7 @@
 
 use super::Numbering;
 use crate::resources::{negation, Conjunct, ConjunctKind};
-use crate::{
-    ArrayId, BinaryOp, Expr, ExprKind, Function, FunctionId, Kernel, ObligationId, Span, VarId,
-};
+use crate::{ArrayId, BinaryOp, Expr, ExprKind, Function, FunctionId, Kernel, ObligationId, Span, VarId};
 
 /// One requirement of an expression, for one obligation.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,9 +37,9 @@ pub enum Requirement {
     NonZero(Expr),
     /// Precondition number `clause` of `function`, for these arguments.
     Precondition { function: FunctionId, args: Vec<Expr>, clause: usize },
-    /// The measure of `callee` ([`crate::recursion::measure`]) on these arguments is at least 0
-    /// and less than the caller's own.
-    Decreases { callee: FunctionId, args: Vec<Expr> },
+    /// `measure`, the measure of `callee` ([`crate::recursion::measure`]) over its parameters, is
+    /// at least 0 and less than the caller's own where the parameters are these arguments.
+    Decreases { callee: FunctionId, args: Vec<Expr>, measure: Expr },
     /// Never holds: a call on a cycle with no measure to compare.
     Unsatisfiable,
 }
@@ -152,7 +150,9 @@ impl Place<'_> {
                 let name = &self.kernel.array(*array).name;
                 // Sizes never change, so a read under `\old` has the same bounds (E1).
                 if self.reads != Reads::Unchecked {
-                    scope.emit(numbering, out,
+                    scope.emit(
+                        numbering,
+                        out,
                         ObligationId::AccessBounds,
                         expr.span,
                         Requirement::InBounds { array: *array, index: operand(index) },
@@ -162,7 +162,9 @@ impl Place<'_> {
                 // What a read under `\old` may see is framed by the precondition, not by the
                 // permissions held now.
                 if let (Reads::Framed(id), false) = (self.reads, old) {
-                    scope.emit(numbering, out,
+                    scope.emit(
+                        numbering,
+                        out,
                         id,
                         expr.span,
                         Requirement::Readable { array: *array, index: (**index).clone() },
@@ -214,7 +216,9 @@ impl Place<'_> {
                 }
                 let function = &self.functions[callee.index()];
                 for clause in 0..function.requires.len() {
-                    scope.emit(numbering, out,
+                    scope.emit(
+                        numbering,
+                        out,
                         ObligationId::CallPre,
                         expr.span,
                         Requirement::Precondition { function: *callee, args: args.clone(), clause },
@@ -261,7 +265,10 @@ impl Termination {
             _ => "`decreases` measure".to_string(),
         };
         let message = if callee == self.function {
-            format!("this recursive call might not pass a smaller non-negative {}, {forever}", measured(called, measure))
+            format!(
+                "this recursive call might not pass a smaller non-negative {}, {forever}",
+                measured(called, measure)
+            )
         } else {
             let own = self.cycle.iter().find(|(member, _)| *member == self.function).and_then(|(_, own)| own.as_ref());
             let own = own.map_or_else(|| "none".to_string(), |own| measured(caller, own));
@@ -273,7 +280,7 @@ impl Termination {
                 caller.name
             )
         };
-        Some((Requirement::Decreases { callee, args: args.to_vec() }, message))
+        Some((Requirement::Decreases { callee, args: args.to_vec(), measure: measure.clone() }, message))
     }
 }
 

@@ -25,9 +25,8 @@ pub struct FunctionOutline {
 /// The outlines of all functions of a program, numbered in order.
 pub fn outlines(kernel: &Kernel, functions: &[Function], numbering: &mut Numbering) -> Vec<FunctionOutline> {
     let calls = CallGraph::of(functions);
-    let measures: Vec<Option<Expr>> = (0..functions.len())
-        .map(|index| recursion::measure(functions, &calls, FunctionId(index as u32)))
-        .collect();
+    let measures: Vec<Option<Expr>> =
+        (0..functions.len()).map(|index| recursion::measure(functions, &calls, FunctionId(index as u32))).collect();
     (0..functions.len())
         .map(|index| outline(kernel, functions, &calls, &measures, FunctionId(index as u32), numbering))
         .collect()
@@ -53,7 +52,12 @@ fn outline(
     let mut measure_checks = Vec::new();
     let mut measure_numbering = Numbering::default();
     if let Some(measure) = &measured {
-        let place = Place { kernel, functions, reads: Reads::Framed(ObligationId::AccessRead), termination: termination.as_ref() };
+        let place = Place {
+            kernel,
+            functions,
+            reads: Reads::Framed(ObligationId::AccessRead),
+            termination: termination.as_ref(),
+        };
         place.checks(measure, &[], &[], &mut measure_numbering, &mut measure_checks);
     }
     if let Some(termination) = &mut termination {
@@ -62,7 +66,8 @@ fn outline(
             None => Some("the caller has no measure (no `decreases` clause and no int parameter) to compare with"),
         };
     }
-    let place = Place { kernel, functions, reads: Reads::Framed(ObligationId::AccessRead), termination: termination.as_ref() };
+    let place =
+        Place { kernel, functions, reads: Reads::Framed(ObligationId::AccessRead), termination: termination.as_ref() };
     let mut requires = Vec::new();
     for requirement in &function.requires {
         let mut checks = Vec::new();
@@ -90,5 +95,11 @@ fn outline(
         );
         ensures.push((checks, follows));
     }
-    FunctionOutline { function: id, requires, measure: measured.map(|measure| (measure, measure_checks)), body, ensures }
+    FunctionOutline {
+        function: id,
+        requires,
+        measure: measured.map(|measure| (measure, measure_checks)),
+        body,
+        ensures,
+    }
 }

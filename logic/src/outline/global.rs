@@ -18,9 +18,7 @@ use super::Numbering;
 use super::{Origin, Spec};
 use crate::fences::{Assigned, Intervals, MemoryModel, Start};
 use crate::resources::{normal_form, Conjunct, ConjunctKind};
-use crate::{
-    Amount, ArrayId, BarrierId, Clause, Expr, ExprKind, Function, Kernel, Memory, Obligation, ObligationId,
-};
+use crate::{Amount, ArrayId, BarrierId, Clause, Expr, ExprKind, Function, Kernel, Memory, Obligation, ObligationId};
 
 /// A level of the hierarchy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,7 +100,11 @@ pub enum Formula {
     /// A level's part by name, such as `T_res(gid, lid)`.
     Named(&'static str),
     /// `⊛ lid ∈ group. F` (or `∀` for facts), or over the groups of the kernel by `gid`.
-    Iterated { over: Threads, separating: bool, body: Box<Formula> },
+    Iterated {
+        over: Threads,
+        separating: bool,
+        body: Box<Formula>,
+    },
     Star(Vec<Formula>),
     /// All of every location of the array: `⊛ j. Perm(a[j], write)`.
     Whole(ArrayId),
@@ -208,7 +210,9 @@ pub fn spec(kernel: &Kernel, level: Level) -> Spec {
         Level::Thread => true,
     };
     let below = |name| match level {
-        Level::Kernel => Formula::Iterated { over: Threads::Kernel, separating: true, body: Box::new(Formula::Named(name)) },
+        Level::Kernel => {
+            Formula::Iterated { over: Threads::Kernel, separating: true, body: Box::new(Formula::Named(name)) }
+        }
         _ => Formula::Iterated { over: Threads::Group, separating: true, body: Box::new(Formula::Named(name)) },
     };
     if written {
@@ -255,14 +259,16 @@ pub fn obligations(
 
 fn functional(kernel: &Kernel, id: BarrierId, numbering: &mut Numbering) -> Option<Global> {
     let barrier = kernel.barrier(id);
-    let posts: Vec<Conjunct> =
-        conjuncts(&barrier.contract.ensures).filter(|conjunct| matches!(conjunct.kind, ConjunctKind::Fact(_))).collect();
+    let posts: Vec<Conjunct> = conjuncts(&barrier.contract.ensures)
+        .filter(|conjunct| matches!(conjunct.kind, ConjunctKind::Fact(_)))
+        .collect();
     if posts.is_empty() {
         return None;
     }
     // An array no thread writes needs no fence: every thread sees its launch contents (E7).
     let fenced = |array: ArrayId| barrier.fences.fences(kernel.array(array).memory) || !kernel.writes(array);
-    let launch = conjuncts(&kernel.thread_contract.requires).filter(|conjunct| reads_only(conjunct, |_| false)).collect();
+    let launch =
+        conjuncts(&kernel.thread_contract.requires).filter(|conjunct| reads_only(conjunct, |_| false)).collect();
     let own = conjuncts(&barrier.contract.requires).filter(|conjunct| reads_only(conjunct, |_| true)).collect();
     let others = conjuncts(&barrier.contract.requires).filter(|conjunct| reads_only(conjunct, fenced)).collect();
     let note = if barrier.fences.local || barrier.fences.global {
@@ -397,14 +403,18 @@ fn fit(
         .collect();
     let message = match (barrier, threads) {
         (Some(_), _) => format!("the barrier might hand out more of `{name}` than the group owns"),
-        (None, Threads::Group) => format!("the threads of a group might together hold more than all of a location of `{name}`"),
+        (None, Threads::Group) => {
+            format!("the threads of a group might together hold more than all of a location of `{name}`")
+        }
         (None, Threads::Kernel) => {
             format!("threads of different groups might together hold more than all of a location of `{name}`")
         }
     };
     let span = atoms[0].span;
     let fits = match barrier {
-        Some(barrier) => numbering.add_related(id, span, message, kernel.barrier(barrier).span, "at this barrier".into()),
+        Some(barrier) => {
+            numbering.add_related(id, span, message, kernel.barrier(barrier).span, "at this barrier".into())
+        }
         None => numbering.add(id, span, message),
     };
     Global::Fit { id, array, threads, barrier, atoms, distinct, fits }

@@ -23,7 +23,7 @@ mod thread;
 
 pub use checks::{Check, Place, Reads, Requirement, Termination};
 pub use functions::FunctionOutline;
-pub use global::{Entailment, Formula, Global, Level, Side, Threads};
+pub use global::{clauses, Entailment, Formula, Global, Level, Side, Threads};
 pub use thread::{Command, Part};
 
 use crate::fences::MemoryModel;

@@ -35,14 +35,38 @@ pub enum Command {
     Inhale(Vec<Part>),
     /// Check and remove the permissions, check the facts: each part's `holds` is an obligation
     /// `id`. `serial` is the number of obligations before it, which names its state.
-    Exhale { id: ObligationId, parts: Vec<Part>, serial: usize },
+    Exhale {
+        id: ObligationId,
+        parts: Vec<Part>,
+        serial: usize,
+    },
     /// Check the facts and that the permissions are held, removing nothing.
-    Assert { id: ObligationId, parts: Vec<Part> },
+    Assert {
+        id: ObligationId,
+        parts: Vec<Part>,
+    },
     /// `int x;` (no value) or `x := e;`.
-    Assign { var: VarId, value: Option<Expr>, checks: Vec<Check> },
+    Assign {
+        var: VarId,
+        value: Option<Expr>,
+        checks: Vec<Check>,
+    },
     /// `a[i] := e`: the index in bounds (`bounds`), write permission held (`write`).
-    Write { array: ArrayId, index: Expr, value: Expr, checks: Vec<Check>, bounds: usize, write: usize, span: Span },
-    If { cond: Expr, checks: Vec<Check>, then_branch: Vec<Command>, else_branch: Vec<Command> },
+    Write {
+        array: ArrayId,
+        index: Expr,
+        value: Expr,
+        checks: Vec<Check>,
+        bounds: usize,
+        write: usize,
+        span: Span,
+    },
+    If {
+        cond: Expr,
+        checks: Vec<Check>,
+        then_branch: Vec<Command>,
+        else_branch: Vec<Command>,
+    },
     /// A loop, cut as Viper cuts it (E6): the invariant exhaled on entry; then either one
     /// iteration from the invariant alone, exhaled again at its end, or the exit with the
     /// invariant and the condition false. `serial` names the frame's state.
@@ -64,9 +88,17 @@ pub enum Command {
     },
     /// The barrier as a call: its precondition asserted (`barrier.pre`), then all permission and
     /// the heap given up, then its resources and postcondition inhaled.
-    Barrier { barrier: BarrierId, pre: Vec<Part>, post: Vec<Part> },
+    Barrier {
+        barrier: BarrierId,
+        pre: Vec<Part>,
+        post: Vec<Part>,
+    },
     /// `assume e;`.
-    Assume { expr: Expr, checks: Vec<Check>, span: Span },
+    Assume {
+        expr: Expr,
+        checks: Vec<Check>,
+        span: Span,
+    },
 }
 
 /// The triple: the thread precondition inhaled, the body, the thread postcondition exhaled.
@@ -101,15 +133,15 @@ impl Walker<'_> {
         let mut checks = Vec::new();
         let (binders, guards) = self.place(reads).conjunct_checks(conjunct, numbering, &mut checks);
         if let ConjunctKind::Perm { array, index, .. } = &conjunct.kind {
-                let name = &self.kernel.array(*array).name;
-                let obligation = numbering.add(
-                    ObligationId::AccessBounds,
-                    conjunct.span,
-                    format!("this permission names a location that might lie outside `{name}`"),
-                );
-                checks.push(Check {
-                    obligation,
-                    requirement: super::Requirement::InBounds { array: *array, index: index.clone() },
+            let name = &self.kernel.array(*array).name;
+            let obligation = numbering.add(
+                ObligationId::AccessBounds,
+                conjunct.span,
+                format!("this permission names a location that might lie outside `{name}`"),
+            );
+            checks.push(Check {
+                obligation,
+                requirement: super::Requirement::InBounds { array: *array, index: index.clone() },
                 binders,
                 guards,
             });
