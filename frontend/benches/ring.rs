@@ -9,9 +9,6 @@
 //! kernel is not verified (undecided included) or when 32 barriers take more than ten times as
 //! long as 4.
 
-use lockstep_encoder::run::Backend;
-use lockstep_encoder::smt::Limits;
-use lockstep_frontend::check_bytes;
 use lockstep_frontend::verify::{self, Verdict};
 use std::time::{Duration, Instant};
 
@@ -44,10 +41,8 @@ fn measure(name: &str, text: &str) -> (Duration, usize, Vec<Verdict>) {
     let mut wrong = Vec::new();
     for _ in 0..RUNS {
         let start = Instant::now();
-        let checked = check_bytes(name, text.as_bytes().to_vec());
-        let program = checked.program.expect("the ring kernel is well formed");
-        let results =
-            verify::program(&program, Backend::Z3, &Limits::default(), Default::default()).expect("verification runs");
+        let verification = verify::file(name, text.as_bytes().to_vec(), &verify::Settings::default());
+        let results = verification.kernels.expect("the ring kernel is well formed").expect("verification runs");
         times.push(start.elapsed());
         obligations = results.iter().map(|kernel| kernel.results.len()).sum();
         wrong = results.iter().map(|kernel| kernel.verdict()).filter(|verdict| *verdict != Verdict::Verified).collect();

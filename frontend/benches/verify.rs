@@ -9,9 +9,7 @@
 //! `cargo bench -p lockstep --bench verify -- --update-readme` also writes each median into the time
 //! column of `examples/README.md`; `-- FILTER` runs only the examples whose path contains `FILTER`.
 
-use lockstep_encoder::run::Backend;
-use lockstep_encoder::smt::Limits;
-use lockstep_frontend::{check_bytes, verify};
+use lockstep_frontend::verify;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -40,9 +38,8 @@ fn median_time(path: &Path, name: &str) -> Duration {
     let mut times: Vec<Duration> = (0..RUNS)
         .map(|_| {
             let start = Instant::now();
-            let checked = check_bytes(name, bytes.clone());
-            let program = checked.program.expect("examples are well formed");
-            verify::program(&program, Backend::Z3, &Limits::default(), Default::default()).expect("verification runs");
+            let verification = verify::file(name, bytes.clone(), &verify::Settings::default());
+            verification.kernels.expect("examples are well formed").expect("verification runs");
             start.elapsed()
         })
         .collect();

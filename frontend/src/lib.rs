@@ -21,6 +21,7 @@
 
 pub mod ast;
 pub mod diagnostics;
+pub mod explain;
 pub mod hunt;
 pub mod lexer;
 pub mod parser;

@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use lockstep_frontend::diagnostics::{Code, Diagnostic};
 use lockstep_frontend::source::SourceFile;
 use lockstep_frontend::{check_bytes, Checked};
+use lockstep_logic::lockstep::LockStep;
 use lockstep_logic::Span;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -60,6 +61,30 @@ enum Command {
         /// Which accesses a barrier that does not fence their memory leaves unordered: `seed` (a
         /// write before it with any access after it) or `opencl` (also a read before it with a
         /// write after it).
+        #[arg(long, value_enum, default_value_t = MemoryModelName::Seed)]
+        memory_model: MemoryModelName,
+    },
+    /// Print what lockstep proves of each kernel of a file, as the seed writes it.
+    ///
+    /// For each kernel: the specifications of the thread, the group and the kernel (saying which
+    /// are generated from the thread contract), every global obligation as an entailment
+    /// (`⊛`, `Perm(a[e], q)`, `∀ lid ∈ group`), and the thread's Hoare triple with each barrier as
+    /// a call. Every obligation is listed with its number, id, line and message; with `--verdicts`
+    /// also with the verdict `verify` gives it. Exit status: 0, or 2 when the file is rejected
+    /// (with `--verdicts`, as `verify`: 1 some obligation failed, 3 undecided).
+    Explain {
+        /// The file to explain.
+        #[arg(value_name = "FILE")]
+        file: String,
+        /// Verify too, and show each obligation's verdict.
+        #[arg(long)]
+        verdicts: bool,
+        #[command(flatten)]
+        solver: SolverOptions,
+        /// How to report: `human` or `json`.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+        /// The memory model of the fence rule, as for `verify`.
         #[arg(long, value_enum, default_value_t = MemoryModelName::Seed)]
         memory_model: MemoryModelName,
     },
@@ -242,9 +267,81 @@ fn main() -> ExitCode {
             memory_model: memory_model.into(),
             json: format == Format::Json,
         }),
+        Command::Explain { file, verdicts, solver, format, memory_model } => {
+            let settings = lockstep_frontend::verify::Settings {
+                backend: ivl_command::backend_of(solver.backend),
+                limits: solver.limits(),
+                memory_model: memory_model.into(),
+            };
+            explain(&file, verdicts, &settings, format)
+        }
         Command::Ivl { file, solver, output } => {
             ivl_command::run(&file, solver.backend, &solver.limits(), output.emit, output.format == Format::Json)
         }
+    }
+}
+
+/// `lockstep explain`: the outline of each kernel, with the verdicts when asked.
+fn explain(
+    path: &str,
+    with_verdicts: bool,
+    settings: &lockstep_frontend::verify::Settings,
+    format: Format,
+) -> ExitCode {
+    use lockstep_frontend::verify::{self, Verdict};
+    let checked = read(path);
+    let Some(program) = checked.program.as_ref().filter(|_| !checked.has_errors()) else {
+        for diagnostic in &checked.diagnostics {
+            eprint!("{}", diagnostic.render(&checked.file));
+        }
+        return ExitCode::from(2);
+    };
+    // The verdicts, by kernel, in the numbering of its outline (verification reports the divergent
+    // barriers first).
+    let verdicts: Option<Vec<Vec<Verdict>>> = if with_verdicts {
+        let bytes = checked.file.text.clone().into_bytes();
+        match verify::file(path, bytes, settings).kernels {
+            Some(Ok(kernels)) => Some(
+                kernels
+                    .iter()
+                    .zip(&program.kernels)
+                    .map(|(result, kernel)| {
+                        let divergent = LockStep::of(kernel).divergent_barriers(kernel).len();
+                        result.results[divergent..].iter().map(|outcome| outcome.verdict.clone()).collect()
+                    })
+                    .collect(),
+            ),
+            Some(Err(error)) => {
+                eprintln!("{path}: error: {}", error.message);
+                return ExitCode::from(2);
+            }
+            None => return ExitCode::from(2),
+        }
+    } else {
+        None
+    };
+    let mut kernels_json = Vec::new();
+    for (index, kernel) in program.kernels.iter().enumerate() {
+        let outline = lockstep_logic::outline::Outline::of(program, kernel, settings.memory_model);
+        let explanation = lockstep_frontend::explain::explain(&checked.file, &outline);
+        let kernel_verdicts = verdicts.as_ref().map(|verdicts| verdicts[index].as_slice());
+        match format {
+            Format::Human => print!("{}", explanation.human(&checked.file, kernel_verdicts)),
+            Format::Json => kernels_json.push(explanation.json(&checked.file, kernel_verdicts)),
+        }
+    }
+    if format == Format::Json {
+        let document = serde_json::json!({ "path": path, "kernels": kernels_json });
+        println!("{}", serde_json::to_string_pretty(&document).expect("JSON values serialise"));
+    }
+    let all: Vec<&Verdict> = verdicts.iter().flatten().flatten().collect();
+    let divergent = program.kernels.iter().any(|kernel| !LockStep::of(kernel).divergent_barriers(kernel).is_empty());
+    if with_verdicts && (divergent || all.contains(&&Verdict::Failed)) {
+        ExitCode::from(1)
+    } else if all.iter().any(|verdict| matches!(verdict, Verdict::Undecided(_))) {
+        ExitCode::from(3)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 

@@ -1,17 +1,19 @@
-//! Verifying the kernels of a checked file: lock-step safety first (a divergent barrier fails
-//! `barrier.divergence` without asking a solver), then the encoding of each kernel, run on a
-//! backend, with every failed check mapped back to its obligation.
+//! Verifying a file, from its bytes to a verdict per obligation ([`file`]): parse and resolve it,
+//! outline each kernel's obligations (a divergent barrier fails `barrier.divergence` there,
+//! without a solver), encode the outline, decide its checks on a backend, and map every outcome
+//! back to its obligation, with a counterexample in the kernel's terms for each failure.
 
 use crate::diagnostics::{Code, Diagnostic};
+use crate::Checked;
 use lockstep_encoder::ivl::Declaration;
 use lockstep_encoder::kernel::{self, Assumed, Encoding, Probe, Reads};
-use lockstep_encoder::run::{self, Backend};
+use lockstep_encoder::run::{self, Backend, ProcedureOutcome};
 use lockstep_encoder::smt::Limits;
 use lockstep_encoder::smt::Value;
 use lockstep_encoder::verify::Status;
 use lockstep_logic::fences::MemoryModel;
 use lockstep_logic::outline::Outline;
-use lockstep_logic::{Kernel, Obligation, Program, Span};
+use lockstep_logic::{Kernel, Obligation, Span};
 use std::collections::{BTreeMap, HashMap};
 
 /// Values that show a failure, as (name, value) in the kernel's terms.
@@ -69,38 +71,56 @@ pub struct VerifyError {
     pub message: String,
 }
 
-/// Verifies every kernel of a program.
-pub fn program(
-    program: &Program,
-    backend: Backend,
-    limits: &Limits,
-    memory_model: MemoryModel,
-) -> Result<Vec<KernelResult>, VerifyError> {
-    program.kernels.iter().map(|kernel| self::kernel(program, kernel, backend, limits, memory_model)).collect()
+/// How to verify: the backend that decides the checks, its limits, and the memory model the
+/// fence rule follows.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub backend: Backend,
+    pub limits: Limits,
+    pub memory_model: MemoryModel,
 }
 
-fn kernel(
-    program: &Program,
-    kernel: &Kernel,
-    backend: Backend,
-    limits: &Limits,
-    memory_model: MemoryModel,
-) -> Result<KernelResult, VerifyError> {
-    // What must be proved (the checker, which needs no solver), then its encoding.
-    let outline = Outline::of(program, kernel, memory_model);
-    let mut results: Vec<ObligationResult> = outline
-        .divergence
-        .iter()
-        .map(|obligation| ObligationResult {
-            obligation: obligation.clone(),
-            verdict: Verdict::Failed,
-            counterexample: Vec::new(),
-        })
-        .collect();
-    let encoding = kernel::encode(&outline);
-    // What each assertion reads, by procedure and tag: requested from the model of every failure in
-    // its procedure, and shown for a failure of that assertion.
-    let reads: HashMap<&str, BTreeMap<String, Reads>> = encoding
+impl Default for Settings {
+    /// z3 in this process, the default limits, the seed's memory model.
+    fn default() -> Settings {
+        Settings { backend: Backend::Z3, limits: Limits::default(), memory_model: MemoryModel::default() }
+    }
+}
+
+/// A file, verified: its check (diagnostics, and the program when it is well formed), and the
+/// verdicts of its kernels when it is.
+pub struct Verification {
+    pub checked: Checked,
+    pub kernels: Option<Result<Vec<KernelResult>, VerifyError>>,
+}
+
+/// The whole pipeline, from the bytes of a file to the verdicts of its kernels.
+pub fn file(path: &str, bytes: Vec<u8>, settings: &Settings) -> Verification {
+    // Parse and resolve: the kernel IR, or the diagnostics that reject the file.
+    let checked = crate::check_bytes(path, bytes);
+    let kernels = checked.program.as_ref().filter(|_| !checked.has_errors()).map(|program| {
+        program
+            .kernels
+            .iter()
+            .map(|kernel| {
+                // Outline: every obligation of the kernel, decided without a solver.
+                let outline = Outline::of(program, kernel, settings.memory_model);
+                // Encode: the outline as IVL procedures, each check tagged with its obligation.
+                let encoding = kernel::encode(&outline);
+                // Solve: each procedure's checks, on the backend.
+                let outcomes = solve(kernel, &encoding, settings)?;
+                // Report: a verdict per obligation, with counterexamples in the kernel's terms.
+                Ok(report(kernel, &outline, &encoding, &outcomes))
+            })
+            .collect()
+    });
+    Verification { checked, kernels }
+}
+
+/// What each assertion of an encoding reads, by procedure and tag: requested from the model of
+/// every failure in its procedure, and shown for a failure of that assertion.
+fn reads(encoding: &Encoding) -> HashMap<&str, BTreeMap<String, Reads>> {
+    encoding
         .program
         .declarations
         .iter()
@@ -108,7 +128,12 @@ fn kernel(
             Declaration::Procedure(procedure) => Some((procedure.name.as_str(), encoding.reads(procedure))),
             _ => None,
         })
-        .collect();
+        .collect()
+}
+
+/// Decides the checks of an encoding, procedure by procedure.
+fn solve(kernel: &Kernel, encoding: &Encoding, settings: &Settings) -> Result<Vec<ProcedureOutcome>, VerifyError> {
+    let reads = reads(encoding);
     let extra = |procedure: &lockstep_encoder::ivl::Procedure| {
         let in_procedure = reads.get(procedure.name.as_str()).into_iter().flat_map(BTreeMap::values);
         in_procedure
@@ -118,12 +143,27 @@ fn kernel(
             })
             .collect::<Vec<_>>()
     };
-    let outcomes =
-        run::program_requesting(&encoding.program, backend, limits, &extra, &encoding.definitions, &kernel::is_probe)
-            .map_err(|error| VerifyError { span: kernel.span, message: format!("the solver failed: {}", error.0) })?;
+    let Settings { backend, limits, .. } = settings;
+    run::program_requesting(&encoding.program, *backend, limits, &extra, &encoding.definitions, &kernel::is_probe)
+        .map_err(|error| VerifyError { span: kernel.span, message: format!("the solver failed: {}", error.0) })
+}
+
+/// The verdicts of a kernel's obligations from the outcomes of its checks: first the divergent
+/// barriers (failed without a solver), then the outline's obligations in their numbering.
+fn report(kernel: &Kernel, outline: &Outline, encoding: &Encoding, outcomes: &[ProcedureOutcome]) -> KernelResult {
+    let mut results: Vec<ObligationResult> = outline
+        .divergence
+        .iter()
+        .map(|obligation| ObligationResult {
+            obligation: obligation.clone(),
+            verdict: Verdict::Failed,
+            counterexample: Vec::new(),
+        })
+        .collect();
+    let reads = reads(encoding);
     let mut verdicts: Vec<Option<(Verdict, Counterexample)>> = vec![None; encoding.obligations.len()];
     let mut warnings = Vec::new();
-    for procedure in &outcomes {
+    for procedure in outcomes {
         let in_procedure = reads.get(procedure.procedure.as_str());
         // Only the first place of a procedure that no state reaches is news: the places after it
         // are unreachable because of it.
@@ -142,7 +182,7 @@ fn kernel(
                 Status::Verified => (Verdict::Verified, Vec::new()),
                 Status::Failed { model } => {
                     let reads = in_procedure.and_then(|reads| reads.get(tag));
-                    (Verdict::Failed, counterexample(&encoding, model, reads))
+                    (Verdict::Failed, counterexample(encoding, model, reads))
                 }
                 Status::Undecided(reason) => (Verdict::Undecided(reason.clone()), Vec::new()),
             });
@@ -156,7 +196,7 @@ fn kernel(
     }
     let resources = outcomes.iter().map(|procedure| procedure.resources).sum();
     warnings.sort_by_key(|warning: &Diagnostic| warning.primary.span.start);
-    Ok(KernelResult { name: kernel.name.clone(), span: kernel.span, results, resources, warnings })
+    KernelResult { name: kernel.name.clone(), span: kernel.span, results, resources, warnings }
 }
 
 /// The warning for assumptions that no state satisfies, as Dafny's

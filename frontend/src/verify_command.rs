@@ -30,30 +30,27 @@ pub fn run(
     reporting: Reporting,
 ) -> ExitCode {
     let Reporting { emit, json, replay } = reporting;
+    let settings = verify::Settings { backend: ivl_command::backend_of(backend), limits: limits.clone(), memory_model };
     let mut rejected = false;
     let mut failed = false;
     let mut undecided = false;
     let mut files = Vec::new();
-    let read: Vec<Result<Checked, std::io::Error>> =
-        paths.iter().map(|path| std::fs::read(path).map(|bytes| check_bytes(path, bytes))).collect();
-    // The files are verified in parallel, and reported in order.
-    let mut verified = in_parallel(&read, |checked| match (checked, emit) {
-        (Ok(checked), None) if !checked.has_errors() => checked
-            .program
-            .as_ref()
-            .map(|program| verify::program(program, ivl_command::backend_of(backend), limits, memory_model)),
-        _ => None,
-    })
-    .into_iter();
-    for (path, checked) in paths.iter().zip(read) {
-        let verification = verified.next().flatten();
-        let checked = match checked {
-            Ok(checked) => checked,
-            Err(error) => {
-                eprintln!("error: cannot read `{path}`: {error}");
-                rejected = true;
-                continue;
-            }
+    let read: Vec<(&String, Result<Vec<u8>, std::io::Error>)> =
+        paths.iter().map(|path| (path, std::fs::read(path))).collect();
+    // The files are verified in parallel, and reported in order; `--emit` only checks them.
+    let verified = in_parallel(&read, |(path, bytes)| {
+        let bytes = bytes.as_ref().ok()?.clone();
+        Some(match emit {
+            None => verify::file(path, bytes, &settings),
+            Some(_) => verify::Verification { checked: check_bytes(path, bytes), kernels: None },
+        })
+    });
+    for ((path, bytes), verification) in read.iter().zip(verified) {
+        let (Ok(_), Some(verify::Verification { checked, kernels })) = (bytes, verification) else {
+            let error = bytes.as_ref().err().map_or_else(String::new, ToString::to_string);
+            eprintln!("error: cannot read `{path}`: {error}");
+            rejected = true;
+            continue;
         };
         let Some(program) = checked.program.as_ref().filter(|_| !checked.has_errors()) else {
             for diagnostic in &checked.diagnostics {
@@ -74,7 +71,7 @@ pub fn run(
             }
             continue;
         }
-        match verification.expect("every well-formed file was verified") {
+        match kernels.expect("every well-formed file was verified") {
             Ok(kernels) => {
                 let replays: Vec<Vec<Option<Replay>>> =
                     kernels

@@ -4,9 +4,6 @@
 //! thread, barrier and loop contracts, the location of a permission, code, `assert`, under `\old`
 //! and quantifiers, and pure functions' contracts, measures and bodies.
 
-use lockstep_encoder::run::Backend;
-use lockstep_encoder::smt::Limits;
-use lockstep_frontend::check_bytes;
 use lockstep_frontend::verify::{self, Verdict};
 
 /// A kernel with a clause of the kernel or group contract, `{}` its fact.
@@ -128,15 +125,16 @@ const OPERATORS: &[(&str, &str, &str, &str)] = &[
 
 /// The failed obligations, as `id:line`.
 fn failures(source: &str) -> Vec<String> {
-    let checked = check_bytes("case.pvl", source.as_bytes().to_vec());
-    let program = checked.program.unwrap_or_else(|| panic!("well formed:\n{source}\n{:?}", checked.diagnostics));
-    let results = verify::program(&program, Backend::Z3, &Limits::default(), Default::default()).expect("verifies");
+    let verification = verify::file("case.pvl", source.as_bytes().to_vec(), &verify::Settings::default());
+    let diagnostics = &verification.checked.diagnostics;
+    let results = verification.kernels.unwrap_or_else(|| panic!("well formed:\n{source}\n{diagnostics:?}"));
+    let results = results.expect("verifies");
     results
         .iter()
         .flat_map(|kernel| &kernel.results)
         .filter(|result| result.verdict != Verdict::Verified)
         .map(|result| {
-            let line = checked.file.position(result.obligation.span.start).line;
+            let line = verification.checked.file.position(result.obligation.span.start).line;
             format!("{}:{line}", result.obligation.id.as_str())
         })
         .collect()

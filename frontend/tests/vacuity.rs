@@ -2,18 +2,16 @@
 //! obligation hold without proof; `verify` says so at each place where that can happen, and stays
 //! silent where it does not. (That `verify` prints them, with `check`'s warnings: `cli.rs`.)
 
-use lockstep_encoder::run::Backend;
-use lockstep_encoder::smt::Limits;
-use lockstep_frontend::check_file;
 use lockstep_frontend::source::SourceFile;
 use lockstep_frontend::verify::{self, Verdict};
 
 /// The verdict of a one-kernel file and its `warning::vacuous` lines, each with its message.
 fn verify_text(text: &str) -> (Verdict, Vec<(usize, String)>) {
     let file = SourceFile::new("vacuity.pvl", text);
-    let checked = check_file(file.clone());
-    let program = checked.program.unwrap_or_else(|| panic!("rejected: {:?}", checked.diagnostics));
-    let results = verify::program(&program, Backend::Z3, &Limits::default(), Default::default()).expect("verifies");
+    let verification = verify::file("vacuity.pvl", text.as_bytes().to_vec(), &verify::Settings::default());
+    let diagnostics = &verification.checked.diagnostics;
+    let results = verification.kernels.unwrap_or_else(|| panic!("rejected: {diagnostics:?}"));
+    let results = results.expect("verifies");
     let [kernel] = results.as_slice() else { panic!("one kernel") };
     let mut found = Vec::new();
     for warning in &kernel.warnings {

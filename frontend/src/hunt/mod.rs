@@ -16,7 +16,6 @@ pub mod mutate;
 
 use crate::run::{self, Init, Options};
 use crate::verify::{self, Verdict};
-use lockstep_encoder::run::Backend;
 use lockstep_encoder::smt::Limits;
 use lockstep_logic::execute::{self, Schedule};
 use lockstep_logic::fences::MemoryModel;
@@ -109,11 +108,11 @@ pub fn judge(text: &str, settings: &Settings) -> Judgement {
 }
 
 fn judge_unguarded(text: &str, settings: &Settings) -> Judgement {
-    let checked = crate::check_bytes("hunt.pvl", text.as_bytes().to_vec());
-    let Some(program) = checked.program.filter(|_| !checked.diagnostics.iter().any(|d| d.is_error())) else {
-        return Judgement::Refused;
-    };
-    let verdict = match verify::program(&program, Backend::Z3, &settings.limits, Default::default()) {
+    let verification_settings = verify::Settings { limits: settings.limits.clone(), ..Default::default() };
+    let verification = verify::file("hunt.pvl", text.as_bytes().to_vec(), &verification_settings);
+    let Some(verdicts) = verification.kernels else { return Judgement::Refused };
+    let Some(program) = verification.checked.program else { return Judgement::Refused };
+    let verdict = match verdicts {
         Err(_) => Outcome::Undecided,
         Ok(kernels) => {
             let verdicts: Vec<Verdict> = kernels.iter().map(verify::KernelResult::verdict).collect();

@@ -328,8 +328,8 @@ fn describe(id: ObligationId) -> &'static str {
     match id {
         ObligationId::ThreadPost => "this postcondition",
         ObligationId::BarrierPre => "this barrier precondition",
-        ObligationId::LoopInvariantEntry => "this loop invariant, on entry,",
-        ObligationId::LoopInvariantPreserved => "this loop invariant, after an iteration,",
+        ObligationId::LoopInvariantEntry => "this loop invariant (on entry)",
+        ObligationId::LoopInvariantPreserved => "this loop invariant (after an iteration)",
         _ => "this clause",
     }
 }
