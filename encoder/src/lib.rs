@@ -1,13 +1,16 @@
-//! The encoder of lockstep: from the obligations of `lockstep_logic` to an intermediate
-//! verification language (IVL) in the style of Boogie, and from there through
-//! verification-condition generation to SMT queries (see `DESIGN.md`, "Encoding").
+//! The encoder of lockstep: from the outline of a kernel (`lockstep_logic::outline`, every
+//! obligation it must meet) to an intermediate verification language (IVL) in the style of
+//! Boogie, and from there through verification-condition generation to SMT queries (see
+//! `DESIGN.md`, "Encoding"). It translates: which obligations exist, where, and in what words, the
+//! outline decides; the encoder turns each into checks by fixed rules.
 //!
 //! - [`ivl`]: the IVL (a subset of Boogie 2.4): AST, deterministic printer, parser, type checker;
 //! - [`vcgen`]: Boogie-style verification conditions, linear in the size of a procedure;
 //! - [`smt`]: SMT terms and the narrow [`smt::Solver`] interface, with z3 in-process and SMT-LIB
 //!   solver processes behind it;
 //! - [`verify`]: a verdict per check, with counterexamples; [`run`]: a whole program, with any
-//!   backend; [`boogie`]: real Boogie as the reference.
+//!   backend; [`boogie`]: real Boogie as the reference;
+//! - [`kernel`]: an outline as an IVL program, each check tagged with its obligation's number.
 //!
 //! A program is read, checked, and verified procedure by procedure:
 //!

@@ -5,7 +5,10 @@
 //! the lalrpop grammar with error recovery into the [`ast`], and [`resolve`] resolves names and
 //! checks types, producing a [`lockstep_logic::Program`], in which the constructs the language
 //! does not support yet are then refused ([`lockstep_logic::support`]). Every problem found on the
-//! way is a [`diagnostics::Diagnostic`] with a stable code and a span.
+//! way is a [`diagnostics::Diagnostic`] with a stable code and a span. [`verify::file`] is the
+//! whole pipeline, from the bytes of a file to a verdict per obligation: parse and resolve,
+//! outline (`lockstep_logic::outline`), encode (`lockstep_encoder::kernel`), solve, report;
+//! [`explain`] prints an outline as the seed writes it.
 //!
 //! ```
 //! use lockstep_frontend::{check_file, source::SourceFile};
@@ -17,7 +20,8 @@
 //! Architecture invariants: this is the only crate that reads files or prints (and it does both
 //! only in `main.rs`; the library returns values). No input makes it panic: malformed text gives
 //! diagnostics, never a crash, and the nesting depth is bounded so no recursive pass can overflow
-//! the stack. It knows nothing of solvers or of the logic's obligations.
+//! the stack. It decides no obligation (the outline does) and talks to no solver itself (the
+//! encoder's backends do).
 
 pub mod ast;
 pub mod diagnostics;

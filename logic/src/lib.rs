@@ -5,7 +5,9 @@
 //! resolved to an id, every expression carries its type, and resource formulas ([`Assertion`]) are
 //! kept apart from pure expressions ([`Expr`]), so a permission can only occur where the logic
 //! allows one. Spans are byte offsets into the source file and are carried through so that every
-//! later obligation can point back at the text that gave rise to it. [`eval`] gives expressions
+//! later obligation can point back at the text that gave rise to it. [`outline`] is the checker:
+//! every obligation of a kernel (the levels' specifications, the global obligations, the
+//! per-thread triple with its barrier calls and local checks), as data. [`eval`] gives expressions
 //! and pure functions their values, for checking counterexamples and running kernels.
 //!
 //! Architecture invariant: this crate does no I/O, knows no surface syntax (no tokens, no

@@ -1,6 +1,8 @@
-//! Kernels to IVL programs: the per-thread Hoare triple of chapter 5 of the seed, in the style of
-//! Viper's Carbon (a heap and a permission mask per array), with every check tagged by the
-//! obligation it discharges.
+//! The outline of a kernel ([`lockstep_logic::outline`]) to an IVL program, in the style of
+//! Viper's Carbon (a heap and a permission mask per array), with every check tagged by the number
+//! of the obligation it discharges. The outline decides which obligations exist; here each
+//! becomes IVL by fixed rules: the triple's commands as statements, each requirement as a closed
+//! condition, each global obligation as a procedure of its own.
 //!
 //! One arbitrary thread (`tid`, `gid`, `lid` are procedure parameters constrained by the launch
 //! facts) runs the kernel body. Its state is, per array `a`, a heap `H_a: [int]int` and a mask
