@@ -9,7 +9,8 @@
 
 use super::facts::{self, closed_fact};
 use super::inverse;
-use super::{conjunction, ivl_type, names, Encoder};
+use super::names;
+use super::state::{conjunction, ivl_type, thread_id, Encoder};
 use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Stmt, StmtKind, Type};
 use lockstep_logic::lockstep::LockStep;
 use lockstep_logic::outline::Global;
@@ -43,7 +44,7 @@ impl Encoder<'_> {
         };
         let kernel = self.kernel;
         let (gid, lid) = (Expr::var(names::GID), Expr::var(names::LID));
-        let mut own = self.context([super::thread_id(&gid, &lid), gid.clone(), lid]);
+        let mut own = self.context([thread_id(&gid, &lid), gid.clone(), lid]);
         let mut locals = Vec::new();
         for (position, var) in kernel.vars.iter().enumerate() {
             if var.kind == VarKind::Private {
@@ -58,7 +59,7 @@ impl Encoder<'_> {
         let gsize = Expr::var(names::GSIZE);
         // Another thread of the group, by its `lid`.
         let other_context = |other_lid: &Expr| {
-            let mut other = self.context([super::thread_id(&gid, other_lid), gid.clone(), other_lid.clone()]);
+            let mut other = self.context([thread_id(&gid, other_lid), gid.clone(), other_lid.clone()]);
             self.other_thread_privates(
                 lockstep,
                 &mut other,

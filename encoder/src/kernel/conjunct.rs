@@ -8,7 +8,8 @@
 //! `j - c`, and `hit(j)` needs no quantifier; otherwise `hit(j)` is `exists i :: ...`.
 
 use super::expr::{self, Context};
-use super::{conjunction, names, real, Body, Encoder};
+use super::names;
+use super::state::{conjunction, mask_type, real, Body, Encoder};
 use crate::ivl::{BinaryOp, Binding, Expr, Quantifier, Stmt, StmtKind, Type};
 use lockstep_logic::outline::Part;
 use lockstep_logic::resources::{Conjunct, ConjunctKind};
@@ -105,7 +106,7 @@ impl Encoder<'_> {
             Kind::Perm { array, index, amount, .. } => {
                 let mask = names::mask(self.kernel, array.index());
                 let current = Expr::select(Expr::var(&mask), index.clone());
-                let enough = holds(current.clone(), amount);
+                let enough = expr::holds(current.clone(), amount);
                 // A permission that is missing is reported, and the thread goes on as if it had
                 // it: not assumed, so the checks after it are still decided on every path.
                 body.push(StmtKind::Assert { expr: translated.closed(enough), tag: Some(holds_tag), assumed: false });
@@ -133,7 +134,7 @@ impl Encoder<'_> {
                         // vacuous (`forall_read_postcondition_wrong.pvl` verified so).
                         let taken = format!("taken_{}", self.wildcards);
                         self.wildcards += 1;
-                        body.locals.push(Binding::new(&taken, super::mask_type()));
+                        body.locals.push(Binding::new(&taken, mask_type()));
                         body.push(StmtKind::Havoc(vec![taken.clone()]));
                         let location = Expr::var(CELL);
                         let held = Expr::select(Expr::var(&mask), location.clone());
@@ -173,7 +174,7 @@ impl Encoder<'_> {
             Kind::Fact(fact) => (fact.clone(), true),
             Kind::Perm { array, index, amount, .. } => {
                 let mask = Expr::var(names::mask(self.kernel, array.index()));
-                (holds(Expr::select(mask, index.clone()), amount), false)
+                (expr::holds(Expr::select(mask, index.clone()), amount), false)
             }
         };
         let tag = Self::tag(part.holds.expect("an asserted part is an obligation"));
@@ -282,14 +283,6 @@ fn guarded_update(guard: &Expr, mask: String, index: &Expr, op: BinaryOp, amount
             value: Expr::binary(op, current, amount),
         })],
         else_branch: Vec::new(),
-    }
-}
-
-/// Whether `held` permission is enough for `amount`: at least it, or any for `read`.
-pub(super) fn holds(held: Expr, amount: &Amount) -> Expr {
-    match amount {
-        Amount::Exact(value) => Expr::binary(BinaryOp::Ge, held, real(value)),
-        Amount::Read => Expr::binary(BinaryOp::Gt, held, expr::real_zero()),
     }
 }
 

@@ -10,7 +10,7 @@
 use super::names;
 use crate::ivl::{BinaryOp, Binding, Expr, Quantifier, Type as IvlType};
 use lockstep_logic::outline::{Check, Requirement};
-use lockstep_logic::{self as logic, ArrayId, Builtin, ExprKind, VarId};
+use lockstep_logic::{self as logic, Amount, ArrayId, Builtin, ExprKind, VarId};
 use num_bigint::BigInt;
 use std::collections::HashMap;
 
@@ -469,6 +469,14 @@ pub fn in_bounds(index: &Expr, size: Expr) -> Expr {
         Expr::binary(BinaryOp::Le, Expr::int(0), index.clone()),
         Expr::binary(BinaryOp::Lt, index.clone(), size),
     )
+}
+
+/// Whether `held` permission is enough for `amount`: at least it, or any for `read`.
+pub fn holds(held: Expr, amount: &Amount) -> Expr {
+    match amount {
+        Amount::Exact(value) => Expr::binary(BinaryOp::Ge, held, Expr::Real(value.clone())),
+        Amount::Read => Expr::binary(BinaryOp::Gt, held, real_zero()),
+    }
 }
 
 pub fn real_zero() -> Expr {

@@ -3,7 +3,8 @@
 //! (barrier, resource and level procedures).
 
 use super::expr::Context;
-use super::{conjunction, names};
+use super::names;
+use super::state::conjunction;
 use crate::ivl::{self, BinaryOp, Binding, Expr, Type};
 use lockstep_logic::resources::{Conjunct, ConjunctKind};
 use lockstep_logic::{self as logic, ExprKind};

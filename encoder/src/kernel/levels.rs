@@ -13,7 +13,8 @@
 
 use super::expr::Context;
 use super::facts::closed_fact;
-use super::{conjunction, names, Assumed, Encoder};
+use super::names;
+use super::state::{clauses_span, conjunction, group_block, thread_id, Assumed, Encoder};
 use crate::ivl::{self, BinaryOp, Binding, Expr, Procedure, Stmt, StmtKind, Type};
 use lockstep_logic::outline::{self, Check, Global, Level, Side};
 use lockstep_logic::resources::{normal_form, Conjunct, ConjunctKind};
@@ -48,7 +49,7 @@ impl<'k> Encoder<'k> {
         let (gid, lid) = (Expr::var(names::GID), Expr::var(names::LID));
         let mut stmts = Vec::new();
         let context = |gid: &Expr, lid: &Expr| {
-            let mut context = self.context([super::thread_id(gid, lid), gid.clone(), lid.clone()]);
+            let mut context = self.context([thread_id(gid, lid), gid.clone(), lid.clone()]);
             if side == Side::Pre {
                 context.heaps = context.old_heaps.clone();
             }
@@ -123,7 +124,7 @@ impl<'k> Encoder<'k> {
     /// preconditions. No permission is needed: no thread runs when the levels are compared.
     fn definedness(&mut self, level: Level, parts: &[(Side, Conjunct, Vec<Check>)], serial: usize) -> Procedure {
         let (gid, lid) = (Expr::var(names::GID), Expr::var(names::LID));
-        let context = self.context([super::thread_id(&gid, &lid), gid.clone(), lid.clone()]);
+        let context = self.context([thread_id(&gid, &lid), gid.clone(), lid.clone()]);
         let mut launch = context.clone();
         launch.heaps = launch.old_heaps.clone();
         let mut stmts = Vec::new();
@@ -133,7 +134,7 @@ impl<'k> Encoder<'k> {
                 stmts.extend(closed_fact(context, conjunct).map(|fact| Stmt::new(StmtKind::Assume(fact))));
             }
             // The written precondition, for an arbitrary group and thread, at the launch (E14).
-            if let Some(span) = super::clauses_span(self.clauses(level, Side::Pre)).filter(|_| side == Side::Pre) {
+            if let Some(span) = clauses_span(self.clauses(level, Side::Pre)).filter(|_| side == Side::Pre) {
                 let position = if level == Level::Kernel { Assumed::KernelPre } else { Assumed::GroupPre };
                 self.probe(&mut stmts, position, span);
             }
@@ -157,7 +158,7 @@ impl<'k> Encoder<'k> {
             super::expr::in_bounds(&gid, super::expr::groups()),
             super::expr::in_bounds(&Expr::var(names::LID), Expr::var(names::GSIZE)),
         ];
-        facts.extend(super::group_block(&gid));
+        facts.extend(group_block(&gid));
         self.procedure(name, &[names::GID, names::LID], facts, true, locals, stmts)
     }
 

@@ -12,8 +12,10 @@
 //! own assertion checks, since the sum counts each atom once.
 
 use super::expr::{self, Context};
+use super::facts;
 use super::inverse::{pinned_thread, symbolic_inverse};
-use super::{conjunction, facts, ivl_type, names, Encoder};
+use super::names;
+use super::state::{conjunction, group_block, ivl_type, thread_id, Encoder};
 use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Stmt, StmtKind, Type};
 use lockstep_logic::fences::{Assigned, MemoryModel, Start};
 use lockstep_logic::lockstep::LockStep;
@@ -320,10 +322,10 @@ impl<'k> Encoder<'k> {
             Threads::Kernel => named("gid"),
         };
         let gsize = Expr::var(names::GSIZE);
-        let tid = super::thread_id(&gid, &lid);
+        let tid = thread_id(&gid, &lid);
         builder.assume(expr::in_bounds(&lid, gsize.clone()));
         builder.assume(expr::in_bounds(&gid, expr::groups()));
-        for fact in super::group_block(&gid) {
+        for fact in group_block(&gid) {
             builder.assume(fact);
         }
         if threads == Threads::Kernel {
@@ -436,7 +438,7 @@ impl<'k> Encoder<'k> {
     fn named_by_some_thread(&self, atom: &Atom, location: &Expr) -> Expr {
         let gid = Expr::var(names::GID);
         let lid = Expr::var("owner_lid");
-        let mut context = self.context([super::thread_id(&gid, &lid), gid.clone(), lid.clone()]);
+        let mut context = self.context([thread_id(&gid, &lid), gid.clone(), lid.clone()]);
         context.heaps = context.old_heaps.clone();
         let mut bound = vec![Binding::new("owner_lid", Type::Int)];
         let mut range = Vec::new();

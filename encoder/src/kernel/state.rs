@@ -1,0 +1,373 @@
+//! The state the translation of an outline shares: the [`Encoder`] (the kernel, its outline, the
+//! functions, the fresh names made so far), the statements being built ([`Body`]), and the rules
+//! every procedure follows: a check tagged with its obligation's number and assumed after it or
+//! not (E4), a probe for vacuity (E14), the launch facts (E9), the recursive functions'
+//! definitions a procedure may assume (E5), the empty mask and wildcard amounts (E3, E4).
+
+use super::expr::{self, Context};
+use super::names;
+use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Spec, Stmt, StmtKind, Type};
+use lockstep_logic::outline::{Check, Outline};
+use lockstep_logic::recursion::CallGraph;
+use lockstep_logic::{self as logic, Amount, FunctionId, ObligationId, Span, VarId, VarKind};
+use num_rational::BigRational;
+use std::collections::HashMap;
+
+/// The tags of probes begin with it; the tags of obligations with `o`.
+pub(super) const PROBE_PREFIX: char = 'v';
+
+/// Whether a check's tag is a [`Probe`]'s.
+pub fn is_probe(tag: &str) -> bool {
+    tag.starts_with(PROBE_PREFIX)
+}
+
+/// A place whose assumptions might contradict each other (or the launch, or the path to it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Probe {
+    pub position: Assumed,
+    /// The assumptions: the clauses, or the `assume` statement.
+    pub span: Span,
+}
+
+/// What is assumed at a [`Probe`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Assumed {
+    ThreadPre,
+    BarrierPost,
+    /// A loop invariant, where an iteration starts from it alone.
+    LoopInvariant,
+    GroupPre,
+    KernelPre,
+    /// An `assume` statement.
+    Assume,
+}
+
+pub(super) struct Encoder<'k> {
+    pub(super) kernel: &'k logic::Kernel,
+    pub(super) functions: &'k [logic::Function],
+    pub(super) outline: &'k Outline<'k>,
+    /// The calls between the functions, and which recurse.
+    pub(super) calls: CallGraph,
+    /// Wildcard amounts chosen so far (each a fresh local variable).
+    pub(super) wildcards: usize,
+    /// Functions the procedures introduce on the way (the inverses of permission indices).
+    pub(super) extra_declarations: Vec<Declaration>,
+    /// See [`Encoding::shown`].
+    pub(super) shown: HashMap<String, Vec<(String, Expr)>>,
+    /// See [`Encoding::probes`].
+    pub(super) probes: Vec<Probe>,
+}
+
+/// After a failed write check, the permission that lets the thread go on as if it had held it
+/// (E4): `amount` of the location `index` of the array whose mask is `mask`, where `guard` holds
+/// and the thread holds less.
+pub(super) struct Grant {
+    pub(super) mask: String,
+    pub(super) index: Expr,
+    pub(super) guard: Expr,
+    pub(super) amount: Amount,
+}
+
+/// The state of the thread procedure being built.
+pub(super) struct Body {
+    pub(super) stmts: Vec<Stmt>,
+    pub(super) locals: Vec<Binding>,
+}
+
+impl Body {
+    pub(super) fn push(&mut self, kind: StmtKind) {
+        self.stmts.push(Stmt::new(kind));
+    }
+}
+
+impl<'k> Encoder<'k> {
+    /// The tag of obligation `number` of the outline.
+    pub(super) fn tag(number: usize) -> String {
+        format!("o{number}")
+    }
+
+    /// Asks whether any state reaches this place (E14): `assert false`, not assumed after it, so
+    /// that it hides nothing that follows. Verified, it shows the assumptions before it
+    /// contradictory; it is no obligation, and only a warning is drawn from it.
+    pub(super) fn probe(&mut self, stmts: &mut Vec<Stmt>, position: Assumed, span: Span) {
+        self.probe_after(stmts, Vec::new(), position, span);
+    }
+
+    /// [`Encoder::probe`] after the statements `setup`, which run on the probe's branch only.
+    pub(super) fn probe_after(&mut self, stmts: &mut Vec<Stmt>, mut setup: Vec<Stmt>, position: Assumed, span: Span) {
+        self.probes.push(Probe { position, span });
+        let tag = format!("{PROBE_PREFIX}{}", self.probes.len() - 1);
+        // In a branch of its own, which ends there, so that the rest of the procedure runs on
+        // the other branch whatever the probe's answer, in every backend (Boogie prunes what
+        // follows an `assert false`).
+        setup.push(Stmt::new(StmtKind::Assert { expr: Expr::Bool(false), tag: Some(tag), assumed: true }));
+        stmts.push(Stmt::new(StmtKind::If { cond: None, then_branch: setup, else_branch: Vec::new() }));
+    }
+
+    /// Asserts the checks of the outline, in order, in a context's state.
+    pub(super) fn checks(&self, context: &Context, checks: &[Check], stmts: &mut Vec<Stmt>) {
+        for check in checks {
+            self.prove(stmts, check.obligation, context.requirement(check));
+        }
+    }
+
+    /// Asserts the condition of obligation `number`. A failed access check is reported, and the
+    /// thread goes on as if it held the permission: the check is not assumed after it, since the
+    /// empty mask would make every path through it infeasible and hide each later failure (E4).
+    pub(super) fn prove(&self, stmts: &mut Vec<Stmt>, number: usize, expr: Expr) {
+        let id = self.outline.obligations[number].id;
+        let assumed = !matches!(id, ObligationId::AccessRead | ObligationId::AccessWrite | ObligationId::Frame);
+        stmts.push(Stmt::new(StmtKind::Assert { expr, tag: Some(Self::tag(number)), assumed }));
+    }
+
+    /// Lets the thread go on after a failed permission check as if it had held what it needed:
+    /// where the guard holds and the thread holds less, it now holds `amount` (a fresh wildcard
+    /// for `read`). Where the check held, nothing changes; where it failed, the failure is already
+    /// reported, and a later access of the same location is not reported again (E4).
+    pub(super) fn grant(&mut self, body: &mut Body, grant: &Grant) {
+        let held = Expr::select(Expr::var(&grant.mask), grant.index.clone());
+        let short = Expr::negation(expr::holds(held, &grant.amount));
+        let amount = self.amount(&grant.amount, body, None);
+        body.push(StmtKind::If {
+            cond: Some(Expr::binary(BinaryOp::And, grant.guard.clone(), short)),
+            then_branch: vec![Stmt::new(StmtKind::Assign {
+                target: grant.mask.clone(),
+                indices: vec![grant.index.clone()],
+                value: amount,
+            })],
+            else_branch: Vec::new(),
+        });
+    }
+
+    pub(super) fn arrays(&self) -> std::ops::Range<usize> {
+        0..self.kernel.arrays.len()
+    }
+
+    /// Sizes, parameters, the launch facts, and fuel.
+    pub(super) fn preamble(&self) -> Vec<Declaration> {
+        let int = |name: &str| Declaration::Const(Binding::new(name, Type::Int));
+        let mut declarations = vec![int(names::GSIZE), int(names::TCOUNT), int(names::NO_FUEL), int(names::UNKNOWN)];
+        for &param in &self.kernel.params {
+            let ty = if self.kernel.var(param).ty == logic::Type::Bool { Type::Bool } else { Type::Int };
+            declarations.push(Declaration::Const(Binding::new(names::param(self.kernel, param), ty)));
+        }
+        // The launch: gsize >= 1, tcount a positive multiple of gsize.
+        let gsize = Expr::var(names::GSIZE);
+        let tcount = Expr::var(names::TCOUNT);
+        declarations.push(Declaration::Axiom(Expr::binary(BinaryOp::Ge, gsize.clone(), Expr::int(1))));
+        declarations.push(Declaration::Axiom(Expr::binary(BinaryOp::Ge, tcount.clone(), gsize.clone())));
+        declarations.push(Declaration::Axiom(Expr::binary(
+            BinaryOp::Eq,
+            Expr::binary(BinaryOp::Mod, tcount, gsize),
+            Expr::int(0),
+        )));
+        declarations.push(Declaration::Function(ivl::Function {
+            name: names::SUCC.into(),
+            params: vec![Binding::new("fuel", Type::Int)],
+            result: Type::Int,
+            body: None,
+        }));
+        declarations
+    }
+
+    pub(super) fn context(&self, thread: [Expr; 3]) -> Context<'k> {
+        let kernel = self.kernel;
+        let arrays = self.arrays();
+        Context {
+            kernel,
+            functions: self.functions,
+            thread,
+            vars: HashMap::new(),
+            heaps: arrays.clone().map(|index| names::heap(kernel, index)).collect(),
+            masks: arrays.clone().map(|index| names::mask(kernel, index)).collect(),
+            old_heaps: arrays.map(|index| names::old_heap(kernel, index)).collect(),
+            function: None,
+            measure: None,
+        }
+    }
+
+    /// A procedure of the kernel's encoding: the free `requires` are the given facts and (unless
+    /// it checks the functions themselves) the recursive functions' definitions (E5).
+    pub(super) fn procedure(
+        &self,
+        name: String,
+        params: &[&str],
+        facts: Vec<Expr>,
+        with_definitions: bool,
+        locals: Vec<Binding>,
+        stmts: Vec<Stmt>,
+    ) -> Procedure {
+        let definitions = if with_definitions { self.definitions(&facts, &stmts) } else { Vec::new() };
+        Procedure {
+            name,
+            params: params.iter().map(|name| Binding::new(*name, Type::Int)).collect(),
+            returns: Vec::new(),
+            requires: facts.into_iter().map(|expr| Spec::proved_by(expr, Vec::new())).chain(definitions).collect(),
+            ensures: Vec::new(),
+            modifies: Vec::new(),
+            body: Some(ivl::Body { locals, stmts }),
+            position: ivl::Position::NONE,
+        }
+    }
+
+    /// Gives a context the private variables of another thread: a determined one is its value in
+    /// that thread's ids; a lock-step-safe one that `kept` admits has the value it has here (it is
+    /// the same in all threads of a group at a barrier); any other is `unknown_value`.
+    pub(super) fn other_thread_privates(
+        &self,
+        lockstep: &lockstep_logic::lockstep::LockStep,
+        context: &mut Context,
+        kept: impl Fn(VarId) -> bool,
+        mut unknown_value: impl FnMut(VarId, &logic::Var) -> Expr,
+    ) {
+        let kernel = self.kernel;
+        for (position, var) in kernel.vars.iter().enumerate() {
+            let id = VarId(position as u32);
+            if var.kind == VarKind::Private {
+                let value = if let Some(value) = lockstep.determined(id) {
+                    context.translate(value)
+                } else if lockstep.is_safe_variable(kernel, id) && kept(id) {
+                    Expr::var(names::private(kernel, id))
+                } else {
+                    unknown_value(id, var)
+                };
+                context.vars.insert(id, value);
+            }
+        }
+    }
+
+    /// What the launch says of the thread `tid`, `gid`, `lid`.
+    pub(super) fn launch(&self) -> Vec<Expr> {
+        let (tid, gid, lid) = (Expr::var(names::TID), Expr::var(names::GID), Expr::var(names::LID));
+        let gsize = Expr::var(names::GSIZE);
+        let mut facts = vec![
+            expr::in_bounds(&lid, gsize.clone()),
+            expr::in_bounds(&gid, expr::groups()),
+            Expr::binary(BinaryOp::Eq, tid, thread_id(&gid, &lid)),
+        ];
+        facts.extend(group_block(&gid));
+        facts
+    }
+
+    /// The definitions of the recursive functions a procedure with these facts and statements
+    /// calls, directly or through other functions. Each holds only once the termination of its
+    /// cycle of calls is shown: it is assumed only if the procedures of the functions on the cycle
+    /// verify (`proved_by`), so a function that might not terminate makes nothing else vacuous
+    /// (E5). The definitions of functions it does not call could not matter to its verdict, and
+    /// would only give the solver more to search.
+    pub(super) fn definitions(&self, facts: &[Expr], stmts: &[Stmt]) -> Vec<Spec> {
+        let mut named = std::collections::BTreeSet::new();
+        let mut visit = |expr: &Expr| {
+            if let Expr::Call(name, _) = expr {
+                named.insert(name.clone());
+            }
+        };
+        facts.iter().for_each(|fact| fact.walk(&mut visit));
+        ivl::walk_statements(stmts, &mut visit);
+        let called = (0..self.functions.len())
+            .filter(|&index| named.contains(&names::function(&self.functions[index])))
+            .map(|index| FunctionId(index as u32));
+        let reached = self.calls.reachable(called);
+        (0..self.functions.len())
+            .map(|index| FunctionId(index as u32))
+            .filter(|&id| reached[id.index()] && self.calls.recursive(id))
+            .map(|id| {
+                let provers =
+                    self.calls.cycle(id).map(|member| names::function_procedure(&self.functions[member.index()]));
+                Spec::proved_by(Expr::var(names::defined(&self.functions[id.index()])), provers.collect())
+            })
+            .collect()
+    }
+
+    /// Every mask becomes the empty mask, a constant map, so no quantifier stands between the
+    /// solver and a counterexample (E3).
+    pub(super) fn forget_permissions(&mut self, body: &mut Body) {
+        for index in self.arrays() {
+            body.push(StmtKind::Assign {
+                target: names::mask(self.kernel, index),
+                indices: Vec::new(),
+                value: Expr::Lambda { bound: Binding::new("cell", Type::Int), body: Box::new(expr::real_zero()) },
+            });
+        }
+    }
+
+    /// An amount as a real: exact, or a fresh wildcard, positive and (when taken from `held`)
+    /// smaller than what is held, as Carbon chooses wildcards.
+    pub(super) fn amount(&mut self, amount: &Amount, body: &mut Body, held: Option<Expr>) -> Expr {
+        match amount {
+            Amount::Exact(value) => real(value),
+            Amount::Read => {
+                let name = format!("wildcard_{}", self.wildcards);
+                self.wildcards += 1;
+                body.locals.push(Binding::new(&name, Type::Real));
+                let wildcard = Expr::var(&name);
+                body.push(StmtKind::Assume(Expr::binary(BinaryOp::Gt, wildcard.clone(), expr::real_zero())));
+                if let Some(held) = held {
+                    body.push(StmtKind::Assume(Expr::binary(
+                        BinaryOp::Implies,
+                        Expr::binary(BinaryOp::Gt, held.clone(), expr::real_zero()),
+                        Expr::binary(BinaryOp::Lt, wildcard.clone(), held),
+                    )));
+                }
+                wildcard
+            }
+        }
+    }
+}
+
+/// Where a group's block of thread ids lies: `0 <= gid*gsize` and `gid*gsize + gsize <= tcount`.
+/// Both follow from the launch facts (`gid < tcount div gsize`, `tcount mod gsize == 0`), but only
+/// by non-linear steps, so they are stated for the solver (E9).
+pub(super) fn group_block(gid: &Expr) -> Vec<Expr> {
+    let gsize = Expr::var(names::GSIZE);
+    let block = Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone());
+    vec![
+        Expr::binary(BinaryOp::Le, Expr::int(0), block.clone()),
+        Expr::binary(BinaryOp::Le, Expr::binary(BinaryOp::Add, block, gsize), Expr::var(names::TCOUNT)),
+    ]
+}
+
+/// `gid * gsize + lid`.
+pub(super) fn thread_id(gid: &Expr, lid: &Expr) -> Expr {
+    Expr::binary(BinaryOp::Add, Expr::binary(BinaryOp::Mul, gid.clone(), Expr::var(names::GSIZE)), lid.clone())
+}
+
+/// The statements without their checks (on every branch).
+pub(super) fn without_checks(stmts: Vec<Stmt>) -> Vec<Stmt> {
+    stmts
+        .into_iter()
+        .filter(|stmt| !matches!(stmt.kind, StmtKind::Assert { .. }))
+        .map(|mut stmt| {
+            if let StmtKind::If { then_branch, else_branch, .. } = &mut stmt.kind {
+                *then_branch = without_checks(std::mem::take(then_branch));
+                *else_branch = without_checks(std::mem::take(else_branch));
+            }
+            stmt
+        })
+        .collect()
+}
+
+/// The span from the first clause to the last, if there is one.
+pub(super) fn clauses_span(clauses: &[logic::Clause]) -> Option<Span> {
+    let first = clauses.first()?.span;
+    Some(clauses.iter().fold(first, |span, clause| span.to(clause.span)))
+}
+
+pub(super) fn conjunction(parts: impl IntoIterator<Item = Expr>) -> Expr {
+    parts.into_iter().reduce(|left, right| Expr::binary(BinaryOp::And, left, right)).unwrap_or(Expr::Bool(true))
+}
+
+pub(super) fn real(value: &BigRational) -> Expr {
+    Expr::Real(value.clone())
+}
+
+pub(super) fn mask_type() -> Type {
+    Type::map(Type::Int, Type::Real)
+}
+
+pub(super) fn ivl_type(ty: logic::Type) -> Type {
+    match ty {
+        logic::Type::Int => Type::Int,
+        logic::Type::Bool => Type::Bool,
+    }
+}
