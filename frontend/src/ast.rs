@@ -110,12 +110,7 @@ pub enum Member {
 }
 
 /// Whose contract a clause belongs to, as written before `requires`/`ensures`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
-    Kernel,
-    Group,
-    Thread,
-}
+pub use lockstep_logic::outline::Level;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ClauseKind {

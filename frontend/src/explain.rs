@@ -421,8 +421,8 @@ impl Writer<'_> {
                     obligations: Vec::new(),
                     entailment: None,
                     steps: vec![
-                        self.parts("assert B_pre:", pre),
-                        leaf("give up all permission, forget the heap".into(), None, Vec::new()),
+                        self.parts("exhale B_pre:", pre),
+                        leaf("give up all remaining permission, forget the heap".into(), None, Vec::new()),
                         self.parts("inhale B_res ⊛ B_post:", post),
                     ],
                 }
@@ -451,6 +451,13 @@ fn level_name(level: Level) -> &'static str {
         Level::Group => "group",
         Level::Thread => "thread",
     }
+}
+
+/// An obligation in a line: its id, place and message, and its verdict if known.
+fn obligation_line(file: &SourceFile, obligation: &Obligation, verdict: Option<&Verdict>) -> String {
+    let place = file.position(obligation.span.start);
+    let verdict = verdict.map_or_else(String::new, |verdict| format!("  [{}]", verdict_word(verdict)));
+    format!("{} {}:{}  {}{verdict}", obligation.id.as_str(), place.line, place.column, obligation.message)
 }
 
 /// The verdict's word.
@@ -487,15 +494,7 @@ impl Explanation {
         if !self.divergence.is_empty() {
             let _ = writeln!(out, "\nbarrier divergence (decided without a solver)");
             for obligation in &self.divergence {
-                let place = file.position(obligation.span.start);
-                let _ = writeln!(
-                    out,
-                    "  {} {}:{}  {}  [failed]",
-                    obligation.id.as_str(),
-                    place.line,
-                    place.column,
-                    obligation.message
-                );
+                let _ = writeln!(out, "  {}", obligation_line(file, obligation, Some(&Verdict::Failed)));
             }
         }
         out
@@ -506,18 +505,8 @@ impl Explanation {
         let at = step.span.map_or_else(String::new, |span| format!("line {}: ", file.position(span.start).line));
         let _ = writeln!(out, "{indent}{at}{}", step.text);
         for &number in &step.obligations {
-            let obligation = &self.obligations[number];
-            let place = file.position(obligation.span.start);
-            let verdict =
-                verdicts.map_or_else(String::new, |verdicts| format!("  [{}]", verdict_word(&verdicts[number])));
-            let _ = writeln!(
-                out,
-                "{indent}  o{number} {} {}:{}  {}{verdict}",
-                obligation.id.as_str(),
-                place.line,
-                place.column,
-                obligation.message
-            );
+            let verdict = verdicts.map(|verdicts| &verdicts[number]);
+            let _ = writeln!(out, "{indent}  o{number} {}", obligation_line(file, &self.obligations[number], verdict));
         }
         for inner in &step.steps {
             self.write_step(out, file, inner, depth + 1, verdicts);
