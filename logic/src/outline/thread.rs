@@ -311,7 +311,7 @@ fn conjuncts(clauses: &[Clause]) -> impl Iterator<Item = Conjunct> + '_ {
 }
 
 /// Whether a block has a barrier somewhere inside.
-pub fn contains_barrier(block: &Block) -> bool {
+fn contains_barrier(block: &Block) -> bool {
     block.stmts.iter().any(|stmt| match &stmt.kind {
         StmtKind::Barrier(_) => true,
         StmtKind::If { then_branch, else_branch, .. } => {
