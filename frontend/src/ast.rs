@@ -116,6 +116,8 @@ pub use lockstep_logic::outline::Level;
 pub enum ClauseKind {
     Requires,
     Ensures,
+    /// `context R;`: `requires R; ensures R;`, as VerCors writes it.
+    Context,
     Invariant,
 }
 
@@ -124,6 +126,7 @@ impl ClauseKind {
         match self {
             ClauseKind::Requires => "requires",
             ClauseKind::Ensures => "ensures",
+            ClauseKind::Context => "context",
             ClauseKind::Invariant => "invariant",
         }
     }

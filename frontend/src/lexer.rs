@@ -57,6 +57,8 @@ pub enum Token {
     Requires,
     #[token("ensures")]
     Ensures,
+    #[token("context")]
+    Context,
     #[token("decreases")]
     Decreases,
     #[token("invariant")]
@@ -224,6 +226,7 @@ impl Token {
             Token::Bool => "bool",
             Token::Requires => "requires",
             Token::Ensures => "ensures",
+            Token::Context => "context",
             Token::Decreases => "decreases",
             Token::Invariant => "invariant",
             Token::If => "if",

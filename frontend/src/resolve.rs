@@ -16,7 +16,8 @@
 //! - Amounts: `perm(x, N)` takes an integer literal `N` in `1..=100` and means `N/100`;
 //!   `Perm(x, q)` takes `write`, `read` or a constant fraction in `(0, 1]` such as `1`, `1/2` or
 //!   `1\2`, computed exactly. Amounts are constants: the logic works with exact rationals.
-//! - `\old(e)` may appear in `ensures` clauses of the kernel, group and thread contracts;
+//! - `\old(e)` (the value of `e` when the kernel started) may appear in `ensures` clauses of the
+//!   kernel, group and thread contracts, in barrier contracts and in loop invariants;
 //!   `\result` in the `ensures` of a pure function.
 //!
 //! Errors are collected, not thrown: each sub-expression is checked even when a sibling failed,
@@ -227,6 +228,10 @@ impl Resolver {
             let checked = self.expr(&mut names, context, &clause.formula, Some(Type::Bool));
             match clause.kind {
                 ast::ClauseKind::Ensures => ensures.extend(checked),
+                ast::ClauseKind::Context => {
+                    ensures.extend(checked.clone());
+                    requires.extend(checked);
+                }
                 _ => requires.extend(checked),
             }
         }
@@ -322,10 +327,7 @@ impl Resolver {
                     };
                     let context = Context { old: clause.kind == ast::ClauseKind::Ensures, ..Context::at(place) };
                     if let Some(checked) = self.clause(&mut names, context, clause) {
-                        match clause.kind {
-                            ast::ClauseKind::Ensures => contract.ensures.push(checked),
-                            _ => contract.requires.push(checked),
-                        }
+                        add_clause(contract, clause.kind, checked);
                     }
                 }
                 ast::Member::Main { result, result_span, name, params, body, span } => {
@@ -813,11 +815,11 @@ impl Resolver {
                     let message = if context.place == Place::Function {
                         "`\\old` has no meaning in a pure function, which reads no memory"
                     } else {
-                        "`\\old` outside a postcondition"
+                        "`\\old` outside a postcondition, a barrier contract or a loop invariant"
                     };
                     self.report(
                         Diagnostic::error(Code::MisplacedOld, message, span, "not allowed here")
-                            .with_help("`\\old(e)` may appear in the `ensures` clauses of the kernel, group and thread contracts, where it means the value of `e` when the kernel started"),
+                            .with_help("`\\old(e)` means the value of `e` when the kernel started; it may appear in the `ensures` clauses of the kernel, group and thread contracts, in barrier contracts and in loop invariants"),
                     );
                     return None;
                 }
@@ -1068,6 +1070,11 @@ impl BodyResolver<'_> {
         Context::at(Place::Thread)
     }
 
+    /// Barrier contracts and loop invariants, where `\old` reads the memory of the launch.
+    fn contract_context() -> Context {
+        Context { old: true, ..Context::at(Place::Thread) }
+    }
+
     fn block(&mut self, block: &ast::Block) -> Block {
         self.statements(&block.stmts, block.span)
     }
@@ -1121,7 +1128,7 @@ impl BodyResolver<'_> {
     }
 
     fn clauses(&mut self, clauses: &[ast::Clause]) -> Vec<Clause> {
-        clauses.iter().filter_map(|clause| self.resolver.clause(self.names, Self::code_context(), clause)).collect()
+        clauses.iter().filter_map(|clause| self.resolver.clause(self.names, Self::contract_context(), clause)).collect()
     }
 
     fn stmt(&mut self, stmt: &ast::Stmt) -> Option<Stmt> {
@@ -1287,11 +1294,8 @@ impl BodyResolver<'_> {
         }
         let mut contract = Contract::default();
         for clause in clauses {
-            if let Some(checked) = self.resolver.clause(self.names, Self::code_context(), clause) {
-                match clause.kind {
-                    ast::ClauseKind::Ensures => contract.ensures.push(checked),
-                    _ => contract.requires.push(checked),
-                }
+            if let Some(checked) = self.resolver.clause(self.names, Self::contract_context(), clause) {
+                add_clause(&mut contract, clause.kind, checked);
             } else {
                 ok = false;
             }
@@ -1302,5 +1306,17 @@ impl BodyResolver<'_> {
         let id = BarrierId(self.barriers.len() as u32);
         self.barriers.push(Barrier { label: label.as_ref().map(|(value, _)| value.clone()), fences, contract, span });
         Some(StmtKind::Barrier(id))
+    }
+}
+
+/// Adds a clause to a contract: `context R` is both a precondition and a postcondition.
+fn add_clause(contract: &mut Contract, kind: ast::ClauseKind, clause: Clause) {
+    match kind {
+        ast::ClauseKind::Ensures => contract.ensures.push(clause),
+        ast::ClauseKind::Context => {
+            contract.ensures.push(clause.clone());
+            contract.requires.push(clause);
+        }
+        ast::ClauseKind::Requires | ast::ClauseKind::Invariant => contract.requires.push(clause),
     }
 }

@@ -40,7 +40,7 @@ const CASES: &[(&str, &[Expected])] = &[
     ("nesting_too_deep", &[("syntax::nesting-too-deep", 3, 24)]),
     ("non_constant_amount", &[("type::permission-amount", 3, 25)]),
     ("number_too_long", &[("lex::number-too-long", 3, 14)]),
-    ("old_in_barrier", &[("type::misplaced-old", 7, 26)]),
+    ("old_in_code", &[("type::misplaced-old", 5, 14)]),
     ("opencl_fence_name", &[("kernel::unknown-fence", 4, 13)]),
     ("permission_amount_out_of_range", &[("type::permission-amount", 3, 25)]),
     ("permission_as_condition", &[("type::resource-in-expression", 5, 9)]),

@@ -53,8 +53,15 @@ impl Encoder<'_> {
                 own.vars.insert(id, Expr::var(names::private(kernel, id)));
             }
         }
+        // All threads see one heap at the barrier, and one heap of the launch, which `\old` reads
+        // (declared where a conjunct reads it).
+        let conjuncts = launch.iter().chain(own_pres).chain(other_pres).chain(posts.iter().map(|(post, _)| post));
+        let reads_old = conjuncts.into_iter().any(facts::reads_old);
         for array in self.arrays() {
             locals.push(Binding::new(names::heap(kernel, array), Type::map(Type::Int, Type::Int)));
+            if reads_old {
+                locals.push(Binding::new(names::old_heap(kernel, array), Type::map(Type::Int, Type::Int)));
+            }
         }
         let gsize = Expr::var(names::GSIZE);
         // Another thread of the group, by its `lid`.
@@ -177,7 +184,9 @@ fn other_name(kernel: &logic::Kernel, var: VarId) -> String {
     format!("other_{}", names::private(kernel, var))
 }
 
-/// The reads of a conjunct (guards included) outside quantifiers, with their indices.
+/// The reads of the heap at the barrier in a conjunct (guards included) outside quantifiers, with
+/// their indices. A read under `\old` reads the launch heap, the same in every thread: it asks
+/// for no other thread's precondition, and says nothing of the heap at the barrier.
 fn conjunct_reads(conjunct: &Conjunct) -> Vec<(logic::ArrayId, &logic::Expr)> {
     let mut found = Vec::new();
     let mut work: Vec<&logic::Expr> = conjunct.guards.iter().collect();
@@ -186,7 +195,7 @@ fn conjunct_reads(conjunct: &Conjunct) -> Vec<(logic::ArrayId, &logic::Expr)> {
     }
     while let Some(next) = work.pop() {
         match &next.kind {
-            ExprKind::Quantifier { .. } => continue,
+            ExprKind::Quantifier { .. } | ExprKind::Old(_) => continue,
             ExprKind::Read { array, index } => found.push((*array, &**index)),
             _ => {}
         }

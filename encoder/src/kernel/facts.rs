@@ -9,16 +9,22 @@ use crate::ivl::{self, BinaryOp, Binding, Expr, Type};
 use lockstep_logic::resources::{Conjunct, ConjunctKind};
 use lockstep_logic::{self as logic, ExprKind};
 
-/// A fact conjunct under its guards and `\forall*`, if every array it (or a guard or range) reads
-/// is `allowed`; `None` for a permission or a fact that reads other memory.
-pub(super) fn fact(context: &Context, conjunct: &Conjunct, allowed: impl Fn(logic::ArrayId) -> bool) -> Option<Expr> {
-    let ConjunctKind::Fact(fact) = &conjunct.kind else { return None };
-    let reads_only_allowed = |expr: &logic::Expr| reads(expr).into_iter().all(&allowed) && !has_old(expr);
-    let ranges = conjunct.binders.iter().map(|binder| &binder.range);
-    if !ranges.chain(&conjunct.guards).all(reads_only_allowed) || !reads_only_allowed(fact) {
+/// A fact conjunct as a closed formula ([`closed_fact`]), unless it reads the launch memory under
+/// `\old`. The resource checks assume other threads' facts only to learn which locations their
+/// permissions name; facts about launch values rarely tell, and a second heap beside the current
+/// one can cost the solver seconds. Leaving them out only weakens what is assumed.
+pub(super) fn fact_without_old(context: &Context, conjunct: &Conjunct) -> Option<Expr> {
+    if reads_old(conjunct) {
         return None;
     }
     closed_fact(context, conjunct)
+}
+
+/// Whether a fact conjunct reads under `\old` (in its ranges, guards or body).
+pub(super) fn reads_old(conjunct: &Conjunct) -> bool {
+    let ConjunctKind::Fact(fact) = &conjunct.kind else { return false };
+    let mut parts = conjunct.binders.iter().map(|binder| &binder.range).chain(&conjunct.guards).chain([fact]);
+    parts.any(|part| contains(part, |kind| matches!(kind, ExprKind::Old(_))))
 }
 
 /// A fact conjunct as one closed formula, `forall i :: range && guards ==> fact` (`None` for a
@@ -46,22 +52,6 @@ pub(super) fn closed_fact(context: &Context, conjunct: &Conjunct) -> Option<Expr
             body: Box::new(implication),
         }
     })
-}
-
-fn reads(expr: &logic::Expr) -> Vec<logic::ArrayId> {
-    let mut found = Vec::new();
-    let mut work = vec![expr];
-    while let Some(next) = work.pop() {
-        next.children(&mut work);
-        if let ExprKind::Read { array, .. } = &next.kind {
-            found.push(*array);
-        }
-    }
-    found
-}
-
-fn has_old(expr: &logic::Expr) -> bool {
-    contains(expr, |kind| matches!(kind, ExprKind::Old(_)))
 }
 
 pub(super) fn contains(expr: &logic::Expr, found: impl Fn(&ExprKind) -> bool) -> bool {

@@ -366,7 +366,7 @@ impl<'k> Encoder<'k> {
         let mut launch_context = context.clone();
         launch_context.heaps = context.old_heaps.clone();
         for conjunct in kernel.thread_contract.requires.iter().flat_map(|clause| normal_form(&clause.assertion)) {
-            if let Some(fact) = facts::fact(&launch_context, &conjunct, |_| true) {
+            if let Some(fact) = facts::fact_without_old(&launch_context, &conjunct) {
                 builder.assume(fact);
             }
         }
@@ -374,7 +374,7 @@ impl<'k> Encoder<'k> {
             for conjunct in
                 kernel.barriers[index].contract.requires.iter().flat_map(|clause| normal_form(&clause.assertion))
             {
-                if let Some(fact) = facts::fact(&context, &conjunct, |_| true) {
+                if let Some(fact) = facts::fact_without_old(&context, &conjunct) {
                     builder.assume(fact);
                 }
             }

@@ -509,8 +509,9 @@ fn atoms(clauses: &[Clause], array: ArrayId) -> Vec<Conjunct> {
         .collect()
 }
 
-/// Whether a conjunct is a fact whose ranges, guards and body read only arrays `allowed` admits,
-/// and nothing under `\old`.
+/// Whether a conjunct is a fact whose ranges, guards and body read only arrays `allowed` admits
+/// (E7). A read under `\old` reads the memory of the launch, which every thread sees alike and
+/// no thread writes: it is always admitted.
 fn reads_only(conjunct: &Conjunct, allowed: impl Fn(ArrayId) -> bool) -> bool {
     let ConjunctKind::Fact(fact) = &conjunct.kind else { return false };
     let admitted = |expr: &Expr| {
@@ -518,7 +519,8 @@ fn reads_only(conjunct: &Conjunct, allowed: impl Fn(ArrayId) -> bool) -> bool {
         while let Some(next) = work.pop() {
             match &next.kind {
                 ExprKind::Read { array, .. } if !allowed(*array) => return false,
-                ExprKind::Old(_) => return false,
+                // Everything under `\old`, indices included, reads the launch memory.
+                ExprKind::Old(_) => continue,
                 _ => {}
             }
             next.children(&mut work);
