@@ -138,7 +138,7 @@ pub fn kernel(seed: u64) -> String {
         None => body.push_str(&format!("    v := b[{read_in_code}];\n")),
     }
     if let Some(barrier) = &barrier {
-        let (code, received) = barrier.code(&requires, rng, slip);
+        let (code, received) = barrier.code(&requires, own, rng, slip);
         body.push_str(&code);
         if let Some(received) = received {
             code_value = format!("{code_value} + y");
@@ -187,6 +187,9 @@ struct Barrier {
     divergent: bool,
     /// A slip: the barrier's `ensures` drops the thread's permission on `a`.
     drops_permission: bool,
+    /// Whether the contract says the thread's cell of `a` still has its launch value (`\old`),
+    /// and, a slip, whether the `ensures` says one more.
+    launch_value: Option<bool>,
 }
 
 impl Barrier {
@@ -201,12 +204,19 @@ impl Barrier {
             wrong_value: slip(rng),
             divergent: slip(rng),
             drops_permission: slip(rng),
+            launch_value: rng.chance(30).then(|| slip(rng)),
         }
     }
 
     /// The code from the write to the read, and the value received over the barrier's cell when
     /// the contract states it (as an expression of the thread's ids).
-    fn code(&self, requires: &str, rng: &mut Rng, slip: impl Fn(&mut Rng) -> bool) -> (String, Option<String>) {
+    fn code(
+        &self,
+        requires: &str,
+        own: &str,
+        rng: &mut Rng,
+        slip: impl Fn(&mut Rng) -> bool,
+    ) -> (String, Option<String>) {
         let own_value = self.written.replace('L', "lid");
         let given_value = self.written.replace('L', &format!("({})", self.given));
         let mut barrier_requires = requires.to_string();
@@ -219,6 +229,12 @@ impl Barrier {
             barrier_requires.push_str(&format!(" ** s[lid] == {own_value}"));
             let stated = if self.wrong_value { format!("{given_value} + 1") } else { given_value.clone() };
             barrier_ensures.push_str(&format!(" ** s[{}] == {stated}", self.given));
+        }
+        if let Some(wrong) = self.launch_value {
+            // `a` is written only after the barrier, so its cell keeps the launch value until then.
+            barrier_requires.push_str(&format!(" ** a[{own}] == \\old(a[{own}])"));
+            let more = if wrong { " + 1" } else { "" };
+            barrier_ensures.push_str(&format!(" ** a[{own}] == \\old(a[{own}]){more}"));
         }
         let open = if self.divergent { "    if (lid % 2 == 0) {\n" } else { "" };
         let close = if self.divergent { "    }\n" } else { "" };
