@@ -5,12 +5,11 @@
 //!
 //! - permissions in a written kernel or group contract: the levels' resources are generated from
 //!   the thread contract, and written ones would not be checked;
-//! - a `\forall*` inside another: a conjunct is encoded over one bound variable;
 //! - postconditions of a recursive function, which would need induction.
 
 use crate::recursion::CallGraph;
 use crate::resources::{normal_form, ConjunctKind};
-use crate::{Assertion, AssertionKind, Clause, Contract, FunctionId, Kernel, Program, Span};
+use crate::{Clause, Contract, FunctionId, Kernel, Program, Span};
 
 /// One use of a construct that is not supported yet.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,31 +67,8 @@ fn kernel(kernel: &Kernel, found: &mut Vec<Unsupported>) {
             });
         }
     }
-    for assertion in kernel.assertions() {
-        nested_forall_star(assertion, false, found);
-    }
 }
 
 fn clauses(contract: &Contract) -> impl Iterator<Item = &Clause> {
     contract.requires.iter().chain(&contract.ensures)
-}
-
-/// Each `\forall*` inside another (`inside`: the assertion is the body of one), once: the
-/// `\forall*`s nested further are part of it.
-fn nested_forall_star(assertion: &Assertion, inside: bool, found: &mut Vec<Unsupported>) {
-    match &assertion.kind {
-        AssertionKind::Pure(_) | AssertionKind::Perm(_) => {}
-        AssertionKind::Star(lhs, rhs) | AssertionKind::Cond(_, lhs, rhs) => {
-            nested_forall_star(lhs, inside, found);
-            nested_forall_star(rhs, inside, found);
-        }
-        AssertionKind::Implies(_, body) => nested_forall_star(body, inside, found),
-        AssertionKind::ForallStar { .. } if inside => found.push(Unsupported {
-            span: assertion.span,
-            message: "nested `\\forall*` is not supported yet".into(),
-            label: "a `\\forall*` inside another".into(),
-            help: "write one `\\forall*` over one variable (over a combined index, for example)".into(),
-        }),
-        AssertionKind::ForallStar { body, .. } => nested_forall_star(body, true, found),
-    }
 }

@@ -20,9 +20,9 @@ pub(super) const CELL: &str = "cell";
 
 /// A conjunct in IVL terms.
 pub(super) struct Translated {
-    /// The `\forall*` variable, if any: its IVL binding and the logic variable.
-    binder: Option<(Binding, VarId)>,
-    /// The conditions under which the conjunct applies (the binder's range first).
+    /// The `\forall*` variables, outermost first: their IVL bindings and the logic variables.
+    binders: Vec<(Binding, VarId)>,
+    /// The conditions under which the conjunct applies (the binders' ranges first).
     guard: Expr,
     kind: Kind,
 }
@@ -33,33 +33,37 @@ enum Kind {
 }
 
 impl Translated {
-    /// `forall i :: guard ==> e`, or `guard ==> e`.
+    /// `forall i, j :: guard ==> e`, or `guard ==> e`.
     fn closed(&self, body: Expr) -> Expr {
         let implication = Expr::binary(BinaryOp::Implies, self.guard.clone(), body);
-        match &self.binder {
-            Some((binding, _)) => Expr::Quantified {
-                quantifier: Quantifier::Forall,
-                bound: vec![binding.clone()],
-                triggers: Vec::new(),
-                body: Box::new(implication),
-            },
-            None => implication,
+        if self.binders.is_empty() {
+            return implication;
         }
+        Expr::Quantified {
+            quantifier: Quantifier::Forall,
+            bound: self.bindings(),
+            triggers: Vec::new(),
+            body: Box::new(implication),
+        }
+    }
+
+    fn bindings(&self) -> Vec<Binding> {
+        self.binders.iter().map(|(binding, _)| binding.clone()).collect()
     }
 }
 
 impl Encoder<'_> {
-    /// Translates a conjunct in a context. It has at most one `\forall*`: nested ones are refused
-    /// before encoding ([`lockstep_logic::support`]).
+    /// Translates a conjunct in a context, with its `\forall*`s (nested ones too, E10).
     pub(super) fn translate_conjunct(&self, context: &Context, conjunct: &Conjunct) -> Translated {
         let mut context = context.clone();
         let mut guards = Vec::new();
-        let binder = conjunct.binders.first().map(|binder| {
+        let mut binders = Vec::new();
+        for binder in &conjunct.binders {
             let name = names::bound(self.kernel, binder.var);
             context.vars.insert(binder.var, Expr::var(&name));
             guards.push(context.translate(&binder.range));
-            (Binding::new(name, Type::Int), binder.var)
-        });
+            binders.push((Binding::new(name, Type::Int), binder.var));
+        }
         guards.extend(conjunct.guards.iter().map(|guard| context.translate(guard)));
         let kind = match &conjunct.kind {
             ConjunctKind::Fact(fact) => Kind::Fact(context.translate(fact)),
@@ -70,7 +74,7 @@ impl Encoder<'_> {
                 amount: amount.clone(),
             },
         };
-        Translated { binder, guard: conjunction(guards), kind }
+        Translated { binders, guard: conjunction(guards), kind }
     }
 
     /// Inhales one conjunct: assume a fact, add a permission.
@@ -79,7 +83,7 @@ impl Encoder<'_> {
         let translated = self.translate_conjunct(context, &part.conjunct);
         match &translated.kind {
             Kind::Fact(fact) => body.push(StmtKind::Assume(translated.closed(fact.clone()))),
-            Kind::Perm { array, index, amount, .. } if translated.binder.is_none() => {
+            Kind::Perm { array, index, amount, .. } if translated.binders.is_empty() => {
                 let amount = self.amount(amount, body, None);
                 let mask = names::mask(self.kernel, array.index());
                 body.push(guarded_update(&translated.guard, mask, index, BinaryOp::Add, amount));
@@ -110,7 +114,7 @@ impl Encoder<'_> {
                 // A permission that is missing is reported, and the thread goes on as if it had
                 // it: not assumed, so the checks after it are still decided on every path.
                 body.push(StmtKind::Assert { expr: translated.closed(enough), tag: Some(holds_tag), assumed: false });
-                if translated.binder.is_none() {
+                if translated.binders.is_empty() {
                     let amount = self.amount(amount, body, Some(current));
                     body.push(guarded_update(&translated.guard, mask, index, BinaryOp::Sub, amount));
                     return;
@@ -181,23 +185,40 @@ impl Encoder<'_> {
         body.push(StmtKind::Assert { expr: translated.closed(holds), tag: Some(tag), assumed });
     }
 
-    /// `forall i1, i2 :: guard(i1) && guard(i2) && i1 != i2 ==> index(i1) != index(i2)`.
+    /// `forall i1, i2 :: guard(i1) && guard(i2) && i1 != i2 ==> index(i1) != index(i2)`, where
+    /// `i1` and `i2` are tuples of the bound variables (they differ where some component does).
     fn injectivity(&self, before: &Context, conjunct: &Conjunct, translated: &Translated) -> Expr {
-        let Some((binding, var)) = &translated.binder else { return Expr::Bool(true) };
-        let instance = |suffix: &str| -> (Expr, Expr, Binding) {
-            let name = format!("{}_{suffix}", binding.name);
+        if translated.binders.is_empty() {
+            return Expr::Bool(true);
+        }
+        let instance = |suffix: &str| -> (Expr, Expr, Vec<Binding>) {
             let mut renamed = before.clone();
-            renamed.vars.insert(*var, Expr::var(&name));
-            let again = self.translate_conjunct_with(&renamed, conjunct, *var, &name);
+            let mut bindings = Vec::new();
+            for (binding, var) in &translated.binders {
+                let name = format!("{}_{suffix}", binding.name);
+                renamed.vars.insert(*var, Expr::var(&name));
+                bindings.push(Binding::new(name, Type::Int));
+            }
+            let ranges: Vec<Expr> = conjunct.binders.iter().map(|binder| renamed.translate(&binder.range)).collect();
+            let mut unbound = conjunct.clone();
+            unbound.binders.clear();
+            let again = self.translate_conjunct(&renamed, &unbound);
             let Kind::Perm { index, .. } = again.kind else { unreachable!("a permission conjunct") };
-            (again.guard, index, Binding::new(name, Type::Int))
+            let guard =
+                ranges.into_iter().rev().fold(again.guard, |guard, range| Expr::binary(BinaryOp::And, range, guard));
+            (guard, index, bindings)
         };
         let (first_guard, first_index, first) = instance("1");
         let (second_guard, second_index, second) = instance("2");
-        let distinct = Expr::binary(BinaryOp::Ne, Expr::var(&first.name), Expr::var(&second.name));
+        let distinct = first
+            .iter()
+            .zip(&second)
+            .map(|(one, other)| Expr::binary(BinaryOp::Ne, Expr::var(&one.name), Expr::var(&other.name)))
+            .reduce(|left, right| Expr::binary(BinaryOp::Or, left, right))
+            .expect("a bound variable");
         Expr::Quantified {
             quantifier: Quantifier::Forall,
-            bound: vec![first, second],
+            bound: first.into_iter().chain(second).collect(),
             triggers: Vec::new(),
             body: Box::new(Expr::binary(
                 BinaryOp::Implies,
@@ -205,20 +226,6 @@ impl Encoder<'_> {
                 Expr::binary(BinaryOp::Ne, first_index, second_index),
             )),
         }
-    }
-
-    /// The conjunct with its bound variable spelled `name` (and not bound): guard and index.
-    fn translate_conjunct_with(&self, context: &Context, conjunct: &Conjunct, var: VarId, name: &str) -> Translated {
-        let mut unbound = conjunct.clone();
-        unbound.binders.clear();
-        let mut context = context.clone();
-        context.vars.insert(var, Expr::var(name));
-        let mut translated = self.translate_conjunct(&context, &unbound);
-        let range = conjunct.binders.first().map(|binder| context.translate(&binder.range));
-        if let Some(range) = range {
-            translated.guard = Expr::binary(BinaryOp::And, range, translated.guard);
-        }
-        translated
     }
 
     /// `M := (lambda j :: M[j] op (hit(j) ? amount(j) : 0))`: no quantified assumption.
@@ -231,10 +238,12 @@ impl Encoder<'_> {
         body: &mut Body,
     ) {
         let Kind::Perm { array, logic_index, .. } = &translated.kind else { return };
-        let Some((binding, var)) = &translated.binder else { return };
+        if translated.binders.is_empty() {
+            return;
+        }
         let mask = names::mask(self.kernel, array.index());
         let location = Expr::var(CELL);
-        let hit = self.hit(context, translated, binding, *var, logic_index, &location);
+        let hit = self.hit(context, translated, logic_index, &location);
         let change = Expr::IfThenElse(Box::new(hit), Box::new(amount(&location)), Box::new(expr::real_zero()));
         let value = Expr::Lambda {
             bound: Binding::new(CELL, Type::Int),
@@ -243,20 +252,16 @@ impl Encoder<'_> {
         body.push(StmtKind::Assign { target: mask, indices: Vec::new(), value });
     }
 
-    /// Whether some value of the bound variable names `location`: the inverse `location - c` for
-    /// an index `i + c`, else an existential.
-    fn hit(
-        &self,
-        context: &Context,
-        translated: &Translated,
-        binding: &Binding,
-        var: VarId,
-        logic_index: &logic::Expr,
-        location: &Expr,
-    ) -> Expr {
+    /// Whether some value of the bound variables names `location`: for one variable and an index
+    /// `i + c`, the inverse `location - c`; else an existential.
+    fn hit(&self, context: &Context, translated: &Translated, logic_index: &logic::Expr, location: &Expr) -> Expr {
         let Kind::Perm { index, .. } = &translated.kind else { return Expr::Bool(false) };
         let names_location = Expr::binary(BinaryOp::Eq, index.clone(), location.clone());
-        if let Some(inverse) = inverse(context, logic_index, var, location) {
+        let inverse = match translated.binders.as_slice() {
+            [(binding, var)] => inverse(context, logic_index, *var, location).map(|inverse| (binding, inverse)),
+            _ => None,
+        };
+        if let Some((binding, inverse)) = inverse {
             // guard(inverse) && index(inverse) == location, by substituting the inverse.
             let mut replacement = std::collections::HashMap::new();
             replacement.insert(binding.name.clone(), inverse);
@@ -265,7 +270,7 @@ impl Encoder<'_> {
         }
         Expr::Quantified {
             quantifier: Quantifier::Exists,
-            bound: vec![binding.clone()],
+            bound: translated.bindings(),
             triggers: Vec::new(),
             body: Box::new(Expr::binary(BinaryOp::And, translated.guard.clone(), names_location)),
         }

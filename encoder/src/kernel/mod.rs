@@ -125,7 +125,7 @@ impl Encoding {
 /// Encodes the outline of one kernel: each of its obligations becomes a tagged check (`o12` is
 /// obligation 12 of the outline). The program uses no construct the language does not support
 /// yet ([`lockstep_logic::support::unsupported`] finds none): the frontend refuses such files
-/// before they get here, and the encoding relies on it (no nested `\forall*`, no permissions in a
+/// before they get here, and the encoding relies on it (no permissions in a
 /// written kernel or group contract, no postconditions of a recursive function).
 pub fn encode<'k>(outline: &'k Outline<'k>) -> Encoding {
     let kernel = outline.kernel;

@@ -75,24 +75,23 @@ impl Builder {
     }
 }
 
-/// One thread chosen by the solver: its ids, the value of the atom's `\forall*` variable if it
-/// has one (with its range), and the context its expressions are read in.
+/// One thread chosen by the solver: its ids, the values of the atom's `\forall*` variables (with
+/// their ranges), and the context its expressions are read in.
 struct Instance<'k> {
     context: Context<'k>,
     lid: Expr,
     gid: Expr,
-    bound: Option<(Expr, Expr)>,
+    bound: Vec<(Expr, Expr)>,
 }
 
 impl Instance<'_> {
-    /// The atom's guard in this thread (its `\forall*` range first) and its index. The range is
-    /// part of the guard, never assumed: an empty range would make the whole check vacuous.
+    /// The atom's guard in this thread (its `\forall*` ranges first) and its index. The ranges
+    /// are part of the guard, never assumed: an empty range would make the whole check vacuous.
     fn at(&self, atom: &Atom) -> (Expr, Expr) {
         let (guard, index) = atom_at(&self.context, atom);
-        match &self.bound {
-            Some((_, range)) => (Expr::binary(BinaryOp::And, range.clone(), guard), index),
-            None => (guard, index),
-        }
+        let guard =
+            self.bound.iter().rev().fold(guard, |guard, (_, range)| Expr::binary(BinaryOp::And, range.clone(), guard));
+        (guard, index)
     }
 }
 
@@ -146,15 +145,16 @@ impl<'k> Encoder<'k> {
             let Some(number) = number else { continue };
             let mut second = self.instance(threads, point, lockstep, &mut builder);
             bind(&mut second, atom, &mut builder);
-            // Two instances differ in thread, or (inside one thread) in the `\forall*` variable.
+            // Two instances differ in thread, or (inside one thread) in a `\forall*` variable.
             let distinct = match threads {
                 Threads::Group => {
-                    let other_value = match (&first.bound, &second.bound) {
-                        (Some((first, _)), Some((second, _))) => {
-                            Expr::binary(BinaryOp::Ne, first.clone(), second.clone())
-                        }
-                        _ => Expr::Bool(false),
-                    };
+                    let other_value = first
+                        .bound
+                        .iter()
+                        .zip(&second.bound)
+                        .map(|((first, _), (second, _))| Expr::binary(BinaryOp::Ne, first.clone(), second.clone()))
+                        .reduce(|left, right| Expr::binary(BinaryOp::Or, left, right))
+                        .unwrap_or(Expr::Bool(false));
                     Expr::binary(
                         BinaryOp::Or,
                         Expr::binary(BinaryOp::Ne, first.lid.clone(), second.lid.clone()),
@@ -379,7 +379,7 @@ impl<'k> Encoder<'k> {
                 }
             }
         }
-        Instance { context, lid, gid, bound: None }
+        Instance { context, lid, gid, bound: Vec::new() }
     }
 
     /// What the group `gid` owns of `array` at `location` under generated contracts: the exact
@@ -434,7 +434,7 @@ impl<'k> Encoder<'k> {
     }
 
     /// Whether some thread of the group `gid` names `location` through a thread-contract atom at the
-    /// launch, for some value of its `\forall*` variable if it has one.
+    /// launch, for some values of its `\forall*` variables.
     fn named_by_some_thread(&self, atom: &Atom, location: &Expr) -> Expr {
         let gid = Expr::var(names::GID);
         let lid = Expr::var("owner_lid");
@@ -442,9 +442,10 @@ impl<'k> Encoder<'k> {
         context.heaps = context.old_heaps.clone();
         let mut bound = vec![Binding::new("owner_lid", Type::Int)];
         let mut range = Vec::new();
-        if let Some(binder) = atom.conjunct.binders.first() {
-            bound.push(Binding::new("owner_bound", Type::Int));
-            context.vars.insert(binder.var, Expr::var("owner_bound"));
+        for (number, binder) in atom.conjunct.binders.iter().enumerate() {
+            let name = if number == 0 { "owner_bound".to_string() } else { format!("owner_bound_{number}") };
+            bound.push(Binding::new(&name, Type::Int));
+            context.vars.insert(binder.var, Expr::var(&name));
             range.push(context.translate(&binder.range));
         }
         let (guard, index) = atom_at(&context, atom);
@@ -536,15 +537,17 @@ impl Holdings {
     }
 }
 
-/// Gives an instance a fresh value for the atom's `\forall*` variable; the atom names a location
-/// only where that value lies in the range ([`Instance::at`]).
+/// Gives an instance fresh values for the atom's `\forall*` variables; the atom names a location
+/// only where those values lie in their ranges ([`Instance::at`]).
 fn bind(instance: &mut Instance, atom: &Atom, builder: &mut Builder) {
-    let Some(binder) = atom.conjunct.binders.first() else { return };
-    let name = format!("bound_{}", builder.locals.len());
-    builder.locals.push(Binding::new(&name, Type::Int));
-    instance.context.vars.insert(binder.var, Expr::var(&name));
-    let range = instance.context.translate(&binder.range);
-    instance.bound = Some((Expr::var(name), range));
+    instance.bound.clear();
+    for binder in &atom.conjunct.binders {
+        let name = format!("bound_{}", builder.locals.len());
+        builder.locals.push(Binding::new(&name, Type::Int));
+        instance.context.vars.insert(binder.var, Expr::var(&name));
+        let range = instance.context.translate(&binder.range);
+        instance.bound.push((Expr::var(name), range));
+    }
 }
 
 /// Whether an atom names `location` in an instance's thread, for some value of its `\forall*`
@@ -554,7 +557,7 @@ fn naming(instance: &Instance, atom: &Atom, location: &Expr, builder: &mut Build
         context: instance.context.clone(),
         lid: instance.lid.clone(),
         gid: instance.gid.clone(),
-        bound: None,
+        bound: Vec::new(),
     };
     bind(&mut instance, atom, builder);
     let (guard, index) = instance.at(atom);
