@@ -14,6 +14,8 @@ use crate::ivl::{BinaryOp, Binding, Expr, Quantifier, Stmt, StmtKind, Type};
 use lockstep_logic::outline::Part;
 use lockstep_logic::resources::{Conjunct, ConjunctKind};
 use lockstep_logic::{self as logic, Amount, ExprKind, VarId};
+use num_bigint::BigInt;
+use std::collections::HashMap;
 
 /// The bound variable of the maps built here.
 pub(super) const CELL: &str = "cell";
@@ -22,6 +24,8 @@ pub(super) const CELL: &str = "cell";
 pub(super) struct Translated {
     /// The `\forall*` variables, outermost first: their IVL bindings and the logic variables.
     binders: Vec<(Binding, VarId)>,
+    /// The ranges of the `\forall*` variables, as written.
+    ranges: Vec<logic::Expr>,
     /// The conditions under which the conjunct applies (the binders' ranges first).
     guard: Expr,
     kind: Kind,
@@ -74,7 +78,8 @@ impl Encoder<'_> {
                 amount: amount.clone(),
             },
         };
-        Translated { binders, guard: conjunction(guards), kind }
+        let ranges = conjunct.binders.iter().map(|binder| binder.range.clone()).collect();
+        Translated { binders, ranges, guard: conjunction(guards), kind }
     }
 
     /// Inhales one conjunct: assume a fact, add a permission.
@@ -252,30 +257,83 @@ impl Encoder<'_> {
         body.push(StmtKind::Assign { target: mask, indices: Vec::new(), value });
     }
 
-    /// Whether some value of the bound variables names `location`: for one variable and an index
-    /// `i + c`, the inverse `location - c`; else an existential.
+    /// Whether some value of the bound variables names `location`, without a quantifier where the
+    /// index allows (E10): the innermost variable by its inverse (`location - c` for an index
+    /// `i + c`), and each outer one, over a range of a few literal values, by trying each value;
+    /// else an existential.
     fn hit(&self, context: &Context, translated: &Translated, logic_index: &logic::Expr, location: &Expr) -> Expr {
         let Kind::Perm { index, .. } = &translated.kind else { return Expr::Bool(false) };
         let names_location = Expr::binary(BinaryOp::Eq, index.clone(), location.clone());
-        let inverse = match translated.binders.as_slice() {
-            [(binding, var)] => inverse(context, logic_index, *var, location).map(|inverse| (binding, inverse)),
-            _ => None,
-        };
-        if let Some((binding, inverse)) = inverse {
-            // guard(inverse) && index(inverse) == location, by substituting the inverse.
-            let mut replacement = std::collections::HashMap::new();
-            replacement.insert(binding.name.clone(), inverse);
-            let at_inverse = Expr::binary(BinaryOp::And, translated.guard.clone(), names_location);
-            return crate::ivl::substitute(&at_inverse, &replacement);
+        let at_location = Expr::binary(BinaryOp::And, translated.guard.clone(), names_location);
+        let Some(((innermost, var), outer)) = translated.binders.split_last() else { return at_location };
+        let mut inner = context.clone();
+        for (binding, var) in &translated.binders {
+            inner.vars.insert(*var, Expr::var(&binding.name));
+        }
+        let values: Option<Vec<Vec<BigInt>>> =
+            outer.iter().zip(&translated.ranges).map(|((_, var), range)| literal_values(range, *var)).collect();
+        if let (Some(inverse), Some(values)) = (inverse(&inner, logic_index, *var, location), values) {
+            // guard(inverse) && index(inverse) == location, by substituting the inverse, for each
+            // value of the outer variables.
+            let at_inverse = crate::ivl::substitute(&at_location, &HashMap::from([(innermost.name.clone(), inverse)]));
+            let mut cases = vec![at_inverse];
+            for ((binding, _), values) in outer.iter().zip(values) {
+                cases = cases
+                    .iter()
+                    .flat_map(|case| {
+                        values.iter().map(move |value| {
+                            let replacement = HashMap::from([(binding.name.clone(), Expr::Int(value.clone()))]);
+                            crate::ivl::substitute(case, &replacement)
+                        })
+                    })
+                    .collect();
+            }
+            return cases
+                .into_iter()
+                .reduce(|left, right| Expr::binary(BinaryOp::Or, left, right))
+                .unwrap_or(Expr::Bool(false));
         }
         Expr::Quantified {
             quantifier: Quantifier::Exists,
             bound: translated.bindings(),
             triggers: Vec::new(),
-            body: Box::new(Expr::binary(BinaryOp::And, translated.guard.clone(), names_location)),
+            body: Box::new(at_location),
         }
     }
 }
+
+/// The values of a variable whose range is a literal interval of at most [`EXPANDED`] values:
+/// `lo <= v && v < hi` or `lo <= v && v <= hi`.
+fn literal_values(range: &logic::Expr, var: VarId) -> Option<Vec<BigInt>> {
+    let literal = |expr: &logic::Expr| match &expr.kind {
+        ExprKind::Int(value) => Some(value.clone()),
+        _ => None,
+    };
+    let is_var = |expr: &logic::Expr| matches!(expr.kind, ExprKind::Var(found) if found == var);
+    let ExprKind::Binary { op: logic::BinaryOp::And, lhs, rhs } = &range.kind else { return None };
+    let low = match &lhs.kind {
+        ExprKind::Binary { op: logic::BinaryOp::Le, lhs: low, rhs: bound } if is_var(bound) => literal(low)?,
+        _ => return None,
+    };
+    let high = match &rhs.kind {
+        ExprKind::Binary { op: logic::BinaryOp::Lt, lhs: bound, rhs: high } if is_var(bound) => literal(high)?,
+        ExprKind::Binary { op: logic::BinaryOp::Le, lhs: bound, rhs: high } if is_var(bound) => literal(high)? + 1,
+        _ => return None,
+    };
+    let count = &high - &low;
+    (count >= BigInt::from(0) && count <= BigInt::from(EXPANDED)).then(|| {
+        let mut values = Vec::new();
+        let mut value = low;
+        while value < high {
+            values.push(value.clone());
+            value += 1;
+        }
+        values
+    })
+}
+
+/// The most values of an outer `\forall*` variable the mask update tries one by one.
+const EXPANDED: u32 = 16;
 
 /// `if (guard) { M[index] := M[index] op amount; }`.
 fn guarded_update(guard: &Expr, mask: String, index: &Expr, op: BinaryOp, amount: Expr) -> StmtKind {
