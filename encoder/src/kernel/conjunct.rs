@@ -37,6 +37,15 @@ enum Kind {
 }
 
 impl Translated {
+    /// The fact of a fact conjunct, closed: `forall i :: range && guards ==> fact` (`None` for a
+    /// permission).
+    pub(super) fn closed_fact(&self) -> Option<Expr> {
+        match &self.kind {
+            Kind::Fact(fact) => Some(self.closed(fact.clone())),
+            Kind::Perm { .. } => None,
+        }
+    }
+
     /// `forall i, j :: guard ==> e`, or `guard ==> e`.
     fn closed(&self, body: Expr) -> Expr {
         let implication = Expr::binary(BinaryOp::Implies, self.guard.clone(), body);
@@ -56,36 +65,36 @@ impl Translated {
     }
 }
 
-impl Encoder<'_> {
-    /// Translates a conjunct in a context, with its `\forall*`s (nested ones too, E10).
-    pub(super) fn translate_conjunct(&self, context: &Context, conjunct: &Conjunct) -> Translated {
-        let mut context = context.clone();
-        let mut guards = Vec::new();
-        let mut binders = Vec::new();
-        for binder in &conjunct.binders {
-            let name = names::bound(self.kernel, binder.var);
-            context.vars.insert(binder.var, Expr::var(&name));
-            guards.push(context.translate(&binder.range));
-            binders.push((Binding::new(name, Type::Int), binder.var));
-        }
-        guards.extend(conjunct.guards.iter().map(|guard| context.translate(guard)));
-        let kind = match &conjunct.kind {
-            ConjunctKind::Fact(fact) => Kind::Fact(context.translate(fact)),
-            ConjunctKind::Perm { array, index, amount } => Kind::Perm {
-                array: *array,
-                index: context.translate(index),
-                logic_index: index.clone(),
-                amount: amount.clone(),
-            },
-        };
-        let ranges = conjunct.binders.iter().map(|binder| binder.range.clone()).collect();
-        Translated { binders, ranges, guard: conjunction(guards), kind }
+/// Translates a conjunct in a context, with its `\forall*`s (nested ones too, E10).
+pub(super) fn translate(context: &Context, conjunct: &Conjunct) -> Translated {
+    let mut context = context.clone();
+    let mut guards = Vec::new();
+    let mut binders = Vec::new();
+    for binder in &conjunct.binders {
+        let name = names::bound(context.kernel, binder.var);
+        context.vars.insert(binder.var, Expr::var(&name));
+        guards.push(context.translate(&binder.range));
+        binders.push((Binding::new(name, Type::Int), binder.var));
     }
+    guards.extend(conjunct.guards.iter().map(|guard| context.translate(guard)));
+    let kind = match &conjunct.kind {
+        ConjunctKind::Fact(fact) => Kind::Fact(context.translate(fact)),
+        ConjunctKind::Perm { array, index, amount } => Kind::Perm {
+            array: *array,
+            index: context.translate(index),
+            logic_index: index.clone(),
+            amount: amount.clone(),
+        },
+    };
+    let ranges = conjunct.binders.iter().map(|binder| binder.range.clone()).collect();
+    Translated { binders, ranges, guard: conjunction(guards), kind }
+}
 
+impl Encoder<'_> {
     /// Inhales one conjunct: assume a fact, add a permission.
     pub(super) fn inhale_conjunct(&mut self, context: &Context, part: &Part, body: &mut Body) {
         self.checks(context, &part.checks, &mut body.stmts);
-        let translated = self.translate_conjunct(context, &part.conjunct);
+        let translated = translate(context, &part.conjunct);
         match &translated.kind {
             Kind::Fact(fact) => body.push(StmtKind::Assume(translated.closed(fact.clone()))),
             Kind::Perm { array, index, amount, .. } if translated.binders.is_empty() => {
@@ -105,7 +114,7 @@ impl Encoder<'_> {
     pub(super) fn exhale_conjunct(&mut self, before: &Context, part: &Part, body: &mut Body) {
         self.checks(before, &part.checks, &mut body.stmts);
         let conjunct = &part.conjunct;
-        let translated = self.translate_conjunct(before, conjunct);
+        let translated = translate(before, conjunct);
         let holds_tag = Self::tag(part.holds.expect("an exhaled part is an obligation"));
         match &translated.kind {
             Kind::Fact(fact) => {
@@ -178,7 +187,7 @@ impl Encoder<'_> {
     /// Asserts one conjunct without removing anything: a fact holds, a permission is held.
     pub(super) fn assert_conjunct(&mut self, context: &Context, part: &Part, body: &mut Body) {
         self.checks(context, &part.checks, &mut body.stmts);
-        let translated = self.translate_conjunct(context, &part.conjunct);
+        let translated = translate(context, &part.conjunct);
         let (holds, assumed) = match &translated.kind {
             Kind::Fact(fact) => (fact.clone(), true),
             Kind::Perm { array, index, amount, .. } => {
@@ -207,7 +216,7 @@ impl Encoder<'_> {
             let ranges: Vec<Expr> = conjunct.binders.iter().map(|binder| renamed.translate(&binder.range)).collect();
             let mut unbound = conjunct.clone();
             unbound.binders.clear();
-            let again = self.translate_conjunct(&renamed, &unbound);
+            let again = translate(&renamed, &unbound);
             let Kind::Perm { index, .. } = again.kind else { unreachable!("a permission conjunct") };
             let guard =
                 ranges.into_iter().rev().fold(again.guard, |guard, range| Expr::binary(BinaryOp::And, range, guard));

@@ -2,10 +2,9 @@
 //! `\forall*`, for the procedures that assume them of a thread other than the one running
 //! (barrier, resource and level procedures).
 
+use super::conjunct::translate;
 use super::expr::Context;
-use super::names;
-use super::state::conjunction;
-use crate::ivl::{self, BinaryOp, Binding, Expr, Type};
+use crate::ivl::Expr;
 use lockstep_logic::resources::{Conjunct, ConjunctKind};
 use lockstep_logic::{self as logic, ExprKind};
 
@@ -30,28 +29,7 @@ pub(super) fn reads_old(conjunct: &Conjunct) -> bool {
 /// A fact conjunct as one closed formula, `forall i :: range && guards ==> fact` (`None` for a
 /// permission).
 pub(super) fn closed_fact(context: &Context, conjunct: &Conjunct) -> Option<Expr> {
-    let ConjunctKind::Fact(fact) = &conjunct.kind else { return None };
-    let mut context = context.clone();
-    let mut binders = Vec::new();
-    let mut guards = Vec::new();
-    for binder in &conjunct.binders {
-        let name = names::bound(context.kernel, binder.var);
-        context.vars.insert(binder.var, Expr::var(&name));
-        binders.push(Binding::new(&name, Type::Int));
-        guards.push(context.translate(&binder.range));
-    }
-    guards.extend(conjunct.guards.iter().map(|guard| context.translate(guard)));
-    let implication = Expr::binary(BinaryOp::Implies, conjunction(guards), context.translate(fact));
-    Some(if binders.is_empty() {
-        implication
-    } else {
-        Expr::Quantified {
-            quantifier: ivl::Quantifier::Forall,
-            bound: binders,
-            triggers: Vec::new(),
-            body: Box::new(implication),
-        }
-    })
+    translate(context, conjunct).closed_fact()
 }
 
 pub(super) fn contains(expr: &logic::Expr, found: impl Fn(&ExprKind) -> bool) -> bool {
