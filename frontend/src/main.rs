@@ -4,7 +4,6 @@ use clap::{Parser, Subcommand, ValueEnum};
 use lockstep_frontend::diagnostics::{Code, Diagnostic};
 use lockstep_frontend::source::SourceFile;
 use lockstep_frontend::{check_bytes, Checked};
-use lockstep_logic::lockstep::LockStep;
 use lockstep_logic::Span;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -289,54 +288,56 @@ fn explain(
     format: Format,
 ) -> ExitCode {
     use lockstep_frontend::verify::{self, Verdict};
-    let checked = read(path);
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            eprintln!("error: cannot read `{path}`: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let verify::Verification { checked, kernels: results } = if with_verdicts {
+        verify::file(path, bytes, settings)
+    } else {
+        verify::Verification { checked: check_bytes(path, bytes), kernels: None }
+    };
     let Some(program) = checked.program.as_ref().filter(|_| !checked.has_errors()) else {
         for diagnostic in &checked.diagnostics {
             eprint!("{}", diagnostic.render(&checked.file));
         }
         return ExitCode::from(2);
     };
-    // The verdicts, by kernel, in the numbering of its outline (verification reports the divergent
-    // barriers first).
-    let verdicts: Option<Vec<Vec<Verdict>>> = if with_verdicts {
-        let bytes = checked.file.text.clone().into_bytes();
-        match verify::file(path, bytes, settings).kernels {
-            Some(Ok(kernels)) => Some(
-                kernels
-                    .iter()
-                    .zip(&program.kernels)
-                    .map(|(result, kernel)| {
-                        let divergent = LockStep::of(kernel).divergent_barriers(kernel).len();
-                        result.results[divergent..].iter().map(|outcome| outcome.verdict.clone()).collect()
-                    })
-                    .collect(),
-            ),
-            Some(Err(error)) => {
-                eprintln!("{path}: error: {}", error.message);
-                return ExitCode::from(2);
-            }
-            None => return ExitCode::from(2),
+    let results = match results {
+        Some(Err(error)) => {
+            eprintln!("{path}: error: {}", error.message);
+            return ExitCode::from(2);
         }
-    } else {
-        None
+        Some(Ok(results)) => Some(results),
+        None => None,
     };
     let mut kernels_json = Vec::new();
+    let mut all: Vec<Verdict> = Vec::new();
+    let mut divergent = false;
     for (index, kernel) in program.kernels.iter().enumerate() {
         let outline = lockstep_logic::outline::Outline::of(program, kernel, settings.memory_model);
         let explanation = lockstep_frontend::explain::explain(&checked.file, &outline);
-        let kernel_verdicts = verdicts.as_ref().map(|verdicts| verdicts[index].as_slice());
+        // Verification reports the divergent barriers first, then the outline's obligations in
+        // their numbering.
+        let kernel_verdicts: Option<Vec<Verdict>> = results.as_ref().map(|results| {
+            let outcomes = &results[index].results[outline.divergence.len()..];
+            outcomes.iter().map(|outcome| outcome.verdict.clone()).collect()
+        });
         match format {
-            Format::Human => print!("{}", explanation.human(&checked.file, kernel_verdicts)),
-            Format::Json => kernels_json.push(explanation.json(&checked.file, kernel_verdicts)),
+            Format::Human => print!("{}", explanation.human(&checked.file, kernel_verdicts.as_deref())),
+            Format::Json => kernels_json.push(explanation.json(&checked.file, kernel_verdicts.as_deref())),
         }
+        divergent |= !outline.divergence.is_empty();
+        all.extend(kernel_verdicts.into_iter().flatten());
     }
     if format == Format::Json {
         let document = serde_json::json!({ "path": path, "kernels": kernels_json });
         println!("{}", serde_json::to_string_pretty(&document).expect("JSON values serialise"));
     }
-    let all: Vec<&Verdict> = verdicts.iter().flatten().flatten().collect();
-    let divergent = program.kernels.iter().any(|kernel| !LockStep::of(kernel).divergent_barriers(kernel).is_empty());
-    if with_verdicts && (divergent || all.contains(&&Verdict::Failed)) {
+    if with_verdicts && (divergent || all.contains(&Verdict::Failed)) {
         ExitCode::from(1)
     } else if all.iter().any(|verdict| matches!(verdict, Verdict::Undecided(_))) {
         ExitCode::from(3)

@@ -107,10 +107,12 @@ pub fn file(path: &str, bytes: Vec<u8>, settings: &Settings) -> Verification {
                 let outline = Outline::of(program, kernel, settings.memory_model);
                 // Encode: the outline as IVL procedures, each check tagged with its obligation.
                 let encoding = kernel::encode(&outline);
-                // Solve: each procedure's checks, on the backend.
-                let outcomes = solve(kernel, &encoding, settings)?;
+                // Solve: each procedure's checks, on the backend, asking a failure's model for what
+                // its assertion reads.
+                let reads = reads(&encoding);
+                let outcomes = solve(kernel, &encoding, &reads, settings)?;
                 // Report: a verdict per obligation, with counterexamples in the kernel's terms.
-                Ok(report(kernel, &outline, &encoding, &outcomes))
+                Ok(report(kernel, &outline, &encoding, &reads, &outcomes))
             })
             .collect()
     });
@@ -119,7 +121,7 @@ pub fn file(path: &str, bytes: Vec<u8>, settings: &Settings) -> Verification {
 
 /// What each assertion of an encoding reads, by procedure and tag: requested from the model of
 /// every failure in its procedure, and shown for a failure of that assertion.
-fn reads(encoding: &Encoding) -> HashMap<&str, BTreeMap<String, Reads>> {
+fn reads(encoding: &Encoding) -> ReadsByProcedure<'_> {
     encoding
         .program
         .declarations
@@ -131,9 +133,16 @@ fn reads(encoding: &Encoding) -> HashMap<&str, BTreeMap<String, Reads>> {
         .collect()
 }
 
+/// What each assertion reads ([`reads`]), by procedure name and tag.
+type ReadsByProcedure<'e> = HashMap<&'e str, BTreeMap<String, Reads>>;
+
 /// Decides the checks of an encoding, procedure by procedure.
-fn solve(kernel: &Kernel, encoding: &Encoding, settings: &Settings) -> Result<Vec<ProcedureOutcome>, VerifyError> {
-    let reads = reads(encoding);
+fn solve(
+    kernel: &Kernel,
+    encoding: &Encoding,
+    reads: &ReadsByProcedure,
+    settings: &Settings,
+) -> Result<Vec<ProcedureOutcome>, VerifyError> {
     let extra = |procedure: &lockstep_encoder::ivl::Procedure| {
         let in_procedure = reads.get(procedure.name.as_str()).into_iter().flat_map(BTreeMap::values);
         in_procedure
@@ -150,7 +159,13 @@ fn solve(kernel: &Kernel, encoding: &Encoding, settings: &Settings) -> Result<Ve
 
 /// The verdicts of a kernel's obligations from the outcomes of its checks: first the divergent
 /// barriers (failed without a solver), then the outline's obligations in their numbering.
-fn report(kernel: &Kernel, outline: &Outline, encoding: &Encoding, outcomes: &[ProcedureOutcome]) -> KernelResult {
+fn report(
+    kernel: &Kernel,
+    outline: &Outline,
+    encoding: &Encoding,
+    reads: &ReadsByProcedure,
+    outcomes: &[ProcedureOutcome],
+) -> KernelResult {
     let mut results: Vec<ObligationResult> = outline
         .divergence
         .iter()
@@ -160,7 +175,6 @@ fn report(kernel: &Kernel, outline: &Outline, encoding: &Encoding, outcomes: &[P
             counterexample: Vec::new(),
         })
         .collect();
-    let reads = reads(encoding);
     let mut verdicts: Vec<Option<(Verdict, Counterexample)>> = vec![None; encoding.obligations.len()];
     let mut warnings = Vec::new();
     for procedure in outcomes {
