@@ -41,47 +41,31 @@ fn outline(
     numbering: &mut Numbering,
 ) -> FunctionOutline {
     let function = &functions[id.index()];
-    let mut termination = calls.recursive(id).then(|| Termination {
-        function: id,
-        cycle: calls.cycle(id).map(|member| (member, measures[member.index()].clone())).collect(),
-        missing: Some("a `decreases` clause may not call a function on its own cycle of calls"),
-    });
-    // The measure is read first, for the calls of the precondition; its own definedness is
-    // checked once the precondition holds.
     let measured = measures[id.index()].clone().filter(|_| calls.recursive(id) || function.decreases.is_some());
-    let mut measure_checks = Vec::new();
-    let mut measure_numbering = Numbering::default();
-    if let Some(measure) = &measured {
-        let place = Place {
-            kernel,
-            functions,
-            reads: Reads::Framed(ObligationId::AccessRead),
-            termination: termination.as_ref(),
-        };
-        place.checks(measure, &[], &[], &mut measure_numbering, &mut measure_checks);
-    }
-    if let Some(termination) = &mut termination {
-        termination.missing = match &measured {
-            Some(_) => None,
-            None => Some("the caller has no measure (no `decreases` clause and no int parameter) to compare with"),
-        };
-    }
-    let place =
-        Place { kernel, functions, reads: Reads::Framed(ObligationId::AccessRead), termination: termination.as_ref() };
+    // A call on the cycle compares its measure with the caller's; inside the measure itself no
+    // such call may stand.
+    let cycle: Vec<(FunctionId, Option<Expr>)> =
+        calls.cycle(id).map(|member| (member, measures[member.index()].clone())).collect();
+    let termination =
+        |missing| calls.recursive(id).then(|| Termination { function: id, cycle: cycle.clone(), missing });
+    let in_body = termination(match &measured {
+        Some(_) => None,
+        None => Some("the caller has no measure (no `decreases` clause and no int parameter) to compare with"),
+    });
+    let in_measure = termination(Some("a `decreases` clause may not call a function on its own cycle of calls"));
+    let place = |termination| Place { kernel, functions, reads: Reads::Framed(ObligationId::AccessRead), termination };
     let mut requires = Vec::new();
     for requirement in &function.requires {
         let mut checks = Vec::new();
-        place.checks(requirement, &[], &[], numbering, &mut checks);
+        place(in_body.as_ref()).checks(requirement, &[], &[], numbering, &mut checks);
         requires.push(checks);
     }
-    // The measure's checks are numbered after the preconditions'.
-    let offset = numbering.len();
-    for obligation in measure_numbering.obligations {
-        numbering.push(obligation);
+    // The measure's definedness is checked once the precondition holds.
+    let mut measure_checks = Vec::new();
+    if let Some(measure) = &measured {
+        place(in_measure.as_ref()).checks(measure, &[], &[], numbering, &mut measure_checks);
     }
-    for check in &mut measure_checks {
-        check.obligation += offset;
-    }
+    let place = place(in_body.as_ref());
     let mut body = Vec::new();
     place.checks(&function.body, &[], &[], numbering, &mut body);
     let mut ensures = Vec::new();
