@@ -212,7 +212,6 @@ impl Writer<'_> {
                 entailment: None,
                 steps: parts
                     .into_iter()
-                    .filter(|(part, _)| spec.origin == Origin::Generated || *part != "res")
                     .map(|(part, formula)| Step {
                         text: format!("{short}_{part}{arguments} = {}", self.formula(formula)),
                         span: None,

@@ -283,7 +283,7 @@ fn lockstep_verify_refuses_what_it_cannot_verify_yet_with_exit_2() {
     let output = lockstep(&["verify", path]);
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("unsupported.pvl:5:") && stderr.contains("not verified yet"), "{stderr}");
+    assert!(stderr.contains("unsupported.pvl:4:") && stderr.contains("not supported yet"), "{stderr}");
 }
 
 #[test]

@@ -76,7 +76,7 @@ const CASES: &[(&str, &[Expected])] = &[
     ("unknown_fence", &[("kernel::unknown-fence", 4, 13)]),
     ("unknown_function", &[("resolve::unknown-function", 4, 44)]),
     ("unknown_name", &[("resolve::unknown-name", 4, 14)]),
-    ("unsupported_constructs", &[("kernel::unsupported", 1, 48), ("kernel::unsupported", 5, 56)]),
+    ("unsupported_constructs", &[("kernel::unsupported", 1, 48), ("kernel::unsupported", 3, 48)]),
     ("unterminated_comment", &[("lex::unterminated-comment", 5, 1)]),
     ("wrong_argument_count", &[("type::argument-count", 5, 14)]),
 ];

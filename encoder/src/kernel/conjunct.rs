@@ -251,13 +251,13 @@ impl Encoder<'_> {
         amount: impl Fn(&Expr) -> Expr,
         body: &mut Body,
     ) {
-        let Kind::Perm { array, logic_index, .. } = &translated.kind else { return };
+        let Kind::Perm { array, .. } = &translated.kind else { return };
         if translated.binders.is_empty() {
             return;
         }
         let mask = names::mask(self.kernel, array.index());
         let location = Expr::var(CELL);
-        let hit = self.hit(context, translated, logic_index, &location);
+        let hit = hit(context, translated, &location);
         let change = Expr::IfThenElse(Box::new(hit), Box::new(amount(&location)), Box::new(expr::real_zero()));
         let value = Expr::Lambda {
             bound: Binding::new(CELL, Type::Int),
@@ -265,49 +265,55 @@ impl Encoder<'_> {
         };
         body.push(StmtKind::Assign { target: mask, indices: Vec::new(), value });
     }
+}
 
-    /// Whether some value of the bound variables names `location`, without a quantifier where the
-    /// index allows (E10): the innermost variable by its inverse (`location - c` for an index
-    /// `i + c`), and each outer one, over a range of a few literal values, by trying each value;
-    /// else an existential.
-    fn hit(&self, context: &Context, translated: &Translated, logic_index: &logic::Expr, location: &Expr) -> Expr {
-        let Kind::Perm { index, .. } = &translated.kind else { return Expr::Bool(false) };
-        let names_location = Expr::binary(BinaryOp::Eq, index.clone(), location.clone());
-        let at_location = Expr::binary(BinaryOp::And, translated.guard.clone(), names_location);
-        let Some(((innermost, var), outer)) = translated.binders.split_last() else { return at_location };
-        let mut inner = context.clone();
-        for (binding, var) in &translated.binders {
-            inner.vars.insert(*var, Expr::var(&binding.name));
-        }
-        let values: Option<Vec<Vec<BigInt>>> =
-            outer.iter().zip(&translated.ranges).map(|((_, var), range)| literal_values(range, *var)).collect();
-        if let (Some(inverse), Some(values)) = (inverse(&inner, logic_index, *var, location), values) {
-            // guard(inverse) && index(inverse) == location, by substituting the inverse, for each
-            // value of the outer variables.
-            let at_inverse = crate::ivl::substitute(&at_location, &HashMap::from([(innermost.name.clone(), inverse)]));
-            let mut cases = vec![at_inverse];
-            for ((binding, _), values) in outer.iter().zip(values) {
-                cases = cases
-                    .iter()
-                    .flat_map(|case| {
-                        values.iter().map(move |value| {
-                            let replacement = HashMap::from([(binding.name.clone(), Expr::Int(value.clone()))]);
-                            crate::ivl::substitute(case, &replacement)
-                        })
+/// Whether a permission conjunct names `location` in a context, for some values of its `\forall*`
+/// variables: its guard and index there, without a quantifier where the index allows (E10).
+pub(super) fn names_location(context: &Context, conjunct: &Conjunct, location: &Expr) -> Expr {
+    hit(context, &translate(context, conjunct), location)
+}
+
+/// Whether some value of the bound variables names `location`, without a quantifier where the
+/// index allows (E10): the innermost variable by its inverse (`location - c` for an index
+/// `i + c`), and each outer one, over a range of a few literal values, by trying each value;
+/// else an existential.
+fn hit(context: &Context, translated: &Translated, location: &Expr) -> Expr {
+    let Kind::Perm { index, logic_index, .. } = &translated.kind else { return Expr::Bool(false) };
+    let names_location = Expr::binary(BinaryOp::Eq, index.clone(), location.clone());
+    let at_location = Expr::binary(BinaryOp::And, translated.guard.clone(), names_location);
+    let Some(((innermost, var), outer)) = translated.binders.split_last() else { return at_location };
+    let mut inner = context.clone();
+    for (binding, var) in &translated.binders {
+        inner.vars.insert(*var, Expr::var(&binding.name));
+    }
+    let values: Option<Vec<Vec<BigInt>>> =
+        outer.iter().zip(&translated.ranges).map(|((_, var), range)| literal_values(range, *var)).collect();
+    if let (Some(inverse), Some(values)) = (inverse(&inner, logic_index, *var, location), values) {
+        // guard(inverse) && index(inverse) == location, by substituting the inverse, for each
+        // value of the outer variables.
+        let at_inverse = crate::ivl::substitute(&at_location, &HashMap::from([(innermost.name.clone(), inverse)]));
+        let mut cases = vec![at_inverse];
+        for ((binding, _), values) in outer.iter().zip(values) {
+            cases = cases
+                .iter()
+                .flat_map(|case| {
+                    values.iter().map(move |value| {
+                        let replacement = HashMap::from([(binding.name.clone(), Expr::Int(value.clone()))]);
+                        crate::ivl::substitute(case, &replacement)
                     })
-                    .collect();
-            }
-            return cases
-                .into_iter()
-                .reduce(|left, right| Expr::binary(BinaryOp::Or, left, right))
-                .unwrap_or(Expr::Bool(false));
+                })
+                .collect();
         }
-        Expr::Quantified {
-            quantifier: Quantifier::Exists,
-            bound: translated.bindings(),
-            triggers: Vec::new(),
-            body: Box::new(at_location),
-        }
+        return cases
+            .into_iter()
+            .reduce(|left, right| Expr::binary(BinaryOp::Or, left, right))
+            .unwrap_or(Expr::Bool(false));
+    }
+    Expr::Quantified {
+        quantifier: Quantifier::Exists,
+        bound: translated.bindings(),
+        triggers: Vec::new(),
+        body: Box::new(at_location),
     }
 }
 

@@ -9,16 +9,21 @@
 //! T_pre`, and so on), so with a written kernel contract and a generated group contract the
 //! kernel's obligations reach down to the threads. Each obligation is a procedure over one
 //! arbitrary group (and thread), with the heap of the launch (`H0`) and the heap at the end (`H`):
-//! the levels are compared when no thread runs, so no framing is involved.
+//! the levels are compared when no thread runs, so nothing races; a level whose resources are
+//! written must still read only what they hold (`frame`, E15).
 
-use super::expr::Context;
+use super::conjunct::CELL;
+use super::expr::{real_zero, Context};
 use super::facts::closed_fact;
 use super::names;
-use super::state::{clauses_span, conjunction, group_block, thread_id, Assumed, Encoder};
+use super::state::{clauses_span, conjunction, group_block, mask_type, thread_id, Assumed, Encoder};
 use crate::ivl::{self, BinaryOp, Binding, Expr, Procedure, Stmt, StmtKind, Type};
 use lockstep_logic::outline::{self, Check, Global, Level, Side};
 use lockstep_logic::resources::{normal_form, Conjunct, ConjunctKind};
 use lockstep_logic::{self as logic, ObligationId};
+
+/// The amount a level's `read` stands for when its contract is framed.
+const WILDCARD: &str = "level_wildcard";
 
 impl<'k> Encoder<'k> {
     /// The procedure of a level obligation of the outline: an implication between levels, or the
@@ -104,8 +109,9 @@ impl<'k> Encoder<'k> {
                         body: Box::new(Expr::binary(BinaryOp::Implies, conjunction(range), conjunction(facts))),
                     })));
                 }
-                if to == Level::Kernel && from == Level::Thread {
-                    stmts.extend(self.thread_posts_by_tid(side).map(|fact| Stmt::new(StmtKind::Assume(fact))));
+                if from == Level::Thread {
+                    let group = (to == Level::Group).then_some(&gid);
+                    stmts.extend(self.thread_posts_by_tid(side, group).map(|fact| Stmt::new(StmtKind::Assume(fact))));
                 }
             }
         }
@@ -114,7 +120,7 @@ impl<'k> Encoder<'k> {
             self.prove(&mut stmts, *number, fact);
         }
         let name = format!("{}_{serial}", id.as_str().replace('.', "_"));
-        self.level_procedure(name, stmts)
+        self.level_procedure(name, Vec::new(), stmts)
     }
 
     /// The written contract of a level is well defined (E1, E11): every index in bounds, every
@@ -128,6 +134,10 @@ impl<'k> Encoder<'k> {
         let mut launch = context.clone();
         launch.heaps = launch.old_heaps.clone();
         let mut stmts = Vec::new();
+        let mut masks = Vec::new();
+        if outline::resources_written(self.kernel, level) {
+            masks = self.level_masks(level, &mut stmts);
+        }
         for (side, context) in [(Side::Pre, &launch), (Side::Post, &context)] {
             for (_, conjunct, checks) in parts.iter().filter(|(on, _, _)| *on == side) {
                 self.checks(context, checks, &mut stmts);
@@ -141,14 +151,35 @@ impl<'k> Encoder<'k> {
         }
         let what = if level == Level::Kernel { "kernel" } else { "group" };
         let name = format!("defined_{what}_contract_{serial}");
-        self.level_procedure(name, stmts)
+        self.level_procedure(name, masks, stmts)
+    }
+
+    /// The masks of a level that holds its written resources, for framing its contract (E15):
+    /// `M := (lambda j :: exact(j) + (read(j) ? w : 0))` with a wildcard `w > 0` for `read`. The
+    /// masks are the procedure's locals it returns.
+    fn level_masks(&mut self, level: Level, stmts: &mut Vec<Stmt>) -> Vec<Binding> {
+        let mut locals = vec![Binding::new(WILDCARD, Type::Real)];
+        let wildcard = Expr::var(WILDCARD);
+        stmts.push(Stmt::new(StmtKind::Assume(Expr::binary(BinaryOp::Gt, wildcard.clone(), real_zero()))));
+        for array in self.arrays() {
+            let mask = names::mask(self.kernel, array);
+            locals.push(Binding::new(&mask, mask_type()));
+            let cell = Expr::var(CELL);
+            let held = self.written(level, logic::ArrayId(array as u32), &cell);
+            let read = Expr::IfThenElse(Box::new(held.read), Box::new(wildcard.clone()), Box::new(real_zero()));
+            let value = Expr::Lambda {
+                bound: Binding::new(CELL, Type::Int),
+                body: Box::new(Expr::binary(BinaryOp::Add, held.exact, read)),
+            };
+            stmts.push(Stmt::new(StmtKind::Assign { target: mask, indices: Vec::new(), value }));
+        }
+        locals
     }
 
     /// A procedure of the levels: over an arbitrary group `gid` and thread `lid`, with the heaps of
     /// the launch and the end as locals.
-    fn level_procedure(&mut self, name: String, stmts: Vec<Stmt>) -> Procedure {
+    fn level_procedure(&mut self, name: String, mut locals: Vec<Binding>, stmts: Vec<Stmt>) -> Procedure {
         let kernel = self.kernel;
-        let mut locals = Vec::new();
         for index in self.arrays() {
             locals.push(Binding::new(names::heap(kernel, index), Type::map(Type::Int, Type::Int)));
             locals.push(Binding::new(names::old_heap(kernel, index), Type::map(Type::Int, Type::Int)));
@@ -162,29 +193,42 @@ impl<'k> Encoder<'k> {
         self.procedure(name, &[names::GID, names::LID], facts, true, locals, stmts)
     }
 
-    /// The thread postconditions of every thread again, quantified over its `tid` rather than its
-    /// `gid` and `lid`: thread `t` is thread `t mod gsize` of group `t div gsize`, so this is an
-    /// instance of the assumption over all groups and threads (E11). A kernel postcondition about
-    /// every cell `i` of an array needs the thread whose `tid` is `i`, which the solver finds here by
-    /// matching `a[t]` rather than by dividing `i`.
-    fn thread_posts_by_tid(&self, side: Side) -> Option<Expr> {
+    /// The thread postconditions of every thread (of the kernel, or of group `group`) again,
+    /// quantified over its `tid` rather than its `gid` and `lid`: thread `t` is thread
+    /// `t mod gsize` of group `t div gsize` (thread `t - g*gsize` of group `g`), so this is an
+    /// instance of the assumption over the threads (E11). A postcondition about every cell `i` of
+    /// an array needs the thread whose `tid` is `i`, which the solver finds here by matching `a[t]`
+    /// rather than by dividing or subtracting.
+    fn thread_posts_by_tid(&self, side: Side, group: Option<&Expr>) -> Option<Expr> {
         let tid = Expr::var("every_tid");
         let gsize = Expr::var(names::GSIZE);
-        let context = self.context([
-            tid.clone(),
-            Expr::binary(BinaryOp::Div, tid.clone(), gsize.clone()),
-            Expr::binary(BinaryOp::Mod, tid.clone(), gsize),
-        ]);
+        let (ids, range) = match group {
+            None => (
+                [
+                    tid.clone(),
+                    Expr::binary(BinaryOp::Div, tid.clone(), gsize.clone()),
+                    Expr::binary(BinaryOp::Mod, tid.clone(), gsize),
+                ],
+                super::expr::in_bounds(&tid, Expr::var(names::TCOUNT)),
+            ),
+            Some(gid) => {
+                let start = Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone());
+                let lid = Expr::binary(BinaryOp::Sub, tid.clone(), start.clone());
+                let range = Expr::binary(
+                    BinaryOp::And,
+                    Expr::binary(BinaryOp::Le, start.clone(), tid.clone()),
+                    Expr::binary(BinaryOp::Lt, tid.clone(), Expr::binary(BinaryOp::Add, start, gsize)),
+                );
+                ([tid.clone(), gid.clone(), lid], range)
+            }
+        };
+        let context = self.context(ids);
         let facts = self.facts(Level::Thread, side, &context);
         (!facts.is_empty()).then(|| Expr::Quantified {
             quantifier: ivl::Quantifier::Forall,
             bound: vec![Binding::new("every_tid", Type::Int)],
             triggers: Vec::new(),
-            body: Box::new(Expr::binary(
-                BinaryOp::Implies,
-                super::expr::in_bounds(&tid, Expr::var(names::TCOUNT)),
-                conjunction(facts),
-            )),
+            body: Box::new(Expr::binary(BinaryOp::Implies, range, conjunction(facts))),
         })
     }
 

@@ -1,16 +1,18 @@
-//! The resource obligations (PO-1 to PO-3), for generated group and kernel contracts: the
-//! permissions the threads hold fit in what exists, at the start and at every barrier. These are
-//! what rule out data races (`proofs/kernel.md`, E8).
+//! The resource obligations (PO-1 to PO-3): the permissions each level holds fit in what the
+//! level above owns (all of memory, a written `K_res` or `G_res`, or what the group's threads held
+//! at the launch), at the start and at every barrier. These are what rule out data races
+//! (`proofs/kernel.md`, E8, E15).
 //!
 //! Each is a procedure over one fresh location `j` of one array. Every permission atom that may
-//! name `j` gets its own *instance*: a fresh thread of the group (or of the kernel), with the
-//! launch facts and its precondition's facts about it. The check is that the exact amounts of the
-//! instances that name `j` add up to at most what is owned, and that a `read` (any positive
-//! amount) finds something left. The solver chooses the instances, so one query covers every
-//! combination of threads; no quantifier is on the path to a counterexample. An exact atom must
-//! also be injective across threads (two threads never name one location through it), which its
-//! own assertion checks, since the sum counts each atom once.
+//! name `j` gets its own *instance*: a fresh holder (a thread of the group or of the kernel, a
+//! group, or the level itself), with the launch facts and its precondition's facts about it. The
+//! check is that the exact amounts of the instances that name `j` add up to at most what is
+//! owned, and that a `read` (any positive amount) finds something left. The solver chooses the
+//! instances, so one query covers every combination of holders; no quantifier is on the path to a
+//! counterexample. An exact atom must also be injective across holders (two never name one
+//! location through it), which its own assertion checks, since the sum counts each atom once.
 
+use super::conjunct;
 use super::expr::{self, Context};
 use super::facts;
 use super::inverse::{pinned_thread, symbolic_inverse};
@@ -19,7 +21,7 @@ use super::state::{conjunction, group_block, ivl_type, thread_id, Encoder};
 use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Stmt, StmtKind, Type};
 use lockstep_logic::fences::{Assigned, MemoryModel, Start};
 use lockstep_logic::lockstep::LockStep;
-use lockstep_logic::outline::{Global, Threads};
+use lockstep_logic::outline::{self, Global, Holders, Level, Owner, Side, Threads};
 use lockstep_logic::resources::{normal_form, Conjunct, ConjunctKind};
 use lockstep_logic::{self as logic, Amount, ArrayId, BarrierId, VarId, VarKind};
 use num_bigint::BigInt;
@@ -121,13 +123,13 @@ impl<'k> Encoder<'k> {
         }
     }
 
-    /// The procedure of a [`Global::Fit`]: the atoms (of the thread contract, or of a barrier's
-    /// ensures) fit in what the group or the kernel owns of the array.
+    /// The procedure of a [`Global::Fit`]: the atoms (of the thread contract, a barrier's ensures,
+    /// or a written level's clauses) fit in what their owner has of the array (E8, E15).
     fn fit(&mut self, global: &Global, lockstep: &LockStep) -> Procedure {
-        let Global::Fit { array, threads, barrier, atoms, distinct, fits: fits_number, .. } = global else {
+        let Global::Fit { array, holders, owner, barrier, atoms, distinct, fits: fits_number, .. } = global else {
             unreachable!("a fit obligation")
         };
-        let (array, threads, barrier) = (*array, *threads, barrier.map(BarrierId::index));
+        let (array, holders, owner, barrier) = (*array, *holders, *owner, barrier.map(BarrierId::index));
         let atoms: Vec<Atom> = atoms.iter().map(|conjunct| Atom { conjunct: conjunct.clone() }).collect();
         let kernel = self.kernel;
         let name = &kernel.array(array).name;
@@ -136,37 +138,40 @@ impl<'k> Encoder<'k> {
         let mut instances = Vec::new();
         let point = barrier.map_or(Point::Launch, Point::Barrier);
         for atom in &atoms {
-            let mut instance = self.instance(threads, point, lockstep, &mut builder);
+            let mut instance = self.holder(holders, point, lockstep, &mut builder);
             bind(&mut instance, atom, &mut builder);
             instances.push((atom, instance));
         }
-        // Injectivity of every exact atom across two different threads.
+        // Injectivity of every exact atom across two different holders.
         for ((atom, first), number) in instances.iter().zip(distinct) {
             let Some(number) = number else { continue };
-            let mut second = self.instance(threads, point, lockstep, &mut builder);
+            let mut second = self.holder(holders, point, lockstep, &mut builder);
             bind(&mut second, atom, &mut builder);
-            // Two instances differ in thread, or (inside one thread) in a `\forall*` variable.
-            let distinct = match threads {
-                Threads::Group => {
-                    let other_value = first
-                        .bound
-                        .iter()
-                        .zip(&second.bound)
-                        .map(|((first, _), (second, _))| Expr::binary(BinaryOp::Ne, first.clone(), second.clone()))
-                        .reduce(|left, right| Expr::binary(BinaryOp::Or, left, right))
-                        .unwrap_or(Expr::Bool(false));
-                    Expr::binary(
-                        BinaryOp::Or,
-                        Expr::binary(BinaryOp::Ne, first.lid.clone(), second.lid.clone()),
-                        other_value,
-                    )
-                }
-                Threads::Kernel => Expr::binary(BinaryOp::Ne, first.gid.clone(), second.gid.clone()),
+            // Two instances differ in holder, or (inside one holder) in a `\forall*` variable.
+            let other_value = first
+                .bound
+                .iter()
+                .zip(&second.bound)
+                .map(|((first, _), (second, _))| Expr::binary(BinaryOp::Ne, first.clone(), second.clone()))
+                .reduce(|left, right| Expr::binary(BinaryOp::Or, left, right))
+                .unwrap_or(Expr::Bool(false));
+            let differ = |first: &Expr, second: &Expr| Expr::binary(BinaryOp::Ne, first.clone(), second.clone());
+            let distinct = match holders {
+                Holders::GroupThreads => Expr::binary(BinaryOp::Or, differ(&first.lid, &second.lid), other_value),
+                // Inside one group, `group.resources` compares the threads and the values.
+                Holders::KernelThreads => differ(&first.gid, &second.gid),
+                Holders::Groups => Expr::binary(BinaryOp::Or, differ(&first.gid, &second.gid), other_value),
+                Holders::Level(_) => other_value,
             };
             let (first_guard, first_index) = first.at(atom);
             let (second_guard, second_index) = second.at(atom);
             let clash = conjunction([distinct, first_guard, second_guard]);
-            let shown = vec![(format!("index of `{name}` both threads name"), first_index.clone())];
+            let both = match holders {
+                Holders::GroupThreads | Holders::KernelThreads => "both threads name",
+                Holders::Groups => "both groups name",
+                Holders::Level(_) => "both values name",
+            };
+            let shown = vec![(format!("index of `{name}` {both}"), first_index.clone())];
             self.shown.insert(Self::tag(*number), shown);
             let injective =
                 Expr::binary(BinaryOp::Implies, clash, Expr::binary(BinaryOp::Ne, first_index, second_index));
@@ -179,13 +184,10 @@ impl<'k> Encoder<'k> {
             let names_j = Expr::binary(BinaryOp::And, guard, Expr::binary(BinaryOp::Eq, index, location.clone()));
             held.add(atom.amount(), names_j);
         }
-        // What is owned of `j`: all of it, except a global array at a barrier, where the group owns
-        // what its threads' contracts gave it at the start.
-        let owned = match barrier {
-            Some(_) if kernel.array(array).memory == logic::Memory::Global => {
-                self.owned(array, &location, &mut builder)
-            }
-            _ => Holdings { exact: real_literal(1), read: Expr::Bool(false) },
+        let owned = match owner {
+            Owner::Whole => Holdings { exact: real_literal(1), read: Expr::Bool(false) },
+            Owner::Launch => self.owned(array, &location, &mut builder),
+            Owner::Written(level) => self.written(level, array, &location),
         };
         let fits = Expr::binary(
             BinaryOp::And,
@@ -196,9 +198,10 @@ impl<'k> Encoder<'k> {
                 Expr::binary(BinaryOp::Or, Expr::binary(BinaryOp::Lt, held.exact, owned.exact), owned.read),
             ),
         );
-        // Across the kernel, conflicts inside one group are `group.resources`: here the instances
-        // are not all of one group.
-        let fits = if threads == Threads::Kernel {
+        // Across the kernel, in all of memory, conflicts inside one group are `group.resources`:
+        // here the instances are not all of one group. Against a written `K_res` every thread
+        // counts.
+        let fits = if holders == Holders::KernelThreads && owner == Owner::Whole {
             let differ = instances
                 .iter()
                 .flat_map(|(_, first)| {
@@ -213,14 +216,69 @@ impl<'k> Encoder<'k> {
             fits
         };
         self.prove(&mut builder.stmts, *fits_number, fits);
-        let suffix = match barrier {
-            Some(index) => format!("barrier_{index}"),
-            None if threads == Threads::Kernel => "kernel".to_string(),
-            None => "group".to_string(),
+        let suffix = match (barrier, holders, owner) {
+            (Some(index), _, _) => format!("barrier_{index}"),
+            (None, Holders::GroupThreads, _) => "group".to_string(),
+            (None, Holders::KernelThreads, _) => "kernel".to_string(),
+            (None, Holders::Groups, _) => "groups".to_string(),
+            (None, Holders::Level(level), Owner::Written(_)) => format!("{}_returned", level.name()),
+            (None, Holders::Level(level), _) => format!("{}_written", level.name()),
         };
         let facts = vec![expr::in_bounds(&Expr::var(names::GID), expr::groups())];
         let name = format!("resources_{suffix}_{}", kernel.array(array).name);
         self.procedure(name, &[names::GID], facts, true, builder.locals, builder.stmts)
+    }
+
+    /// A fresh holder of permission atoms: a thread of the group or of the kernel, a group of the
+    /// kernel, or the level itself.
+    fn holder(&mut self, holders: Holders, point: Point, lockstep: &LockStep, builder: &mut Builder) -> Instance<'k> {
+        match holders {
+            Holders::GroupThreads => self.instance(Threads::Group, point, lockstep, builder),
+            Holders::KernelThreads => self.instance(Threads::Kernel, point, lockstep, builder),
+            Holders::Groups => {
+                let gid = builder.fresh("gid", Type::Int);
+                disjoint_group(&gid, builder);
+                self.level_instance(Level::Group, gid, builder)
+            }
+            Holders::Level(level) => self.level_instance(level, Expr::var(names::GID), builder),
+        }
+    }
+
+    /// A level as a holder, for group `gid`: its written preconditions' facts that read no
+    /// memory hold.
+    fn level_instance(&mut self, level: Level, gid: Expr, builder: &mut Builder) -> Instance<'k> {
+        let unknown = Expr::var(names::UNKNOWN);
+        let gid = if level == Level::Kernel { unknown.clone() } else { gid };
+        let mut context = self.context([unknown.clone(), gid.clone(), unknown.clone()]);
+        context.heaps = context.old_heaps.clone();
+        let levels: &[Level] = if level == Level::Kernel { &[Level::Kernel] } else { &[Level::Kernel, Level::Group] };
+        for &above in levels {
+            for conjunct in outline::clauses(self.kernel, above, Side::Pre)
+                .unwrap_or(&[])
+                .iter()
+                .flat_map(|clause| normal_form(&clause.assertion))
+            {
+                if let Some(fact) = facts::fact_without_old(&context, &conjunct) {
+                    builder.assume(fact);
+                }
+            }
+        }
+        Instance { context, lid: unknown, gid, bound: Vec::new() }
+    }
+
+    /// What a level's written resources hold of `array` at `location` (for group `gid`): the exact
+    /// amounts of its atoms that name it, and whether a `read` atom does (E15).
+    pub(super) fn written(&self, level: Level, array: ArrayId, location: &Expr) -> Holdings {
+        let unknown = Expr::var(names::UNKNOWN);
+        let gid = if level == Level::Kernel { unknown.clone() } else { Expr::var(names::GID) };
+        let mut context = self.context([unknown.clone(), gid, unknown]);
+        context.heaps = context.old_heaps.clone();
+        let mut owned = Holdings::default();
+        for conjunct in outline::level_atoms(self.kernel, level, Side::Pre, array) {
+            let ConjunctKind::Perm { amount, .. } = &conjunct.kind else { continue };
+            owned.add(amount, conjunct::names_location(&context, &conjunct, location));
+        }
+        owned
     }
 
     /// The fence rule (E12) at barrier `barrier`, which does not fence `array`'s memory: no location
@@ -323,25 +381,10 @@ impl<'k> Encoder<'k> {
         };
         let gsize = Expr::var(names::GSIZE);
         let tid = thread_id(&gid, &lid);
-        builder.assume(expr::in_bounds(&lid, gsize.clone()));
-        builder.assume(expr::in_bounds(&gid, expr::groups()));
-        for fact in group_block(&gid) {
-            builder.assume(fact);
-        }
-        if threads == Threads::Kernel {
-            // Blocks of different groups are disjoint: `g < h ==> g*gsize + gsize <= h*gsize`, a
-            // true fact (gsize >= 1) stated for each pair so the solver needs no non-linear step (E9).
-            for other in &builder.groups {
-                for (low, high) in [(&gid, other), (other, &gid)] {
-                    let block = |group: &Expr| Expr::binary(BinaryOp::Mul, group.clone(), gsize.clone());
-                    builder.stmts.push(Stmt::new(StmtKind::Assume(Expr::binary(
-                        BinaryOp::Implies,
-                        Expr::binary(BinaryOp::Lt, low.clone(), high.clone()),
-                        Expr::binary(BinaryOp::Le, Expr::binary(BinaryOp::Add, block(low), gsize.clone()), block(high)),
-                    ))));
-                }
-            }
-            builder.groups.push(gid.clone());
+        builder.assume(expr::in_bounds(&lid, gsize));
+        match threads {
+            Threads::Kernel => disjoint_group(&gid, builder),
+            Threads::Group => some_group(&gid, builder),
         }
         let mut context = self.context([tid, gid.clone(), lid.clone()]);
         match point {
@@ -507,11 +550,38 @@ fn atoms(clauses: &[logic::Clause]) -> Vec<Atom> {
         .collect()
 }
 
+/// Assumes `gid` is a group of the kernel, with its block of threads.
+fn some_group(gid: &Expr, builder: &mut Builder) {
+    builder.assume(expr::in_bounds(gid, expr::groups()));
+    for fact in group_block(gid) {
+        builder.assume(fact);
+    }
+}
+
+/// Assumes `gid` is a group of the kernel whose block of threads is disjoint from the blocks of
+/// the groups drawn before it: `g < h ==> g*gsize + gsize <= h*gsize`, a true fact (gsize >= 1)
+/// stated for each pair so the solver needs no non-linear step (E9).
+fn disjoint_group(gid: &Expr, builder: &mut Builder) {
+    some_group(gid, builder);
+    let gsize = Expr::var(names::GSIZE);
+    for other in builder.groups.clone() {
+        for (low, high) in [(gid, &other), (&other, gid)] {
+            let block = |group: &Expr| Expr::binary(BinaryOp::Mul, group.clone(), gsize.clone());
+            builder.assume(Expr::binary(
+                BinaryOp::Implies,
+                Expr::binary(BinaryOp::Lt, low.clone(), high.clone()),
+                Expr::binary(BinaryOp::Le, Expr::binary(BinaryOp::Add, block(low), gsize.clone()), block(high)),
+            ));
+        }
+    }
+    builder.groups.push(gid.clone());
+}
+
 /// Permission at one location, summed over atoms: the exact amounts of the atoms that name it,
 /// and whether a `read` atom does.
-struct Holdings {
-    exact: Expr,
-    read: Expr,
+pub(super) struct Holdings {
+    pub(super) exact: Expr,
+    pub(super) read: Expr,
 }
 
 impl Default for Holdings {

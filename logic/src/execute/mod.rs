@@ -45,6 +45,7 @@
 
 use crate::eval::{EvalError, Evaluator, Memo, Value};
 use crate::fences::MemoryModel;
+use crate::outline::{resources_written, Level as OutlineLevel};
 use crate::{
     ArrayId, Assertion, AssertionKind, BarrierId, Builtin, Clause, ExprKind, Kernel, Memory, ObligationId, Program,
     Span, Stmt, StmtKind, VarId,
@@ -508,6 +509,13 @@ struct Machine<'k> {
     memo: Rc<Memo>,
 }
 
+/// Who claims the permissions [`Machine::overclaim`] adds up: threads, or a level's resources.
+#[derive(Clone, Copy)]
+enum Claimants {
+    Threads,
+    Level(&'static str),
+}
+
 /// Why a step stopped the run.
 enum Stop {
     /// Boxed: a bug is large and stops a run only once.
@@ -822,6 +830,7 @@ impl<'k> Machine<'k> {
     fn gather(
         &mut self,
         thread: usize,
+        level: Level,
         clauses: &[Clause],
         obligation: ObligationId,
         framed_by_held: bool,
@@ -830,7 +839,7 @@ impl<'k> Machine<'k> {
         for clause in clauses {
             let reads = RefCell::new(Vec::new());
             let gathered = {
-                let view = self.view(thread, Some(&reads));
+                let view = View { level, ..self.view(thread, Some(&reads)) };
                 let mut more = Vec::new();
                 view.assertion(&self.evaluator(), &clause.assertion, &mut more).map(|()| more)
             };
@@ -896,7 +905,7 @@ impl<'k> Machine<'k> {
     /// Checks contract clauses in a thread: their pure facts, and that the thread holds their
     /// permissions.
     fn check(&mut self, thread: usize, clauses: &[Clause], obligation: ObligationId) -> Result<(), RunError> {
-        let claims = self.gather(thread, clauses, obligation, true)?;
+        let claims = self.gather(thread, Level::Thread, clauses, obligation, true)?;
         for (location, needed) in total(&claims) {
             let held = self.held[thread].get(&location).cloned().unwrap_or_default();
             if !needed.fits_in(&held) {
@@ -915,19 +924,68 @@ impl<'k> Machine<'k> {
         format!("{}[{}]", self.kernel.array(location.array).name, location.index)
     }
 
-    /// Gives each thread the permissions of its precondition, and checks that the threads do not
-    /// claim more than all of any cell (`group.resources` within a group, `kernel.resources`
-    /// across groups). What the threads of a group claim of global memory is what the group owns.
+    /// Gives each thread the permissions of its precondition, and checks that every level's
+    /// resources fit in the level's above (E15): a written `K_res` in all of memory, the groups'
+    /// written `G_res` in `K_res` (or all of memory), and the threads' claims in their group's
+    /// `G_res` where written, else (across the kernel) in `K_res` or all of memory. What a group
+    /// owns of global memory is its written `G_res`, else what its threads claim.
     fn distribute(&mut self) -> Result<(), RunError> {
-        let mut claimed: HashMap<Location, Vec<(usize, Share, Span)>> = HashMap::new();
-        for thread in self.order.clone() {
-            let claims =
-                self.gather(thread, &self.kernel.thread_contract.requires, ObligationId::KernelResources, false)?;
-            for claim in &claims {
-                claimed.entry(claim.location).or_default().push((thread, claim.share.clone(), claim.span));
+        let kernel = self.kernel;
+        let representatives: Vec<usize> = (0..self.members.len()).map(|group| self.members[group][0]).collect();
+        let kernel_owned = if resources_written(kernel, OutlineLevel::Kernel) {
+            {
+                let clauses = &kernel.kernel_contract.as_ref().expect("written").requires;
+                let claims =
+                    self.gather(representatives[0], Level::Kernel, clauses, ObligationId::KernelResources, false)?;
+                let claimed =
+                    claims.iter().map(|claim| (claim.location, (representatives[0], claim.share.clone(), claim.span)));
+                let whose = Claimants::Level("the kernel's resources");
+                self.overclaimed(claimed, |_| Share::full(), ObligationId::KernelResources, whose, "");
+                Some(total(&claims))
             }
+        } else {
+            None
+        };
+        let in_kernel = |location: &Location| match &kernel_owned {
+            Some(owned) => owned.get(location).cloned().unwrap_or_default(),
+            None => Share::full(),
+        };
+        if resources_written(kernel, OutlineLevel::Group) {
+            let clauses = &kernel.group_contract.as_ref().expect("written").requires;
+            let mut claimed = Vec::new();
+            for (group, &representative) in representatives.iter().enumerate() {
+                let claims =
+                    self.gather(representative, Level::Group, clauses, ObligationId::KernelResources, false)?;
+                claimed.extend(
+                    claims.iter().map(|claim| (claim.location, (representative, claim.share.clone(), claim.span))),
+                );
+                self.owned[group] = total(&claims);
+            }
+            let whose = Claimants::Level("the groups' resources");
+            self.overclaimed(
+                claimed.into_iter(),
+                in_kernel,
+                ObligationId::KernelResources,
+                whose,
+                "the kernel's resources",
+            );
+        }
+        let group_written = resources_written(kernel, OutlineLevel::Group);
+        let mut claimed: Vec<(Location, (usize, Share, Span))> = Vec::new();
+        for thread in self.order.clone() {
+            let claims = self.gather(
+                thread,
+                Level::Thread,
+                &self.kernel.thread_contract.requires,
+                ObligationId::KernelResources,
+                false,
+            )?;
+            claimed.extend(claims.iter().map(|claim| (claim.location, (thread, claim.share.clone(), claim.span))));
             self.held[thread] = total(&claims);
             let group = self.ids(thread).gid as usize;
+            if group_written {
+                continue;
+            }
             for (location, share) in &self.held[thread] {
                 if location.group.is_none() {
                     let owned = self.owned[group].entry(*location).or_default();
@@ -935,33 +993,94 @@ impl<'k> Machine<'k> {
                 }
             }
         }
-        let mut locations: Vec<&Location> = claimed.keys().collect();
+        if group_written {
+            // Each group's threads in what the group's resources give (all of its local memory).
+            for group in 0..self.members.len() {
+                let in_group = claimed.iter().filter(|(_, (thread, _, _))| self.ids(*thread).gid as usize == group);
+                let owned = &self.owned[group];
+                let owner = |location: &Location| match location.group {
+                    Some(_) => Share::full(),
+                    None => owned.get(location).cloned().unwrap_or_default(),
+                };
+                let obligation = ObligationId::GroupResources;
+                if let Some(bug) =
+                    self.overclaim(in_group.cloned(), owner, obligation, Claimants::Threads, "the group's resources")
+                {
+                    self.fail(bug);
+                    return Ok(());
+                }
+            }
+            return Ok(());
+        }
+        let owner = |location: &Location| match location.group {
+            Some(_) => Share::full(),
+            None => in_kernel(location),
+        };
+        let obligation = ObligationId::KernelResources;
+        self.overclaimed(claimed.into_iter(), owner, obligation, Claimants::Threads, "the kernel's resources");
+        Ok(())
+    }
+
+    /// Fails the first cell whose claims add up to more than `owner` has of it.
+    fn overclaimed(
+        &mut self,
+        claimed: impl Iterator<Item = (Location, (usize, Share, Span))>,
+        owner: impl Fn(&Location) -> Share,
+        obligation: ObligationId,
+        claimants: Claimants,
+        whose: &str,
+    ) {
+        if let Some(bug) = self.overclaim(claimed, owner, obligation, claimants, whose) {
+            self.fail(bug);
+        }
+    }
+
+    /// The first cell whose claims (by thread, or by a level's representative thread) add up to
+    /// more than `owner` (`whose`, in words) has of it, as a bug: `group.resources` where threads
+    /// of one group claim more than all of a cell, else `obligation`.
+    fn overclaim(
+        &self,
+        claimed: impl Iterator<Item = (Location, (usize, Share, Span))>,
+        owner: impl Fn(&Location) -> Share,
+        obligation: ObligationId,
+        claimants: Claimants,
+        whose: &str,
+    ) -> Option<Bug> {
+        let mut by_location: HashMap<Location, Vec<(usize, Share, Span)>> = HashMap::new();
+        for (location, claim) in claimed {
+            by_location.entry(location).or_default().push(claim);
+        }
+        let mut locations: Vec<&Location> = by_location.keys().collect();
         locations.sort_by_key(|location| (location.array, location.group, location.index));
         for location in locations {
-            let claims = &claimed[location];
+            let claims = &by_location[location];
             let sum = claims.iter().fold(Share::default(), |sum, (_, share, _)| sum.plus(share));
-            if sum.fits_in(&Share::full()) {
+            let owned = owner(location);
+            if sum.fits_in(&owned) {
                 continue;
             }
             let (first, _, _) = claims[0];
             let (second, _, span) =
                 claims.iter().find(|(other, _, _)| *other != first).cloned().unwrap_or(claims[0].clone());
-            let obligation = if self.ids(first).gid == self.ids(second).gid {
-                ObligationId::GroupResources
-            } else {
-                ObligationId::KernelResources
-            };
+            let whole = owned == Share::full();
+            let threads = matches!(claimants, Claimants::Threads);
+            let one_group = self.ids(first).gid == self.ids(second).gid;
+            let obligation = if threads && whole && one_group { ObligationId::GroupResources } else { obligation };
             let cell = self.cell_name(*location);
-            let detail = if first == second {
-                format!("thread {} claims {sum} of `{cell}`, more than all of it", self.ids(first).tid)
-            } else {
-                let (first, second) = (self.ids(first).tid, self.ids(second).tid);
-                format!("threads {first} and {second} claim {sum} of `{cell}` together, more than all of it")
+            let more = if whole { "more than all of it".to_string() } else { format!("and {whose} give {owned}") };
+            let detail = match claimants {
+                Claimants::Threads if first == second => {
+                    format!("thread {} claims {sum} of `{cell}`, {more}", self.ids(first).tid)
+                }
+                Claimants::Threads => {
+                    let (first, second) = (self.ids(first).tid, self.ids(second).tid);
+                    format!("threads {first} and {second} claim {sum} of `{cell}` together, {more}")
+                }
+                Claimants::Level(who) => format!("{who} claim {sum} of `{cell}`, {more}"),
             };
-            self.fail(Bug::Failed { obligation, thread: self.ids(second), span, detail });
-            break;
+            return Some(Bug::Failed { obligation, thread: self.ids(second), span, detail });
         }
-        Ok(())
+        None
     }
 
     /// A read needs some permission, a write all of it.
@@ -1177,6 +1296,7 @@ impl<'k> Machine<'k> {
         for thread in self.members[group as usize].clone() {
             let claims = self.gather(
                 thread,
+                Level::Thread,
                 &self.kernel.barrier(barrier).contract.ensures,
                 ObligationId::BarrierFunctional,
                 false,

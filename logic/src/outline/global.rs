@@ -28,6 +28,17 @@ pub enum Level {
     Thread,
 }
 
+impl Level {
+    /// The level in words: `kernel`, `group`, `thread`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Kernel => "kernel",
+            Level::Group => "group",
+            Level::Thread => "thread",
+        }
+    }
+}
+
 /// Which clauses of a level: its preconditions (read in the heap of the launch) or its
 /// postconditions (in the heap at the end).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,13 +47,38 @@ pub enum Side {
     Post,
 }
 
-/// Which threads a resource obligation ranges over.
+/// What an iterated formula ranges over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Threads {
-    /// The threads of one group.
+    /// The threads of one group, by `lid`.
     Group,
-    /// All threads of the kernel, in different groups.
+    /// The groups of the kernel, by `gid`.
     Kernel,
+}
+
+/// Who holds the permission atoms a [`Global::Fit`] adds up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Holders {
+    /// The threads of one group: `⊛ lid. T_res(gid, lid)`, or a barrier's `⊛ lid. B_res`.
+    GroupThreads,
+    /// The threads of the kernel, in all groups: `⊛ gid. ⊛ lid. T_res(gid, lid)`.
+    KernelThreads,
+    /// The groups of the kernel, by their written resources: `⊛ gid. G_res(gid)`.
+    Groups,
+    /// A level itself, once: its written resources, or what its `ensures` gives back.
+    Level(Level),
+}
+
+/// What the atoms of a [`Global::Fit`] must fit in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// All of every location.
+    Whole,
+    /// A level's written resources: `K_res`, or `G_res(gid)` of the group.
+    Written(Level),
+    /// What the threads of the group held at the launch, `⊛ lid. T_res(gid, lid)`: the group's
+    /// global memory at a barrier where its resources are generated.
+    Launch,
 }
 
 /// A global obligation, with the numbers of its obligations.
@@ -67,12 +103,14 @@ pub enum Global {
     /// A written kernel or group contract is well defined: each conjunct's checks, on its side.
     Defined { level: Level, parts: Vec<(Side, Conjunct, Vec<Check>)>, serial: usize },
     /// `group.resources`, `kernel.resources` (at the launch) or `barrier.resources` (at a barrier):
-    /// the permission atoms on `array` fit in what the group or kernel owns (`fits`), each exact
-    /// atom naming a location in one thread only (`distinct`, by atom).
+    /// the permission atoms on `array` of every holder fit in what the owner has (`fits`), each
+    /// exact atom naming a location in one holder only (`distinct`, by atom; `None` where that
+    /// needs no proof).
     Fit {
         id: ObligationId,
         array: ArrayId,
-        threads: Threads,
+        holders: Holders,
+        owner: Owner,
         barrier: Option<BarrierId>,
         atoms: Vec<Conjunct>,
         distinct: Vec<Option<usize>>,
@@ -143,17 +181,19 @@ impl Global {
                 Entailment { premise: from, conclusion }
             }
             Global::Defined { .. } => return None,
-            Global::Fit { array, threads, barrier, atoms, .. } => {
-                let handed = iterated(Threads::Group, true, Formula::Conjuncts(atoms.clone()));
-                let conclusion = match threads {
-                    Threads::Group => handed,
-                    Threads::Kernel => iterated(Threads::Kernel, true, handed),
+            Global::Fit { array, holders, owner, atoms, .. } => {
+                let atoms = Formula::Conjuncts(atoms.clone());
+                let conclusion = match holders {
+                    Holders::GroupThreads => iterated(Threads::Group, true, atoms),
+                    Holders::KernelThreads => iterated(Threads::Kernel, true, iterated(Threads::Group, true, atoms)),
+                    Holders::Groups => iterated(Threads::Kernel, true, atoms),
+                    Holders::Level(_) => atoms,
                 };
-                let premise = match barrier {
-                    Some(_) if kernel.array(*array).memory == Memory::Global => {
-                        iterated(Threads::Group, true, Formula::Named("T_res(gid, lid)"))
-                    }
-                    _ => Formula::Whole(*array),
+                let premise = match owner {
+                    Owner::Whole => Formula::Whole(*array),
+                    Owner::Written(Level::Kernel) => Formula::Named("K_res"),
+                    Owner::Written(_) => Formula::Named("G_res(gid)"),
+                    Owner::Launch => iterated(Threads::Group, true, Formula::Named("T_res(gid, lid)")),
                 };
                 Entailment { premise, conclusion }
             }
@@ -215,18 +255,24 @@ pub fn spec(kernel: &Kernel, level: Level) -> Spec {
         }
         _ => Formula::Iterated { over: Threads::Group, separating: true, body: Box::new(Formula::Named(name)) },
     };
+    let names = match level {
+        Level::Kernel => ["G_res(gid)", "G_pre(gid)", "G_post(gid)"],
+        _ => ["T_res(gid, lid)", "T_pre(gid, lid)", "T_post(gid, lid)"],
+    };
     if written {
+        let resources = match clauses(kernel, level, Side::Pre) {
+            Some(clauses) if resources_written(kernel, level) => Formula::Conjuncts(
+                conjuncts(clauses).filter(|conjunct| matches!(conjunct.kind, ConjunctKind::Perm { .. })).collect(),
+            ),
+            _ => below(names[0]),
+        };
         Spec {
             origin: Origin::Written,
-            resources: Formula::Empty,
+            resources,
             pre: level_formula(kernel, level, Side::Pre),
             post: level_formula(kernel, level, Side::Post),
         }
     } else {
-        let names = match level {
-            Level::Kernel => ["G_res(gid)", "G_pre(gid)", "G_post(gid)"],
-            _ => ["T_res(gid, lid)", "T_pre(gid, lid)", "T_post(gid, lid)"],
-        };
         let as_facts = |formula: Formula| match formula {
             Formula::Iterated { over, body, .. } => Formula::Iterated { over, separating: false, body },
             other => other,
@@ -329,8 +375,11 @@ fn levels(kernel: &Kernel, functions: &[Function], numbering: &mut Numbering) ->
     }
     for (level, written) in [(Level::Kernel, written_kernel), (Level::Group, written_group)] {
         if written {
-            // No permission is needed: no thread runs when the levels are compared.
-            let place = Place { kernel, functions, reads: Reads::Bounds, termination: None };
+            // No thread runs when the levels are compared, so nothing races: a level's contract
+            // needs permission only to be framed by the resources it writes (`frame`, E15).
+            let reads =
+                if resources_written(kernel, level) { Reads::Framed(ObligationId::Frame) } else { Reads::Bounds };
+            let place = Place { kernel, functions, reads, termination: None };
             let mut parts = Vec::new();
             for side in [Side::Pre, Side::Post] {
                 for conjunct in facts(clauses(kernel, level, side).unwrap_or(&[])) {
@@ -346,26 +395,53 @@ fn levels(kernel: &Kernel, functions: &[Function], numbering: &mut Numbering) ->
 }
 
 /// `group.resources`, `kernel.resources` and `barrier.resources` for every array, the last with
-/// the fence rule at every barrier that does not fence the array's memory (E8, E12).
+/// the fence rule at every barrier that does not fence the array's memory (E8, E12, E15).
+///
+/// Each level's resources fit in the level above: the threads' in the group's (all of its local
+/// memory, and `G_res(gid)` of global memory where written, else whatever the threads claim fits
+/// in all of it), the groups' in the kernel's (`K_res` where written, else all of memory), and a
+/// written `K_res` in all of memory. A written level gives back in its `ensures` only what its
+/// resources hold. Across the kernel, the threads are compared directly where `G_res` is
+/// generated, since then it is their sum.
 fn resources(kernel: &Kernel, model: MemoryModel, numbering: &mut Numbering) -> Vec<Global> {
     let intervals = Intervals::of(kernel);
+    let kernel_written = resources_written(kernel, Level::Kernel);
+    let group_written = resources_written(kernel, Level::Group);
+    let over_kernel = if kernel_written { Owner::Written(Level::Kernel) } else { Owner::Whole };
     let mut globals = Vec::new();
     for array in (0..kernel.arrays.len()).map(|index| ArrayId(index as u32)) {
+        let global = kernel.array(array).memory == Memory::Global;
+        let fit = |atoms: Vec<Conjunct>, holders, owner, barrier, numbering: &mut Numbering| {
+            (!atoms.is_empty()).then(|| self::fit(kernel, array, atoms, holders, owner, barrier, numbering))
+        };
         let on_array = atoms(&kernel.thread_contract.requires, array);
-        if !on_array.is_empty() {
-            globals.push(fit(kernel, array, on_array.clone(), Threads::Group, None, numbering));
-            if kernel.array(array).memory == Memory::Global {
-                globals.push(fit(kernel, array, on_array, Threads::Kernel, None, numbering));
-            }
+        let over_group = if global && group_written { Owner::Written(Level::Group) } else { Owner::Whole };
+        globals.extend(fit(on_array.clone(), Holders::GroupThreads, over_group, None, numbering));
+        if global && !group_written {
+            globals.extend(fit(on_array, Holders::KernelThreads, over_kernel, None, numbering));
+        }
+        if global && group_written {
+            let given = level_atoms(kernel, Level::Group, Side::Pre, array);
+            globals.extend(fit(given, Holders::Groups, over_kernel, None, numbering));
+        }
+        if kernel_written {
+            let given = level_atoms(kernel, Level::Kernel, Side::Pre, array);
+            globals.extend(fit(given, Holders::Level(Level::Kernel), Owner::Whole, None, numbering));
+        }
+        for level in [Level::Kernel, Level::Group] {
+            let returned = level_atoms(kernel, level, Side::Post, array);
+            globals.extend(fit(returned, Holders::Level(level), Owner::Written(level), None, numbering));
         }
         for (index, barrier) in kernel.barriers.iter().enumerate() {
             let id = BarrierId(index as u32);
             let on_array = atoms(&barrier.contract.ensures, array);
-            if !on_array.is_empty() {
-                globals.push(fit(kernel, array, on_array.clone(), Threads::Group, Some(id), numbering));
-            }
-            let memory = kernel.array(array).memory;
-            if !barrier.fences.fences(memory) {
+            let owner = match (global, group_written) {
+                (false, _) => Owner::Whole,
+                (true, true) => Owner::Written(Level::Group),
+                (true, false) => Owner::Launch,
+            };
+            globals.extend(fit(on_array.clone(), Holders::GroupThreads, owner, Some(id), numbering));
+            if !barrier.fences.fences(kernel.array(array).memory) {
                 globals.extend(handover(kernel, array, on_array, id, &intervals, model, numbering));
             }
         }
@@ -373,51 +449,105 @@ fn resources(kernel: &Kernel, model: MemoryModel, numbering: &mut Numbering) -> 
     globals
 }
 
+/// Whether a level's resources are written: its `requires` names a permission. A level whose
+/// `requires` names none has the resources generated from the level below (seed section 5.4).
+pub fn resources_written(kernel: &Kernel, level: Level) -> bool {
+    clauses(kernel, level, Side::Pre)
+        .is_some_and(|clauses| conjuncts(clauses).any(|conjunct| matches!(conjunct.kind, ConjunctKind::Perm { .. })))
+}
+
+/// The permission atoms on `array` of a written level's clauses on one side.
+pub fn level_atoms(kernel: &Kernel, level: Level, side: Side, array: ArrayId) -> Vec<Conjunct> {
+    clauses(kernel, level, side).map(|clauses| atoms(clauses, array)).unwrap_or_default()
+}
+
 fn fit(
     kernel: &Kernel,
     array: ArrayId,
     atoms: Vec<Conjunct>,
-    threads: Threads,
+    holders: Holders,
+    owner: Owner,
     barrier: Option<BarrierId>,
     numbering: &mut Numbering,
 ) -> Global {
     let name = &kernel.array(array).name;
-    let id = match (barrier, threads) {
+    let id = match (barrier, holders) {
         (Some(_), _) => ObligationId::BarrierResources,
-        (None, Threads::Group) => ObligationId::GroupResources,
-        (None, Threads::Kernel) => ObligationId::KernelResources,
+        (None, Holders::GroupThreads | Holders::Level(Level::Group)) => ObligationId::GroupResources,
+        (None, _) => ObligationId::KernelResources,
     };
-    let which = match (threads, barrier) {
-        (_, Some(_)) => "this barrier permission",
-        (Threads::Group, None) => "this permission",
-        (Threads::Kernel, None) => "this permission (in threads of different groups)",
-    };
-    // Every exact atom must be injective across threads: the sum counts each atom once.
+    let which = match (holders, barrier) {
+        (_, Some(_)) => "this barrier permission might name the same location of `{name}` in two threads",
+        (Holders::GroupThreads, None) => "this permission might name the same location of `{name}` in two threads",
+        (Holders::KernelThreads, None) => {
+            "this permission might name the same location of `{name}` in threads of two different groups"
+        }
+        (Holders::Groups, None) => "this group permission might name the same location of `{name}` in two groups",
+        (Holders::Level(_), None) => {
+            "this permission might name the same location of `{name}` for two values of its bound variables"
+        }
+    }
+    .replace("{name}", name);
+    // Every exact atom must be injective across holders: the sum counts each atom once. A level
+    // holds its own atoms once, so there only a `\forall*` can name a location twice.
     let distinct = atoms
         .iter()
         .map(|atom| {
-            matches!(atom.kind, ConjunctKind::Perm { amount: Amount::Exact(_), .. }).then(|| {
-                numbering.add(id, atom.span, format!("{which} might name the same location of `{name}` in two threads"))
-            })
+            let exact = matches!(atom.kind, ConjunctKind::Perm { amount: Amount::Exact(_), .. });
+            let iterated = !matches!(holders, Holders::Level(_)) || !atom.binders.is_empty();
+            (exact && iterated).then(|| numbering.add(id, atom.span, which.clone()))
         })
         .collect();
-    let message = match (barrier, threads) {
-        (Some(_), _) => format!("the barrier might hand out more of `{name}` than the group owns"),
-        (None, Threads::Group) => {
+    let message = match (barrier, holders, owner) {
+        (Some(_), _, Owner::Written(_)) => {
+            format!("the barrier might hand out more of `{name}` than the group's resources give")
+        }
+        (Some(_), _, _) => format!("the barrier might hand out more of `{name}` than the group owns"),
+        (None, Holders::GroupThreads, Owner::Written(_)) => {
+            format!("the threads of a group might together hold more of a location of `{name}` than the group's resources give")
+        }
+        (None, Holders::GroupThreads, _) => {
             format!("the threads of a group might together hold more than all of a location of `{name}`")
         }
-        (None, Threads::Kernel) => {
+        (None, Holders::KernelThreads, Owner::Written(_)) => {
+            format!("the threads might together hold more of a location of `{name}` than the kernel's resources give")
+        }
+        (None, Holders::KernelThreads, _) => {
             format!("threads of different groups might together hold more than all of a location of `{name}`")
+        }
+        (None, Holders::Groups, Owner::Written(_)) => {
+            format!("the groups might together hold more of a location of `{name}` than the kernel's resources give")
+        }
+        (None, Holders::Groups, _) => {
+            format!("the groups might together hold more than all of a location of `{name}`")
+        }
+        (None, Holders::Level(level), Owner::Written(_)) => format!(
+            "the {} postcondition might give back more of `{name}` than the {}'s resources hold",
+            level.name(),
+            level.name()
+        ),
+        (None, Holders::Level(level), _) => {
+            format!("the {}'s resources might hold more than all of a location of `{name}`", level.name())
         }
     };
     let span = atoms[0].span;
-    let fits = match barrier {
-        Some(barrier) => {
-            numbering.add_related(id, span, message, kernel.barrier(barrier).span, "at this barrier".into())
-        }
+    let related = match (barrier, owner) {
+        (Some(barrier), _) => Some((kernel.barrier(barrier).span, "at this barrier".to_string())),
+        (None, Owner::Written(level)) => Some(match level_atoms(kernel, level, Side::Pre, array).first() {
+            Some(given) => (given.span, format!("what the {}'s resources give of `{name}`", level.name())),
+            None => {
+                let clauses = clauses(kernel, level, Side::Pre).unwrap_or(&[]);
+                let span = clauses.first().map_or(span, |clause| clause.span);
+                (span, format!("the {}'s resources give nothing of `{name}`", level.name()))
+            }
+        }),
+        (None, _) => None,
+    };
+    let fits = match related {
+        Some((related, note)) => numbering.add_related(id, span, message, related, note),
         None => numbering.add(id, span, message),
     };
-    Global::Fit { id, array, threads, barrier, atoms, distinct, fits }
+    Global::Fit { id, array, holders, owner, barrier, atoms, distinct, fits }
 }
 
 /// The fence rule (E12) at a barrier that does not fence `array`'s memory.

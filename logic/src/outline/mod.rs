@@ -23,7 +23,9 @@ mod thread;
 
 pub use checks::{Check, Place, Reads, Requirement, Termination};
 pub use functions::FunctionOutline;
-pub use global::{clauses, Entailment, Formula, Global, Level, Side, Threads};
+pub use global::{
+    clauses, level_atoms, resources_written, Entailment, Formula, Global, Holders, Level, Owner, Side, Threads,
+};
 pub use thread::{Command, Part};
 
 use crate::fences::MemoryModel;
@@ -137,6 +139,22 @@ impl Numbering {
 fn help(id: ObligationId, message: &str) -> Option<String> {
     Some(match id {
         ObligationId::AccessBounds => "`tid` counts the threads of all groups (up to `tcount`) and `lid` those of one group (up to `gsize`): index by `lid`, size the array by `tcount`, or, for one work group, add `requires tcount == gsize;`".into(),
+        ObligationId::KernelResources | ObligationId::GroupResources | ObligationId::BarrierResources
+            if message.contains("resources give") =>
+        {
+            "a written `kernel requires` permission is what the host hands over, and a written `group requires` permission what the kernel gives each group: the level below may hold only what they give (a `read` only `read`, an exact amount no more); widen the written resources or narrow the claim".into()
+        }
+        ObligationId::KernelResources | ObligationId::GroupResources if message.contains("give back") => {
+            "a kernel or group gives back at the end only what its resources (the permissions of its `requires`) hold".into()
+        }
+        ObligationId::KernelResources if message.contains("group permission") || message.contains("the groups might") => {
+            "the groups' written resources must not overlap: give each group its own block, for example `(\\forall* int i; gid * gsize <= i && i < gid * gsize + gsize; Perm(a[i], write))`, and share a location between groups only with `read`".into()
+        }
+        ObligationId::KernelResources | ObligationId::GroupResources
+            if message.contains("two values of its bound variables") || message.contains("more than all of a location") && message.contains("resources might") =>
+        {
+            "a `\\forall*` names each location once only if its index differs for different values of its bound variables; exact amounts on one location add up to at most 1".into()
+        }
         ObligationId::KernelResources => "threads of different groups name the same location: index global arrays by `tid` (unique in the kernel) rather than `lid`, or add `requires tcount == gsize;` for one work group".into(),
         ObligationId::GroupResources => "two threads of a group hold permission on one location that adds up to more than 1: give each thread its own cells, or share them with `read`".into(),
         ObligationId::BarrierResources => "a barrier can only redistribute what the group holds: every location's barrier permissions must add up to at most what the thread contracts gave".into(),
