@@ -122,6 +122,7 @@ impl Writer<'_> {
             ConjunctKind::Perm { array, index, amount } => {
                 let amount = match amount {
                     Amount::Exact(value) => value.to_string(),
+                    Amount::Divided { fraction, divisor } => format!("{fraction} \\ ({})", self.expr(divisor)),
                     Amount::Read => "read".to_string(),
                 };
                 format!("Perm({}[{}], {amount})", self.kernel.array(*array).name, self.expr(index))

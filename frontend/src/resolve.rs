@@ -549,12 +549,30 @@ impl Resolver {
                 None
             }
         };
-        let amount = self.amount(style, amount);
+        let amount = self.amount(names, context, style, amount);
         let (array, index) = place?;
         Some(PermAtom { array: array?, index: index?, amount: amount? })
     }
 
-    fn amount(&mut self, style: ast::PermStyle, amount: &ast::Expr) -> Option<Amount> {
+    fn amount(
+        &mut self,
+        names: &mut Names,
+        context: Context,
+        style: ast::PermStyle,
+        amount: &ast::Expr,
+    ) -> Option<Amount> {
+        // `q \ e` and `n / e` with `e` not a literal: a fraction divided by a value of the launch.
+        if let (
+            ast::ExprKind::Binary { op: op @ (ast::BinaryOp::Div | ast::BinaryOp::Fraction), lhs, rhs },
+            ast::PermStyle::Fraction,
+        ) = (&amount.kind, style)
+        {
+            let literals = matches!(lhs.kind, ast::ExprKind::Int(_)) && matches!(rhs.kind, ast::ExprKind::Int(_));
+            let constant_numerator = matches!(lhs.kind, ast::ExprKind::Int(_)) || *op == ast::BinaryOp::Fraction;
+            if !literals && constant_numerator {
+                return self.divided(names, context, lhs, rhs);
+            }
+        }
         let exact = match (&amount.kind, style) {
             (ast::ExprKind::Write, _) => BigRational::one(),
             (ast::ExprKind::Read, _) => return Some(Amount::Read),
@@ -619,13 +637,69 @@ impl Resolver {
         Some(Amount::Exact(exact))
     }
 
+    /// `q \ e`: a constant amount `q` divided by `e`, an integer expression of the launch sizes
+    /// and parameters (E16).
+    fn divided(
+        &mut self,
+        names: &mut Names,
+        context: Context,
+        numerator: &ast::Expr,
+        divisor: &ast::Expr,
+    ) -> Option<Amount> {
+        let fraction = match self.amount(names, context, ast::PermStyle::Fraction, numerator) {
+            Some(Amount::Exact(fraction)) => Some(fraction),
+            Some(_) => {
+                self.report(
+                    Diagnostic::error(
+                        Code::PermissionAmount,
+                        "only a constant amount can be divided",
+                        numerator.span,
+                        "not a constant amount",
+                    )
+                    .with_help("divide `write` or a constant fraction, as in `write \\ gsize` or `1\\2 \\ tcount`"),
+                );
+                None
+            }
+            None => None,
+        };
+        if let ast::ExprKind::Int(literal) = &divisor.kind {
+            // `write \ 4` is the constant 1/4.
+            if !literal.is_positive() {
+                let message = "a permission amount must be positive";
+                self.report(Diagnostic::error(Code::PermissionAmount, message, divisor.span, "divides by this"));
+                return None;
+            }
+            return Some(Amount::Exact(fraction? / BigRational::from_integer(literal.clone())));
+        }
+        let divisor = self.expr(names, context, divisor, Some(Type::Int))?;
+        let launch_value = !divisor.any(|expr| match &expr.kind {
+            ExprKind::Builtin(builtin) => !matches!(builtin, Builtin::Tcount | Builtin::Gsize),
+            ExprKind::Var(var) => names.vars[var.index()].kind != VarKind::KernelParam,
+            ExprKind::Read { .. } | ExprKind::Old(_) | ExprKind::Call { .. } | ExprKind::Quantifier { .. } => true,
+            _ => false,
+        });
+        if !launch_value {
+            self.report(
+                Diagnostic::error(
+                    Code::PermissionAmount,
+                    "a permission amount may divide only by a value of the launch",
+                    divisor.span,
+                    "not the same in every thread",
+                )
+                .with_help("divide by an expression of `tcount`, `gsize`, kernel parameters and integer literals, such as `write \\ gsize` or `1 \\ (tcount + 2)`"),
+            );
+            return None;
+        }
+        Some(Amount::Divided { fraction: fraction?, divisor })
+    }
+
     fn non_constant_amount(&mut self, style: ast::PermStyle, span: Span) -> Option<Amount> {
         let help = match style {
             ast::PermStyle::Percent => {
                 "`perm(x, N)` takes a whole percentage such as `100` (write) or `10`; for fractions use `Perm(x, 1/2)`"
             }
             ast::PermStyle::Fraction => {
-                "`Perm(x, q)` takes `write`, `read`, `1`, or a fraction of two integers such as `1/2` or `1\\3`"
+                "`Perm(x, q)` takes `write`, `read`, `1`, a fraction of two integers such as `1/2` or `1\\3`, or one divided by a value of the launch such as `write \\ gsize`"
             }
         };
         self.report(

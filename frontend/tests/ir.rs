@@ -45,6 +45,9 @@ fn show(kernel: &Kernel, program: &Program, assertion: &Assertion) -> String {
         AssertionKind::Perm(atom) => {
             let amount = match &atom.amount {
                 Amount::Exact(q) => q.to_string(),
+                Amount::Divided { fraction, divisor } => {
+                    format!("{fraction} \\ {}", show_expr(kernel, program, divisor))
+                }
                 Amount::Read => "read".to_string(),
             };
             format!("perm({}[{}], {amount})", kernel.array(atom.array).name, show_expr(kernel, program, &atom.index))
@@ -96,6 +99,17 @@ fn amounts_are_exact_rationals() {
     assert_eq!(
         found,
         ["(** (** (** (** perm(a[tid], 1/10) perm(b[tid], 1/3)) perm(t[tid], 1/2)) perm(a[0], read)) perm(b[0], 1))"]
+    );
+}
+
+#[test]
+fn amounts_divided_by_a_value_of_the_launch_stay_symbolic() {
+    let found = requires(&kernel_with(
+        "  requires Perm(a[tid], write \\ gsize) ** Perm(b[tid], 1\\2 \\ (n + 1)) ** Perm(t[tid], 1 / tcount) ** Perm(a[0], write \\ 4);",
+    ));
+    assert_eq!(
+        found,
+        ["(** (** (** perm(a[tid], 1 \\ gsize) perm(b[tid], 1/2 \\ (Add n 1))) perm(t[tid], 1 \\ tcount)) perm(a[0], 1/4))"]
     );
 }
 

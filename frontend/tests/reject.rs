@@ -14,6 +14,7 @@ type Expected = (&'static str, usize, usize);
 /// (file, expected errors in order).
 const CASES: &[(&str, &[Expected])] = &[
     ("ambiguous_barrier", &[("kernel::ambiguous-barrier", 3, 13)]),
+    ("amount_not_divided", &[("type::permission-amount", 3, 25)]),
     ("assign_to_parameter", &[("resolve::assign-to-parameter", 3, 5)]),
     ("assign_to_tid", &[("resolve::reserved-name", 3, 5)]),
     ("bool_array", &[("kernel::unsupported", 2, 10)]),
@@ -38,7 +39,7 @@ const CASES: &[(&str, &[Expected])] = &[
     ("missing_main", &[("kernel::missing-main", 1, 8)]),
     ("missing_semicolon", &[("syntax::missing-semicolon", 5, 18)]),
     ("nesting_too_deep", &[("syntax::nesting-too-deep", 3, 24)]),
-    ("non_constant_amount", &[("type::permission-amount", 3, 25)]),
+    ("non_constant_amount", &[("type::permission-amount", 3, 27)]),
     ("number_too_long", &[("lex::number-too-long", 3, 14)]),
     ("old_in_code", &[("type::misplaced-old", 5, 14)]),
     ("opencl_fence_name", &[("kernel::unknown-fence", 4, 13)]),

@@ -87,6 +87,8 @@ pub enum EvalError {
     /// check can spend (a loop that doubles a value forever would otherwise take hours to reach
     /// its step limit).
     TooLarge { span: Span },
+    /// A permission amount `q \ d` whose divisor `d` is not positive.
+    NonPositiveAmount { divisor: BigInt, span: Span },
     /// A read of a cell outside its array.
     OutOfBounds { array: ArrayId, index: BigInt, size: usize, span: Span },
     /// Something the environment cannot give: a variable without a value, memory outside an

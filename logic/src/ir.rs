@@ -248,6 +248,22 @@ impl Kernel {
         self.assertions().into_iter().any(in_assertion)
     }
 
+    /// Every permission atom the kernel's assertions name, in order.
+    pub fn perm_atoms(&self) -> Vec<&PermAtom> {
+        let mut atoms = Vec::new();
+        let mut work: Vec<&Assertion> = self.assertions();
+        work.reverse();
+        while let Some(assertion) = work.pop() {
+            match &assertion.kind {
+                AssertionKind::Pure(_) => {}
+                AssertionKind::Perm(atom) => atoms.push(atom),
+                AssertionKind::Star(lhs, rhs) | AssertionKind::Cond(_, lhs, rhs) => work.extend([&**rhs, &**lhs]),
+                AssertionKind::Implies(_, body) | AssertionKind::ForallStar { body, .. } => work.push(body),
+            }
+        }
+        atoms
+    }
+
     /// Whether some statement of the kernel writes `array`. An array no thread writes keeps its
     /// launch contents throughout, the same in every thread, whatever the barriers fence.
     pub fn writes(&self, array: ArrayId) -> bool {
@@ -378,6 +394,18 @@ impl Expr {
         }
     }
 
+    /// Whether some subexpression (the expression itself included) passes `test`.
+    pub fn any(&self, test: impl Fn(&Expr) -> bool) -> bool {
+        let mut work = vec![self];
+        while let Some(next) = work.pop() {
+            if test(next) {
+                return true;
+            }
+            next.children(&mut work);
+        }
+        false
+    }
+
     /// Whether the variable occurs in the expression.
     pub fn mentions(&self, var: VarId) -> bool {
         let mut work = vec![self];
@@ -481,12 +509,24 @@ pub enum Quantifier {
 }
 
 /// A permission amount.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Amount {
     /// An exact fraction in `(0, 1]`; `1` is write permission.
     Exact(BigRational),
+    /// `fraction \ divisor`: an exact fraction in `(0, 1]` divided by an integer expression of
+    /// the launch (sizes, parameters and literals), such as `write \ gsize`. Exact, and the same
+    /// in every thread; `amount.positive` checks that the divisor is at least 1.
+    Divided { fraction: BigRational, divisor: Expr },
     /// Some positive amount, as small as needed (a wildcard): enough to read.
     Read,
+}
+
+impl Amount {
+    /// Whether the amount is exact (it adds up with others, and may complete a write), rather
+    /// than a wildcard `read`.
+    pub fn is_exact(&self) -> bool {
+        !matches!(self, Amount::Read)
+    }
 }
 
 /// `Perm(a[index], amount)`.

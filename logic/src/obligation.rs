@@ -35,6 +35,8 @@ pub enum ObligationId {
     /// A recursive pure function's calls decrease its measure, so it terminates.
     FunctionTermination,
     DivisionByZero,
+    /// A permission amount that depends on the launch (`write \ gsize`) is positive.
+    AmountPositive,
     /// A contract reads only memory its own resources (given earlier) hold (PO-12).
     Frame,
     /// A barrier or an assignment to a lock-step-safe variable under a thread-dependent condition
@@ -43,7 +45,7 @@ pub enum ObligationId {
 }
 
 impl ObligationId {
-    pub const ALL: [ObligationId; 22] = [
+    pub const ALL: [ObligationId; 23] = [
         ObligationId::KernelResources,
         ObligationId::GroupResources,
         ObligationId::BarrierResources,
@@ -64,6 +66,7 @@ impl ObligationId {
         ObligationId::FunctionPost,
         ObligationId::FunctionTermination,
         ObligationId::DivisionByZero,
+        ObligationId::AmountPositive,
         ObligationId::Frame,
         ObligationId::BarrierDivergence,
     ];
@@ -91,6 +94,7 @@ impl ObligationId {
             ObligationId::FunctionPost => "function.post",
             ObligationId::FunctionTermination => "function.termination",
             ObligationId::DivisionByZero => "division.by.zero",
+            ObligationId::AmountPositive => "amount.positive",
             ObligationId::Frame => "frame",
             ObligationId::BarrierDivergence => "barrier.divergence",
         }

@@ -9,11 +9,11 @@
 
 use super::expr::{self, Context};
 use super::names;
-use super::state::{conjunction, mask_type, real, Body, Encoder};
+use super::state::{conjunction, mask_type, Body, Encoder};
 use crate::ivl::{BinaryOp, Binding, Expr, Quantifier, Stmt, StmtKind, Type};
 use lockstep_logic::outline::Part;
 use lockstep_logic::resources::{Conjunct, ConjunctKind};
-use lockstep_logic::{self as logic, Amount, ExprKind, VarId};
+use lockstep_logic::{self as logic, ExprKind, VarId};
 use num_bigint::BigInt;
 use std::collections::HashMap;
 
@@ -33,7 +33,13 @@ pub(super) struct Translated {
 
 enum Kind {
     Fact(Expr),
-    Perm { array: logic::ArrayId, index: Expr, logic_index: logic::Expr, amount: Amount },
+    /// `amount`: the amount's term, `None` for `read`.
+    Perm {
+        array: logic::ArrayId,
+        index: Expr,
+        logic_index: logic::Expr,
+        amount: Option<Expr>,
+    },
 }
 
 impl Translated {
@@ -83,7 +89,7 @@ pub(super) fn translate(context: &Context, conjunct: &Conjunct) -> Translated {
             array: *array,
             index: context.translate(index),
             logic_index: index.clone(),
-            amount: amount.clone(),
+            amount: context.amount(amount),
         },
     };
     let ranges = conjunct.binders.iter().map(|binder| binder.range.clone()).collect();
@@ -98,12 +104,12 @@ impl Encoder<'_> {
         match &translated.kind {
             Kind::Fact(fact) => body.push(StmtKind::Assume(translated.closed(fact.clone()))),
             Kind::Perm { array, index, amount, .. } if translated.binders.is_empty() => {
-                let amount = self.amount(amount, body, None);
+                let amount = self.amount(amount.clone(), body, None);
                 let mask = names::mask(self.kernel, array.index());
                 body.push(guarded_update(&translated.guard, mask, index, BinaryOp::Add, amount));
             }
             Kind::Perm { amount, .. } => {
-                let amount = self.amount(amount, body, None);
+                let amount = self.amount(amount.clone(), body, None);
                 self.update_quantified(context, &translated, BinaryOp::Add, |_| amount.clone(), body);
             }
         }
@@ -124,12 +130,12 @@ impl Encoder<'_> {
             Kind::Perm { array, index, amount, .. } => {
                 let mask = names::mask(self.kernel, array.index());
                 let current = Expr::select(Expr::var(&mask), index.clone());
-                let enough = expr::holds(current.clone(), amount);
+                let enough = expr::holds(current.clone(), amount.clone());
                 // A permission that is missing is reported, and the thread goes on as if it had
                 // it: not assumed, so the checks after it are still decided on every path.
                 body.push(StmtKind::Assert { expr: translated.closed(enough), tag: Some(holds_tag), assumed: false });
                 if translated.binders.is_empty() {
-                    let amount = self.amount(amount, body, Some(current));
+                    let amount = self.amount(amount.clone(), body, Some(current));
                     body.push(guarded_update(&translated.guard, mask, index, BinaryOp::Sub, amount));
                     return;
                 }
@@ -140,11 +146,10 @@ impl Encoder<'_> {
                     self.prove(&mut body.stmts, distinct, injective);
                 }
                 match amount {
-                    Amount::Exact(value) => {
-                        let value = real(value);
+                    Some(value) => {
                         self.update_quantified(before, &translated, BinaryOp::Sub, |_| value.clone(), body);
                     }
-                    Amount::Read => {
+                    None => {
                         // A wildcard per location, positive and below what is held there (Carbon),
                         // wherever something is held: the assertion above showed that every
                         // location the range names is such a one. Unguarded, the assumption would
@@ -192,7 +197,7 @@ impl Encoder<'_> {
             Kind::Fact(fact) => (fact.clone(), true),
             Kind::Perm { array, index, amount, .. } => {
                 let mask = Expr::var(names::mask(self.kernel, array.index()));
-                (expr::holds(Expr::select(mask, index.clone()), amount), false)
+                (expr::holds(Expr::select(mask, index.clone()), amount.clone()), false)
             }
         };
         let tag = Self::tag(part.holds.expect("an asserted part is an obligation"));

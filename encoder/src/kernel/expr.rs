@@ -112,6 +112,16 @@ impl Context<'_> {
         }
     }
 
+    /// The term of an exact amount: a literal, or for `q \ d` the constant that stands for it
+    /// (E16); `None` for `read`.
+    pub fn amount(&self, amount: &Amount) -> Option<Expr> {
+        match amount {
+            Amount::Exact(value) => Some(Expr::Real(value.clone())),
+            Amount::Divided { fraction, divisor } => Some(Expr::var(names::amount(fraction, &self.translate(divisor)))),
+            Amount::Read => None,
+        }
+    }
+
     /// A check of the outline as one closed condition in this state:
     /// `forall binders :: guard1 ==> ... ==> condition` (E1).
     pub fn requirement(&self, check: &Check) -> Expr {
@@ -139,6 +149,7 @@ impl Context<'_> {
                 Expr::binary(BinaryOp::Gt, mask, real_zero())
             }
             Requirement::NonZero(divisor) => Expr::binary(BinaryOp::Ne, self.translate(divisor), Expr::int(0)),
+            Requirement::Positive(divisor) => Expr::binary(BinaryOp::Ge, self.translate(divisor), Expr::int(1)),
             Requirement::Precondition { function, args, clause } => {
                 let function = &self.functions[function.index()];
                 let args = args.iter().map(|arg| self.translate(arg));
@@ -471,12 +482,17 @@ pub fn in_bounds(index: &Expr, size: Expr) -> Expr {
     )
 }
 
-/// Whether `held` permission is enough for `amount`: at least it, or any for `read`.
-pub fn holds(held: Expr, amount: &Amount) -> Expr {
-    match amount {
-        Amount::Exact(value) => Expr::binary(BinaryOp::Ge, held, Expr::Real(value.clone())),
-        Amount::Read => Expr::binary(BinaryOp::Gt, held, real_zero()),
+/// Whether `held` permission is enough for an amount (its term, `None` for `read`): at least it,
+/// or any for `read`.
+pub fn holds(held: Expr, exact: Option<Expr>) -> Expr {
+    match exact {
+        Some(amount) => Expr::binary(BinaryOp::Ge, held, amount),
+        None => Expr::binary(BinaryOp::Gt, held, real_zero()),
     }
+}
+
+pub fn real_one() -> Expr {
+    Expr::Real(num_rational::BigRational::from_integer(BigInt::from(1)))
 }
 
 pub fn real_zero() -> Expr {

@@ -253,17 +253,20 @@ impl<'k> Encoder<'k> {
 fn writable(kernel: &logic::Kernel, array: logic::ArrayId) -> bool {
     let starts = std::iter::once(&kernel.thread_contract.requires)
         .chain(kernel.barriers.iter().map(|barrier| &barrier.contract.ensures));
+    // An amount `q \ d` may be all of `q` (where `d` is 1): it may complete a write.
     let may_complete = |clauses: &[logic::Clause]| {
-        let total: num_rational::BigRational = clauses
-            .iter()
-            .flat_map(|clause| normal_form(&clause.assertion))
-            .filter_map(|conjunct| match conjunct.kind {
+        let mut total = num_rational::BigRational::from_integer(0.into());
+        for conjunct in clauses.iter().flat_map(|clause| normal_form(&clause.assertion)) {
+            match conjunct.kind {
                 ConjunctKind::Perm { array: on, amount: logic::Amount::Exact(amount), .. } if on == array => {
-                    Some(amount)
+                    total += amount
                 }
-                _ => None,
-            })
-            .sum();
+                ConjunctKind::Perm { array: on, amount: logic::Amount::Divided { .. }, .. } if on == array => {
+                    return true
+                }
+                _ => {}
+            }
+        }
         total >= num_rational::BigRational::from_integer(1.into())
     };
     kernel.writes(array) && starts.into_iter().any(|clauses| may_complete(clauses))

@@ -136,6 +136,7 @@ pub fn encode<'k>(outline: &'k Outline<'k>) -> Encoding {
         calls: CallGraph::of(outline.functions),
         wildcards: 0,
         extra_declarations: Vec::new(),
+        scaled_declared: false,
         shown: HashMap::new(),
         probes: Vec::new(),
     };

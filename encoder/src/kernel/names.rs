@@ -56,3 +56,21 @@ pub fn old_heap(kernel: &Kernel, index: usize) -> String {
 pub fn mask(kernel: &Kernel, index: usize) -> String {
     format!("M_{}", kernel.arrays[index].name)
 }
+
+/// The constant that stands for the amount `fraction \ divisor` (E16): named after the amount's
+/// text, every character other than a letter or digit escaped, so that equal amounts share it.
+pub fn amount(fraction: &num_rational::BigRational, divisor: &crate::ivl::Expr) -> String {
+    let mut name = String::from("amount_");
+    for character in format!("{fraction}_over_{divisor}").chars() {
+        if character.is_ascii_alphanumeric() {
+            name.push(character);
+        } else {
+            name.push_str(&format!("_{:02x}", character as u32));
+        }
+    }
+    name
+}
+
+/// `scaled(n, q)`: `n` times the amount `q`, as an uninterpreted function of which only true
+/// facts are assumed where it is used (E16).
+pub const SCALED: &str = "scaled";

@@ -21,7 +21,7 @@ use super::state::{conjunction, group_block, ivl_type, thread_id, Encoder};
 use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Stmt, StmtKind, Type};
 use lockstep_logic::fences::{Assigned, MemoryModel, Start};
 use lockstep_logic::lockstep::LockStep;
-use lockstep_logic::outline::{self, Global, Holders, Level, Owner, Side, Threads};
+use lockstep_logic::outline::{self, Global, Holders, Level, Named, Owner, Side, Threads};
 use lockstep_logic::resources::{normal_form, Conjunct, ConjunctKind};
 use lockstep_logic::{self as logic, Amount, ArrayId, BarrierId, VarId, VarKind};
 use num_bigint::BigInt;
@@ -126,7 +126,8 @@ impl<'k> Encoder<'k> {
     /// The procedure of a [`Global::Fit`]: the atoms (of the thread contract, a barrier's ensures,
     /// or a written level's clauses) fit in what their owner has of the array (E8, E15).
     fn fit(&mut self, global: &Global, lockstep: &LockStep) -> Procedure {
-        let Global::Fit { array, holders, owner, barrier, atoms, distinct, fits: fits_number, .. } = global else {
+        let Global::Fit { array, holders, owner, barrier, atoms, named, distinct, fits: fits_number, .. } = global
+        else {
             unreachable!("a fit obligation")
         };
         let (array, holders, owner, barrier) = (*array, *holders, *owner, barrier.map(BarrierId::index));
@@ -143,7 +144,7 @@ impl<'k> Encoder<'k> {
             instances.push((atom, instance));
         }
         // Injectivity of every exact atom across two different holders.
-        for ((atom, first), number) in instances.iter().zip(distinct) {
+        for (((atom, first), number), named) in instances.iter().zip(distinct).zip(named) {
             let Some(number) = number else { continue };
             let mut second = self.holder(holders, point, lockstep, &mut builder);
             bind(&mut second, atom, &mut builder);
@@ -157,6 +158,8 @@ impl<'k> Encoder<'k> {
                 .unwrap_or(Expr::Bool(false));
             let differ = |first: &Expr, second: &Expr| Expr::binary(BinaryOp::Ne, first.clone(), second.clone());
             let distinct = match holders {
+                // Every holder names the same locations through it: only the values can differ.
+                _ if *named != Named::Once => other_value,
                 Holders::GroupThreads => Expr::binary(BinaryOp::Or, differ(&first.lid, &second.lid), other_value),
                 // Inside one group, `group.resources` compares the threads and the values.
                 Holders::KernelThreads => differ(&first.gid, &second.gid),
@@ -179,10 +182,11 @@ impl<'k> Encoder<'k> {
         }
         // What the instances hold at `j`.
         let mut held = Holdings::default();
-        for (atom, instance) in &instances {
+        for ((atom, instance), named) in instances.iter().zip(named) {
             let (guard, index) = instance.at(atom);
             let names_j = Expr::binary(BinaryOp::And, guard, Expr::binary(BinaryOp::Eq, index, location.clone()));
-            held.add(atom.amount(), names_j);
+            let term = self.counted(*named, atom.amount(), &instance.context, &mut builder);
+            held.add(term, names_j);
         }
         let owned = match owner {
             Owner::Whole => Holdings { exact: real_literal(1), read: Expr::Bool(false) },
@@ -195,26 +199,33 @@ impl<'k> Encoder<'k> {
             Expr::binary(
                 BinaryOp::Implies,
                 held.read,
-                Expr::binary(BinaryOp::Or, Expr::binary(BinaryOp::Lt, held.exact, owned.exact), owned.read),
+                Expr::binary(BinaryOp::Or, Expr::binary(BinaryOp::Lt, held.exact.clone(), owned.exact), owned.read),
             ),
         );
-        // Across the kernel, in all of memory, conflicts inside one group are `group.resources`:
-        // here the instances are not all of one group. Against a written `K_res` every thread
-        // counts.
-        let fits = if holders == Holders::KernelThreads && owner == Owner::Whole {
-            let differ = instances
-                .iter()
-                .flat_map(|(_, first)| {
-                    instances
-                        .iter()
-                        .map(move |(_, second)| Expr::binary(BinaryOp::Ne, first.gid.clone(), second.gid.clone()))
-                })
-                .reduce(|left, right| Expr::binary(BinaryOp::Or, left, right))
-                .unwrap_or(Expr::Bool(false));
-            Expr::binary(BinaryOp::Implies, differ, fits)
-        } else {
-            fits
+        // What the threads held at the launch may add up to more than all of a location, which
+        // `group.resources` reports; a barrier still hands out no more than all of it.
+        let fits = match owner {
+            Owner::Launch => Expr::binary(BinaryOp::And, Expr::binary(BinaryOp::Le, held.exact, real_literal(1)), fits),
+            _ => fits,
         };
+        // Across the kernel, in all of memory, conflicts inside one group are `group.resources`:
+        // here the instances are not all of one group. Against a written `K_res`, or with an atom
+        // every thread names alike (which `group.resources` leaves out), every thread counts.
+        let fits =
+            if holders == Holders::KernelThreads && owner == Owner::Whole && !named.contains(&Named::ByAllThreads) {
+                let differ = instances
+                    .iter()
+                    .flat_map(|(_, first)| {
+                        instances
+                            .iter()
+                            .map(move |(_, second)| Expr::binary(BinaryOp::Ne, first.gid.clone(), second.gid.clone()))
+                    })
+                    .reduce(|left, right| Expr::binary(BinaryOp::Or, left, right))
+                    .unwrap_or(Expr::Bool(false));
+                Expr::binary(BinaryOp::Implies, differ, fits)
+            } else {
+                fits
+            };
         self.prove(&mut builder.stmts, *fits_number, fits);
         let suffix = match (barrier, holders, owner) {
             (Some(index), _, _) => format!("barrier_{index}"),
@@ -276,7 +287,7 @@ impl<'k> Encoder<'k> {
         let mut owned = Holdings::default();
         for conjunct in outline::level_atoms(self.kernel, level, Side::Pre, array) {
             let ConjunctKind::Perm { amount, .. } = &conjunct.kind else { continue };
-            owned.add(amount, conjunct::names_location(&context, &conjunct, location));
+            owned.add(context.amount(amount), conjunct::names_location(&context, &conjunct, location));
         }
         owned
     }
@@ -311,7 +322,8 @@ impl<'k> Encoder<'k> {
             .iter()
             .map(|(atom, number)| (atom, *number, naming(&receiver, atom, &location, &mut builder)))
             .collect();
-        let receiver_writes = write_permission(received.iter().map(|(atom, _, names)| (*atom, names.clone())));
+        let receiver_writes =
+            write_permission(&receiver.context, received.iter().map(|(atom, _, names)| (*atom, names.clone())));
         let name = &kernel.array(array).name;
         // Some thread of the group may have written (or accessed) the location in some unordered
         // interval: one writer instance per interval start, with that start's atoms and state.
@@ -320,7 +332,7 @@ impl<'k> Encoder<'k> {
             let writer = self.instance(Threads::Group, Point::Earlier(*start, assigned), lockstep, &mut builder);
             let named: Vec<(&Atom, Expr)> =
                 atoms.iter().map(|atom| (atom, naming(&writer, atom, &location, &mut builder))).collect();
-            let writes = write_permission(named.iter().map(|(atom, names)| (*atom, names.clone())));
+            let writes = write_permission(&writer.context, named.iter().map(|(atom, names)| (*atom, names.clone())));
             let conflict = match model {
                 MemoryModel::Seed => writes,
                 MemoryModel::OpenCl => {
@@ -437,14 +449,19 @@ impl<'k> Encoder<'k> {
         for (number, atom) in atoms.iter().filter(|atom| atom.array() == array).enumerate() {
             let gid = Expr::var(names::GID);
             let gsize = Expr::var(names::GSIZE);
-            if !atom.conjunct.binders.is_empty() {
-                owned.add(atom.amount(), self.named_by_some_thread(atom, location));
+            let mut group_context = self.context([Expr::var(names::UNKNOWN), gid.clone(), Expr::var(names::UNKNOWN)]);
+            group_context.heaps = group_context.old_heaps.clone();
+            // An exact atom every thread of the group names alike: `gsize` times its amount (E16).
+            let named = outline::named(kernel, &atom.conjunct, Holders::GroupThreads);
+            if atom.amount().is_exact() && named != Named::Once {
+                let hit = conjunct::names_location(&group_context, &atom.conjunct, location);
+                owned.add(self.counted(named, atom.amount(), &group_context, builder), hit);
                 continue;
             }
-            let group_context = {
-                let context = self.context([Expr::var(names::UNKNOWN), gid.clone(), Expr::var(names::UNKNOWN)]);
-                context
-            };
+            if !atom.conjunct.binders.is_empty() {
+                owned.add(group_context.amount(atom.amount()), self.named_by_some_thread(atom, location));
+                continue;
+            }
             // The thread precondition reads no private variable. A guard `e == c` with `e` linear
             // in the thread id pins the one thread that can hold the atom, whatever its index.
             let inverse = match symbolic_inverse(atom.index(), location, &group_context, &|_| false)
@@ -453,8 +470,8 @@ impl<'k> Encoder<'k> {
                 Some(inverse) => inverse.lid(&gid),
                 // A `read` may be held by many threads at once (a broadcast cell such as `a[0]`):
                 // the group owns some of the location if any of its threads names it (E8).
-                None if matches!(atom.amount(), Amount::Read) => {
-                    owned.add(atom.amount(), self.named_by_some_thread(atom, location));
+                None if !atom.amount().is_exact() => {
+                    owned.add(None, self.named_by_some_thread(atom, location));
                     continue;
                 }
                 None => self.left_inverse(atom, number, location, builder),
@@ -471,9 +488,68 @@ impl<'k> Encoder<'k> {
                 guard,
                 Expr::binary(BinaryOp::Eq, index, location.clone()),
             ]);
-            owned.add(atom.amount(), names_location);
+            owned.add(context.amount(atom.amount()), names_location);
         }
         owned
+    }
+
+    /// The term of what the holders that name a location through an atom hold there together:
+    /// its amount once, or `n` times it for the `n` holders that name it alike (`None` for
+    /// `read`, which does not add up). `n * (q \ n)` is `q`; any other product is `scaled(n, a)`,
+    /// with the true facts about it the checks need: at least `a` for `n >= 1`, `a` for `n == 1`,
+    /// and at most `q` for `a = q \ d` and `n <= d` (E16).
+    fn counted(&mut self, named: Named, amount: &Amount, context: &Context, builder: &mut Builder) -> Option<Expr> {
+        let term = context.amount(amount)?;
+        let (gsize, tcount) = (Expr::var(names::GSIZE), Expr::var(names::TCOUNT));
+        let count = match named {
+            Named::Once => return Some(term),
+            Named::ByGroupThreads => gsize,
+            Named::ByAllThreads => tcount,
+            Named::ByAllGroups => Expr::binary(BinaryOp::Div, tcount, gsize),
+        };
+        let divided = match amount {
+            Amount::Divided { fraction, divisor } => Some((fraction, context.translate(divisor))),
+            _ => None,
+        };
+        if let Some((fraction, divisor)) = &divided {
+            if *divisor == count {
+                return Some(Expr::Real((*fraction).clone()));
+            }
+        }
+        if !self.scaled_declared {
+            self.scaled_declared = true;
+            self.extra_declarations.push(Declaration::Function(ivl::Function {
+                name: names::SCALED.into(),
+                params: vec![Binding::new("n", Type::Int), Binding::new("q", Type::Real)],
+                result: Type::Real,
+                body: None,
+            }));
+        }
+        let scaled = Expr::Call(names::SCALED.into(), vec![count.clone(), term.clone()]);
+        let at_least_one = Expr::binary(BinaryOp::Ge, count.clone(), Expr::int(1));
+        let non_negative = Expr::binary(BinaryOp::Ge, term.clone(), real_literal(0));
+        builder.assume(Expr::binary(
+            BinaryOp::Implies,
+            Expr::binary(BinaryOp::And, at_least_one, non_negative),
+            Expr::binary(BinaryOp::Ge, scaled.clone(), term.clone()),
+        ));
+        builder.assume(Expr::binary(
+            BinaryOp::Implies,
+            Expr::binary(BinaryOp::Eq, count.clone(), Expr::int(1)),
+            Expr::binary(BinaryOp::Eq, scaled.clone(), term),
+        ));
+        if let Some((fraction, divisor)) = divided {
+            builder.assume(Expr::binary(
+                BinaryOp::Implies,
+                Expr::binary(
+                    BinaryOp::And,
+                    Expr::binary(BinaryOp::Le, count, divisor.clone()),
+                    Expr::binary(BinaryOp::Ge, divisor, Expr::int(1)),
+                ),
+                Expr::binary(BinaryOp::Le, scaled.clone(), Expr::Real(fraction.clone())),
+            ));
+        }
+        Some(scaled)
     }
 
     /// Whether some thread of the group `gid` names `location` through a thread-contract atom at the
@@ -591,18 +667,14 @@ impl Default for Holdings {
 }
 
 impl Holdings {
-    /// Counts an atom's amount where `names_location` holds.
-    fn add(&mut self, amount: &Amount, names_location: Expr) {
-        match amount {
-            Amount::Exact(value) => {
-                let amount = Expr::IfThenElse(
-                    Box::new(names_location),
-                    Box::new(Expr::Real(value.clone())),
-                    Box::new(real_literal(0)),
-                );
+    /// Counts an amount (its term, `None` for `read`) where `names_location` holds.
+    fn add(&mut self, exact: Option<Expr>, names_location: Expr) {
+        match exact {
+            Some(term) => {
+                let amount = Expr::IfThenElse(Box::new(names_location), Box::new(term), Box::new(real_literal(0)));
                 self.exact = Expr::binary(BinaryOp::Add, self.exact.clone(), amount);
             }
-            Amount::Read => self.read = Expr::binary(BinaryOp::Or, self.read.clone(), names_location),
+            None => self.read = Expr::binary(BinaryOp::Or, self.read.clone(), names_location),
         }
     }
 }
@@ -636,11 +708,11 @@ fn naming(instance: &Instance, atom: &Atom, location: &Expr, builder: &mut Build
 
 /// Whether atoms that name a location where their condition holds add up to write permission
 /// there: their exact amounts reach 1 (a `read` never completes a write).
-fn write_permission<'a>(atoms: impl Iterator<Item = (&'a Atom, Expr)>) -> Expr {
+fn write_permission<'a>(context: &Context, atoms: impl Iterator<Item = (&'a Atom, Expr)>) -> Expr {
     let mut held = Holdings::default();
     for (atom, names) in atoms {
-        if matches!(atom.amount(), Amount::Exact(_)) {
-            held.add(atom.amount(), names);
+        if atom.amount().is_exact() {
+            held.add(context.amount(atom.amount()), names);
         }
     }
     Expr::binary(BinaryOp::Ge, held.exact, real_literal(1))

@@ -9,8 +9,7 @@ use super::names;
 use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Spec, Stmt, StmtKind, Type};
 use lockstep_logic::outline::{Check, Outline};
 use lockstep_logic::recursion::CallGraph;
-use lockstep_logic::{self as logic, Amount, FunctionId, ObligationId, Span, VarId, VarKind};
-use num_rational::BigRational;
+use lockstep_logic::{self as logic, FunctionId, ObligationId, Span, VarId, VarKind};
 use std::collections::HashMap;
 
 /// The tags of probes begin with it; the tags of obligations with `o`.
@@ -52,6 +51,8 @@ pub(super) struct Encoder<'k> {
     pub(super) wildcards: usize,
     /// Functions the procedures introduce on the way (the inverses of permission indices).
     pub(super) extra_declarations: Vec<Declaration>,
+    /// Whether `scaled` is among them (E16).
+    pub(super) scaled_declared: bool,
     /// See [`Encoding::shown`].
     pub(super) shown: HashMap<String, Vec<(String, Expr)>>,
     /// See [`Encoding::probes`].
@@ -65,7 +66,8 @@ pub(super) struct Grant {
     pub(super) mask: String,
     pub(super) index: Expr,
     pub(super) guard: Expr,
-    pub(super) amount: Amount,
+    /// The amount's term, `None` for `read`.
+    pub(super) amount: Option<Expr>,
 }
 
 /// The state of the thread procedure being built.
@@ -126,8 +128,8 @@ impl<'k> Encoder<'k> {
     /// reported, and a later access of the same location is not reported again (E4).
     pub(super) fn grant(&mut self, body: &mut Body, grant: &Grant) {
         let held = Expr::select(Expr::var(&grant.mask), grant.index.clone());
-        let short = Expr::negation(expr::holds(held, &grant.amount));
-        let amount = self.amount(&grant.amount, body, None);
+        let short = Expr::negation(expr::holds(held, grant.amount.clone()));
+        let amount = self.amount(grant.amount.clone(), body, None);
         body.push(StmtKind::If {
             cond: Some(Expr::binary(BinaryOp::And, grant.guard.clone(), short)),
             then_branch: vec![Stmt::new(StmtKind::Assign {
@@ -137,6 +139,46 @@ impl<'k> Encoder<'k> {
             })],
             else_branch: Vec::new(),
         });
+    }
+
+    /// A constant for each amount `q \ d` the kernel names, with the true facts about it that
+    /// hold where its divisor is positive (`amount.positive` checks that it is where the amount
+    /// is used): `0 < a <= q`, `a == q` for `d == 1`, and `a + a <= q` for `d >= 2` (E16).
+    fn divided_amounts(&self) -> Vec<Declaration> {
+        let unknown = Expr::var(names::UNKNOWN);
+        let context = self.context([unknown.clone(), unknown.clone(), unknown]);
+        let mut declarations = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for atom in self.kernel.perm_atoms() {
+            let logic::Amount::Divided { fraction, divisor } = &atom.amount else { continue };
+            let divisor = context.translate(divisor);
+            let name = names::amount(fraction, &divisor);
+            if !seen.insert(name.clone()) {
+                continue;
+            }
+            declarations.push(Declaration::Const(Binding::new(&name, Type::Real)));
+            let (amount, fraction) = (Expr::var(&name), Expr::Real(fraction.clone()));
+            declarations.push(Declaration::Axiom(Expr::binary(
+                BinaryOp::Implies,
+                Expr::binary(BinaryOp::Ge, divisor.clone(), Expr::int(1)),
+                Expr::binary(
+                    BinaryOp::And,
+                    Expr::binary(BinaryOp::Lt, expr::real_zero(), amount.clone()),
+                    Expr::binary(BinaryOp::Le, amount.clone(), fraction.clone()),
+                ),
+            )));
+            declarations.push(Declaration::Axiom(Expr::binary(
+                BinaryOp::Implies,
+                Expr::binary(BinaryOp::Eq, divisor.clone(), Expr::int(1)),
+                Expr::binary(BinaryOp::Eq, amount.clone(), fraction.clone()),
+            )));
+            declarations.push(Declaration::Axiom(Expr::binary(
+                BinaryOp::Implies,
+                Expr::binary(BinaryOp::Ge, divisor, Expr::int(2)),
+                Expr::binary(BinaryOp::Le, Expr::binary(BinaryOp::Add, amount.clone(), amount), fraction),
+            )));
+        }
+        declarations
     }
 
     pub(super) fn arrays(&self) -> std::ops::Range<usize> {
@@ -161,6 +203,7 @@ impl<'k> Encoder<'k> {
             Expr::binary(BinaryOp::Mod, tcount, gsize),
             Expr::int(0),
         )));
+        declarations.extend(self.divided_amounts());
         declarations.push(Declaration::Function(ivl::Function {
             name: names::SUCC.into(),
             params: vec![Binding::new("fuel", Type::Int)],
@@ -291,12 +334,12 @@ impl<'k> Encoder<'k> {
         }
     }
 
-    /// An amount as a real: exact, or a fresh wildcard, positive and (when taken from `held`)
-    /// smaller than what is held, as Carbon chooses wildcards.
-    pub(super) fn amount(&mut self, amount: &Amount, body: &mut Body, held: Option<Expr>) -> Expr {
-        match amount {
-            Amount::Exact(value) => real(value),
-            Amount::Read => {
+    /// An amount as a real: its term if exact, or for `read` (`None`) a fresh wildcard, positive
+    /// and (when taken from `held`) smaller than what is held, as Carbon chooses wildcards.
+    pub(super) fn amount(&mut self, exact: Option<Expr>, body: &mut Body, held: Option<Expr>) -> Expr {
+        match exact {
+            Some(term) => term,
+            None => {
                 let name = format!("wildcard_{}", self.wildcards);
                 self.wildcards += 1;
                 body.locals.push(Binding::new(&name, Type::Real));
@@ -355,10 +398,6 @@ pub(super) fn clauses_span(clauses: &[logic::Clause]) -> Option<Span> {
 
 pub(super) fn conjunction(parts: impl IntoIterator<Item = Expr>) -> Expr {
     parts.into_iter().reduce(|left, right| Expr::binary(BinaryOp::And, left, right)).unwrap_or(Expr::Bool(true))
-}
-
-pub(super) fn real(value: &BigRational) -> Expr {
-    Expr::Real(value.clone())
 }
 
 pub(super) fn mask_type() -> Type {

@@ -8,8 +8,7 @@ use super::names;
 use super::state::{clauses_span, ivl_type, mask_type, thread_id, without_checks, Assumed, Body, Encoder, Grant};
 use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, StmtKind, Type};
 use lockstep_logic::outline::{Command, Part};
-use lockstep_logic::{self as logic, Amount, VarId, VarKind};
-use num_bigint::BigInt;
+use lockstep_logic::{self as logic, VarId, VarKind};
 use num_rational::BigRational;
 use std::collections::BTreeSet;
 
@@ -119,8 +118,8 @@ impl<'k> Encoder<'k> {
                 let written = context.translate(value);
                 self.prove(&mut body.stmts, *bounds, expr::in_bounds(&index, context.array_size(*array)));
                 let mask = Expr::select(Expr::var(names::mask(kernel, array.index())), index.clone());
-                let all = Amount::Exact(BigRational::from_integer(BigInt::from(1)));
-                self.prove(&mut body.stmts, *write, expr::holds(mask, &all));
+                let all = Some(expr::real_one());
+                self.prove(&mut body.stmts, *write, expr::holds(mask, all.clone()));
                 let grant = Grant {
                     mask: names::mask(kernel, array.index()),
                     index: index.clone(),

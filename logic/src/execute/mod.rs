@@ -357,6 +357,7 @@ pub fn describe(error: &EvalError) -> String {
         EvalError::UnboundedQuantifier { .. } => "a quantifier whose range has no finite bounds".into(),
         EvalError::TooLarge { .. } => format!("a value of more than {} bits", crate::eval::MAX_VALUE_BITS),
         EvalError::OutOfBounds { index, size, .. } => format!("index {index} lies outside the array's {size} cells"),
+        EvalError::NonPositiveAmount { divisor, .. } => format!("the permission amount divides by {divisor}"),
         EvalError::Unavailable { what, .. } => format!("{what} has no value here"),
         EvalError::IllTyped { .. } => "an operand of the wrong type".into(),
     }
@@ -857,6 +858,9 @@ impl<'k> Machine<'k> {
                         Failure::Error(error @ EvalError::OutOfBounds { span, .. }) => {
                             (ObligationId::AccessBounds, span, describe(&error))
                         }
+                        Failure::Error(error @ EvalError::NonPositiveAmount { span, .. }) => {
+                            (ObligationId::AmountPositive, span, describe(&error))
+                        }
                         Failure::Error(error) => {
                             (obligation, clause.span, format!("this clause has no value: {}", describe(&error)))
                         }
@@ -1064,7 +1068,13 @@ impl<'k> Machine<'k> {
                 claims.iter().find(|(other, _, _)| *other != first).cloned().unwrap_or(claims[0].clone());
             let whole = owned == Share::full();
             let threads = matches!(claimants, Claimants::Threads);
-            let one_group = self.ids(first).gid == self.ids(second).gid;
+            // Within one group when that group's claims alone are too many.
+            let group = self.ids(first).gid;
+            let in_group = claims
+                .iter()
+                .filter(|(claimant, _, _)| self.ids(*claimant).gid == group)
+                .fold(Share::default(), |sum, (_, share, _)| sum.plus(share));
+            let one_group = !in_group.fits_in(&owned);
             let obligation = if threads && whole && one_group { ObligationId::GroupResources } else { obligation };
             let cell = self.cell_name(*location);
             let more = if whole { "more than all of it".to_string() } else { format!("and {whose} give {owned}") };

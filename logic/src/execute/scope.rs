@@ -42,13 +42,6 @@ impl Share {
         Share { fraction: BigRational::one(), reads: 0 }
     }
 
-    pub(super) fn of(amount: &Amount) -> Share {
-        match amount {
-            Amount::Exact(fraction) => Share { fraction: fraction.clone(), reads: 0 },
-            Amount::Read => Share { fraction: BigRational::zero(), reads: 1 },
-        }
-    }
-
     pub(super) fn plus(&self, other: &Share) -> Share {
         Share { fraction: &self.fraction + &other.fraction, reads: self.reads + other.reads }
     }
@@ -142,7 +135,23 @@ impl View<'_, '_> {
                 };
                 let local = machine.kernel.array(atom.array).memory == Memory::Local;
                 let location = Location { array: atom.array, group: local.then_some(gid), index: cell };
-                claims.push(Claim { location, share: Share::of(&atom.amount), span: assertion.span });
+                let share = match &atom.amount {
+                    Amount::Exact(fraction) => Share { fraction: fraction.clone(), reads: 0 },
+                    Amount::Divided { fraction, divisor } => {
+                        match evaluator.expr(divisor, self).map_err(Failure::Error)? {
+                            Value::Int(value) if value > BigInt::zero() => {
+                                Share { fraction: fraction / BigRational::from_integer(value), reads: 0 }
+                            }
+                            Value::Int(value) => {
+                                let span = divisor.span;
+                                return Err(Failure::Error(EvalError::NonPositiveAmount { divisor: value, span }));
+                            }
+                            _ => return Err(Failure::Error(EvalError::IllTyped { span: divisor.span })),
+                        }
+                    }
+                    Amount::Read => Share { fraction: BigRational::zero(), reads: 1 },
+                };
+                claims.push(Claim { location, share, span: assertion.span });
                 self.claimed.set(claims.len());
                 Ok(())
             }

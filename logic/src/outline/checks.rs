@@ -11,7 +11,7 @@
 
 use super::Numbering;
 use crate::resources::{negation, Conjunct, ConjunctKind};
-use crate::{ArrayId, BinaryOp, Expr, ExprKind, Function, FunctionId, Kernel, ObligationId, Span, VarId};
+use crate::{Amount, ArrayId, BinaryOp, Expr, ExprKind, Function, FunctionId, Kernel, ObligationId, Span, VarId};
 
 /// One requirement of an expression, for one obligation.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,6 +35,8 @@ pub enum Requirement {
     Readable { array: ArrayId, index: Expr },
     /// The divisor is not zero.
     NonZero(Expr),
+    /// The divisor of a permission amount `q \ d` is at least 1, so the amount lies in `(0, q]`.
+    Positive(Expr),
     /// Precondition number `clause` of `function`, for these arguments.
     Precondition { function: FunctionId, args: Vec<Expr>, clause: usize },
     /// `measure`, the measure of `callee` ([`crate::recursion::measure`]) over its parameters, is
@@ -113,14 +115,9 @@ impl Place<'_> {
     }
 
     /// The checks of a conjunct, in order: each `\forall*` range (under its binder), each guard,
-    /// and the fact or the atom's index, each under the ranges and guards before it. Returns the
-    /// binders and guards around the conjunct's body.
-    pub fn conjunct_checks(
-        &self,
-        conjunct: &Conjunct,
-        numbering: &mut Numbering,
-        out: &mut Vec<Check>,
-    ) -> (Vec<VarId>, Vec<Expr>) {
+    /// and the fact or the atom's index, each under the ranges and guards before it; then an
+    /// atom's location in bounds, and a divided amount positive (E1).
+    pub fn conjunct_checks(&self, conjunct: &Conjunct, numbering: &mut Numbering, out: &mut Vec<Check>) {
         let mut binders = Vec::new();
         let mut guards = Vec::new();
         for binder in &conjunct.binders {
@@ -137,7 +134,19 @@ impl Place<'_> {
             ConjunctKind::Perm { index, .. } => index,
         };
         self.checks(body, &binders, &guards, numbering, out);
-        (binders, guards)
+        if let ConjunctKind::Perm { array, index, amount } = &conjunct.kind {
+            let scope = Scope { binders: binders.clone(), guards: guards.clone() };
+            let name = &self.kernel.array(*array).name;
+            let message = format!("this permission names a location that might lie outside `{name}`");
+            let requirement = Requirement::InBounds { array: *array, index: index.clone() };
+            scope.emit(numbering, out, ObligationId::AccessBounds, conjunct.span, requirement, message);
+            if let Amount::Divided { divisor, .. } = amount {
+                self.checks(divisor, &binders, &guards, numbering, out);
+                let message = "this permission amount might not be positive: its divisor might be less than 1".into();
+                let requirement = Requirement::Positive(divisor.clone());
+                scope.emit(numbering, out, ObligationId::AmountPositive, divisor.span, requirement, message);
+            }
+        }
     }
 
     fn walk(&self, expr: &Expr, old: bool, scope: &mut Scope, numbering: &mut Numbering, out: &mut Vec<Check>) {

@@ -18,7 +18,9 @@ use super::Numbering;
 use super::{Origin, Spec};
 use crate::fences::{Assigned, Intervals, MemoryModel, Start};
 use crate::resources::{normal_form, Conjunct, ConjunctKind};
-use crate::{Amount, ArrayId, BarrierId, Clause, Expr, ExprKind, Function, Kernel, Memory, Obligation, ObligationId};
+use crate::{
+    ArrayId, BarrierId, Builtin, Clause, Expr, ExprKind, Function, Kernel, Memory, Obligation, ObligationId, VarKind,
+};
 
 /// A level of the hierarchy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +71,20 @@ pub enum Holders {
     Level(Level),
 }
 
+/// How many holders of a [`Global::Fit`] name a location through one atom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Named {
+    /// At most one: `distinct` proves the atom injective across the holders.
+    Once,
+    /// Every thread of the group alike, `gsize` of them: the atom names no thread id and no
+    /// private variable, and all threads see one heap where it is read.
+    ByGroupThreads,
+    /// Every thread of the kernel alike, `tcount` of them: nor does it name `gid`.
+    ByAllThreads,
+    /// Every group alike, `tcount / gsize` of them: a group atom that names no `gid`.
+    ByAllGroups,
+}
+
 /// What the atoms of a [`Global::Fit`] must fit in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Owner {
@@ -113,6 +129,8 @@ pub enum Global {
         owner: Owner,
         barrier: Option<BarrierId>,
         atoms: Vec<Conjunct>,
+        /// How many holders name a location through each atom.
+        named: Vec<Named>,
         distinct: Vec<Option<usize>>,
         fits: usize,
     },
@@ -382,7 +400,8 @@ fn levels(kernel: &Kernel, functions: &[Function], numbering: &mut Numbering) ->
             let place = Place { kernel, functions, reads, termination: None };
             let mut parts = Vec::new();
             for side in [Side::Pre, Side::Post] {
-                for conjunct in facts(clauses(kernel, level, side).unwrap_or(&[])) {
+                // Permissions too: their indices and amounts must be defined.
+                for conjunct in conjuncts(clauses(kernel, level, side).unwrap_or(&[])) {
                     let mut checks = Vec::new();
                     place.conjunct_checks(&conjunct, numbering, &mut checks);
                     parts.push((side, conjunct, checks));
@@ -416,7 +435,16 @@ fn resources(kernel: &Kernel, model: MemoryModel, numbering: &mut Numbering) -> 
         };
         let on_array = atoms(&kernel.thread_contract.requires, array);
         let over_group = if global && group_written { Owner::Written(Level::Group) } else { Owner::Whole };
-        globals.extend(fit(on_array.clone(), Holders::GroupThreads, over_group, None, numbering));
+        // An atom every thread of the kernel names alike is counted across the kernel, with the
+        // groups' other atoms (`kernel.resources` then compares threads of one group too).
+        let in_group = on_array
+            .iter()
+            .filter(|atom| {
+                group_written || !global || named(kernel, atom, Holders::KernelThreads) != Named::ByAllThreads
+            })
+            .cloned()
+            .collect();
+        globals.extend(fit(in_group, Holders::GroupThreads, over_group, None, numbering));
         if global && !group_written {
             globals.extend(fit(on_array, Holders::KernelThreads, over_kernel, None, numbering));
         }
@@ -488,14 +516,24 @@ fn fit(
         }
     }
     .replace("{name}", name);
-    // Every exact atom must be injective across holders: the sum counts each atom once. A level
-    // holds its own atoms once, so there only a `\forall*` can name a location twice.
+    // Every exact atom must be injective across holders: the sum counts it once per holder that
+    // can name a location. An atom all holders name alike, and a level's own atom, is held once
+    // per holder, so there only a `\forall*` can name a location twice.
+    let named: Vec<Named> = atoms.iter().map(|atom| self::named(kernel, atom, holders)).collect();
     let distinct = atoms
         .iter()
-        .map(|atom| {
-            let exact = matches!(atom.kind, ConjunctKind::Perm { amount: Amount::Exact(_), .. });
-            let iterated = !matches!(holders, Holders::Level(_)) || !atom.binders.is_empty();
-            (exact && iterated).then(|| numbering.add(id, atom.span, which.clone()))
+        .zip(&named)
+        .map(|(atom, named)| {
+            let exact = matches!(&atom.kind, ConjunctKind::Perm { amount, .. } if amount.is_exact());
+            let once = *named == Named::Once && !matches!(holders, Holders::Level(_));
+            let which = if once {
+                which.clone()
+            } else {
+                format!(
+                    "this permission might name the same location of `{name}` for two values of its bound variables"
+                )
+            };
+            (exact && (once || !atom.binders.is_empty())).then(|| numbering.add(id, atom.span, which))
         })
         .collect();
     let message = match (barrier, holders, owner) {
@@ -547,7 +585,30 @@ fn fit(
         Some((related, note)) => numbering.add_related(id, span, message, related, note),
         None => numbering.add(id, span, message),
     };
-    Global::Fit { id, array, holders, owner, barrier, atoms, distinct, fits }
+    Global::Fit { id, array, holders, owner, barrier, atoms, named, distinct, fits }
+}
+
+/// How many holders name a location through an atom: the threads (of a group, of the kernel)
+/// alike where it names no thread id or private variable (nor `gid` across the kernel), the
+/// groups alike where a group atom names no `gid`, else at most one.
+pub fn named(kernel: &Kernel, atom: &Conjunct, holders: Holders) -> Named {
+    let ConjunctKind::Perm { index, .. } = &atom.kind else { return Named::Once };
+    let mentions = |test: &dyn Fn(&Expr) -> bool| {
+        atom.binders.iter().map(|binder| &binder.range).chain(&atom.guards).chain([index]).any(|expr| expr.any(test))
+    };
+    let thread = |expr: &Expr| match &expr.kind {
+        ExprKind::Builtin(Builtin::Tid | Builtin::Lid) => true,
+        ExprKind::Var(var) => kernel.var(*var).kind == VarKind::Private,
+        _ => false,
+    };
+    let group = |expr: &Expr| matches!(expr.kind, ExprKind::Builtin(Builtin::Gid));
+    match holders {
+        Holders::GroupThreads if !mentions(&thread) => Named::ByGroupThreads,
+        Holders::KernelThreads if !mentions(&thread) && !mentions(&group) => Named::ByAllThreads,
+        Holders::KernelThreads if !mentions(&thread) => Named::ByGroupThreads,
+        Holders::Groups if !mentions(&group) => Named::ByAllGroups,
+        _ => Named::Once,
+    }
 }
 
 /// The fence rule (E12) at a barrier that does not fence `array`'s memory.
@@ -563,7 +624,7 @@ fn handover(
     let memory = kernel.array(array).memory;
     // Only exact amounts add up to write permission; under OpenCL's rule any access counts.
     let relevant = |atom: &Conjunct| {
-        model == MemoryModel::OpenCl || matches!(atom.kind, ConjunctKind::Perm { amount: Amount::Exact(_), .. })
+        model == MemoryModel::OpenCl || matches!(&atom.kind, ConjunctKind::Perm { amount, .. } if amount.is_exact())
     };
     let earlier: Vec<(Start, Assigned, Vec<Conjunct>)> = intervals
         .unordered(kernel, barrier, memory)

@@ -24,7 +24,8 @@ mod thread;
 pub use checks::{Check, Place, Reads, Requirement, Termination};
 pub use functions::FunctionOutline;
 pub use global::{
-    clauses, level_atoms, resources_written, Entailment, Formula, Global, Holders, Level, Owner, Side, Threads,
+    clauses, level_atoms, named, resources_written, Entailment, Formula, Global, Holders, Level, Named, Owner, Side,
+    Threads,
 };
 pub use thread::{Command, Part};
 

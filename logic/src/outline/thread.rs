@@ -11,7 +11,7 @@
 use super::checks::{Check, Place, Reads};
 use super::Numbering;
 use crate::resources::{normal_form, Conjunct, ConjunctKind};
-use crate::{Amount, ArrayId, BarrierId, Block, Clause, Expr, Function, Kernel, ObligationId, Span, StmtKind, VarId};
+use crate::{ArrayId, BarrierId, Block, Clause, Expr, Function, Kernel, ObligationId, Span, StmtKind, VarId};
 
 /// One conjunct of a contract, where the triple takes, gives or asserts it.
 #[derive(Clone, Debug, PartialEq)]
@@ -127,25 +127,10 @@ impl Walker<'_> {
         checks
     }
 
-    /// A conjunct's definedness, in order: its `\forall*` range (under the binder), its guards,
-    /// its fact or index, and an atom's index in bounds.
+    /// A conjunct's definedness ([`super::Place::conjunct_checks`]).
     fn part(&self, conjunct: &Conjunct, reads: Reads, numbering: &mut Numbering) -> Part {
         let mut checks = Vec::new();
-        let (binders, guards) = self.place(reads).conjunct_checks(conjunct, numbering, &mut checks);
-        if let ConjunctKind::Perm { array, index, .. } = &conjunct.kind {
-            let name = &self.kernel.array(*array).name;
-            let obligation = numbering.add(
-                ObligationId::AccessBounds,
-                conjunct.span,
-                format!("this permission names a location that might lie outside `{name}`"),
-            );
-            checks.push(Check {
-                obligation,
-                requirement: super::Requirement::InBounds { array: *array, index: index.clone() },
-                binders,
-                guards,
-            });
-        }
+        self.place(reads).conjunct_checks(conjunct, numbering, &mut checks);
         Part { conjunct: conjunct.clone(), checks, holds: None, distinct: None }
     }
 
@@ -171,7 +156,7 @@ impl Walker<'_> {
                             conjunct.span,
                             format!("{what}: the thread might not hold this permission on `{name}`"),
                         ));
-                        if !conjunct.binders.is_empty() && matches!(amount, Amount::Exact(_)) {
+                        if !conjunct.binders.is_empty() && amount.is_exact() {
                             part.distinct = Some(numbering.add(
                                 id,
                                 conjunct.span,
