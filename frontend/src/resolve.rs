@@ -15,7 +15,9 @@
 //!   comparisons, `&&`, conditions, code) a permission is an error.
 //! - Amounts: `perm(x, N)` takes an integer literal `N` in `1..=100` and means `N/100`;
 //!   `Perm(x, q)` takes `write`, `read` or a constant fraction in `(0, 1]` such as `1`, `1/2` or
-//!   `1\2`, computed exactly. Amounts are constants: the logic works with exact rationals.
+//!   `1\2`, computed exactly; `q \ d` and `n / d` with `d` an integer expression of `tcount`,
+//!   `gsize`, kernel parameters and literals divide such an amount by a value of the launch (the
+//!   same in every thread; exact, `proofs/kernel.md` E16).
 //! - `\old(e)` (the value of `e` when the kernel started) may appear in `ensures` clauses of the
 //!   kernel, group and thread contracts, in barrier contracts and in loop invariants;
 //!   `\result` in the `ensures` of a pure function.

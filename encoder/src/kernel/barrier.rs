@@ -125,6 +125,21 @@ impl Encoder<'_> {
                 }
             }
             covered[position] = exact;
+            // A fact that only one thread's ids make hold (`lid == 0 ==> s[0] == in[0]`) is
+            // instantiated at that thread: the quantified assumption below has no term to match.
+            if let (true, ConjunctKind::Fact(fact)) = (conjunct.binders.is_empty(), &conjunct.kind) {
+                let mut guards = conjunct.guards.clone();
+                if let ExprKind::Binary { op: logic::BinaryOp::Implies, lhs, .. } = &fact.kind {
+                    guards.push((**lhs).clone());
+                }
+                if let Some(inverse) = inverse::pinned_thread(&guards, &own) {
+                    let instance_lid = inverse.lid(&gid);
+                    if let Some(instance) = closed_fact(&other_context(&instance_lid), conjunct) {
+                        let in_group = super::expr::in_bounds(&instance_lid, gsize.clone());
+                        stmts.push(Stmt::new(StmtKind::Assume(Expr::binary(BinaryOp::Implies, in_group, instance))));
+                    }
+                }
+            }
         }
         let others: Vec<Expr> = other_pres
             .iter()

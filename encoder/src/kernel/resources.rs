@@ -158,6 +158,8 @@ impl<'k> Encoder<'k> {
                 .unwrap_or(Expr::Bool(false));
             let differ = |first: &Expr, second: &Expr| Expr::binary(BinaryOp::Ne, first.clone(), second.clone());
             let distinct = match holders {
+                // Inside one group, `group.resources` compares the threads and the values.
+                Holders::KernelThreads if *named == Named::ByGroupThreads => differ(&first.gid, &second.gid),
                 // Every holder names the same locations through it: only the values can differ.
                 _ if *named != Named::Once => other_value,
                 Holders::GroupThreads => Expr::binary(BinaryOp::Or, differ(&first.lid, &second.lid), other_value),

@@ -67,6 +67,11 @@ const FUNCTIONS: &[&str] = &[
     "pure int f(int x) requires x >= 0; decreases x; = x == 0 ? 1 : 2 * f(x - 1);",
 ];
 
+/// The amount of its cell of `b` a thread holds, `read` first: a launch-dependent share adds up
+/// to all of a cell over the threads that name it only for `write \ tcount` (a slip elsewhere
+/// when every thread names one cell), and `write \ (tcount + n)` is positive only for `n > -tcount`.
+const READ_SHARES: &[&str] = &["read", "write \\ tcount", "write \\ gsize", "1\\2", "write \\ (tcount + n)"];
+
 /// Facts about the cell read that a precondition may give.
 const READ_FACTS: &[&str] = &["V >= 0", "V > 1", "V != 1", "V < 100"];
 
@@ -80,7 +85,15 @@ pub fn kernel(seed: u64) -> String {
     // A slip is rare per choice, so that most kernels carry none or one.
     let slip = |rng: &mut Rng| rng.chance(8);
     let own = if rng.chance(60) { GLOBAL_INDICES[0] } else { rng.pick(GLOBAL_INDICES) };
-    let read = if rng.chance(50) { GLOBAL_INDICES[0] } else { rng.pick(GLOBAL_INDICES) };
+    // Sometimes every thread reads one broadcast cell.
+    let read = if rng.chance(10) {
+        "0"
+    } else if rng.chance(50) {
+        GLOBAL_INDICES[0]
+    } else {
+        rng.pick(GLOBAL_INDICES)
+    };
+    let share = if rng.chance(75) { READ_SHARES[0] } else { rng.pick(READ_SHARES) };
     let written = if slip(rng) { rng.pick(GLOBAL_INDICES) } else { own };
     let read_in_code = if slip(rng) { rng.pick(GLOBAL_INDICES) } else { read };
     // A read that may lie past the end is guarded, or (a slip) not.
@@ -114,7 +127,23 @@ pub fn kernel(seed: u64) -> String {
     if barrier.is_some() && rng.chance(50) {
         text.push_str("  requires gsize >= 2;\n");
     }
-    let read_permission = guarded(format!("Perm(b[{read}], read)"));
+    // Written resources: what the host hands over (a slip: `a` for reading only, or one cell
+    // short), and each group's block of `a`.
+    if rng.chance(20) {
+        let a_amount = if slip(rng) { "read" } else { "write" };
+        let a_end = if slip(rng) { "tcount - 1" } else { "tcount" };
+        let b_amount = if share == "read" { "read" } else { "write" };
+        text.push_str(&format!(
+            "  kernel requires (\\forall* int i; 0 <= i && i < {a_end}; Perm(a[i], {a_amount}));\n  kernel requires (\\forall* int i; 0 <= i && i < tcount; Perm(b[i], {b_amount}));\n"
+        ));
+    }
+    if share == "read" && rng.chance(15) {
+        let end = if slip(rng) { "gid * gsize + gsize + 1" } else { "gid * gsize + gsize" };
+        text.push_str(&format!(
+            "  group requires (\\forall* int i; gid * gsize <= i && i < {end}; Perm(a[i], write));\n  group requires (\\forall* int i; 0 <= i && i < tcount; Perm(b[i], read));\n"
+        ));
+    }
+    let read_permission = guarded(format!("Perm(b[{read}], {share})"));
     let mut requires = format!("Perm(a[{own}], write) ** {read_permission}");
     if barrier.is_some() {
         requires.push_str(&format!(" ** Perm(s[{}], write)", LOCAL_INDICES[0]));

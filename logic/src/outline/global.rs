@@ -525,7 +525,10 @@ fn fit(
         .zip(&named)
         .map(|(atom, named)| {
             let exact = matches!(&atom.kind, ConjunctKind::Perm { amount, .. } if amount.is_exact());
-            let once = *named == Named::Once && !matches!(holders, Holders::Level(_));
+            // Across the kernel, an atom all threads of a group name alike must still name a
+            // location in one group at most.
+            let across_groups = holders == Holders::KernelThreads && *named == Named::ByGroupThreads;
+            let once = (*named == Named::Once || across_groups) && !matches!(holders, Holders::Level(_));
             let which = if once {
                 which.clone()
             } else {
