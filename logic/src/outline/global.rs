@@ -553,6 +553,10 @@ fn fit(
         (None, Holders::KernelThreads, Owner::Written(_)) => {
             format!("the threads might together hold more of a location of `{name}` than the kernel's resources give")
         }
+        // An atom every thread names alike is counted over all threads of the kernel, in one group too.
+        (None, Holders::KernelThreads, _) if named.contains(&Named::ByAllThreads) => {
+            format!("the threads of the kernel might together hold more than all of a location of `{name}`")
+        }
         (None, Holders::KernelThreads, _) => {
             format!("threads of different groups might together hold more than all of a location of `{name}`")
         }

@@ -156,6 +156,9 @@ fn help(id: ObligationId, message: &str) -> Option<String> {
         {
             "a `\\forall*` names each location once only if its index differs for different values of its bound variables; exact amounts on one location add up to at most 1".into()
         }
+        ObligationId::KernelResources if message.contains("threads of the kernel might") => {
+            "every thread names such a location alike, so their shares add up over all `tcount` threads: `write \\ tcount` each is all of it, while `write \\ gsize` each is too much once there are several groups".into()
+        }
         ObligationId::KernelResources => "threads of different groups name the same location: index global arrays by `tid` (unique in the kernel) rather than `lid`, or add `requires tcount == gsize;` for one work group".into(),
         ObligationId::GroupResources => "two threads of a group hold permission on one location that adds up to more than 1: give each thread its own cells, or share them with `read`".into(),
         ObligationId::BarrierResources => "a barrier can only redistribute what the group holds: every location's barrier permissions must add up to at most what the thread contracts gave".into(),
