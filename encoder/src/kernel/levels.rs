@@ -109,10 +109,8 @@ impl<'k> Encoder<'k> {
                         body: Box::new(Expr::binary(BinaryOp::Implies, conjunction(range), conjunction(facts))),
                     })));
                 }
-                if from == Level::Thread {
-                    let group = (to == Level::Group).then_some(&gid);
-                    stmts.extend(self.thread_posts_by_tid(side, group).map(|fact| Stmt::new(StmtKind::Assume(fact))));
-                }
+                let group = (to == Level::Group).then_some(&gid);
+                stmts.extend(self.posts_by_tid(from, side, group).map(|fact| Stmt::new(StmtKind::Assume(fact))));
             }
         }
         for (conjunct, number) in targets {
@@ -193,13 +191,14 @@ impl<'k> Encoder<'k> {
         self.procedure(name, &[names::GID, names::LID], facts, true, locals, stmts)
     }
 
-    /// The thread postconditions of every thread (of the kernel, or of group `group`) again,
-    /// quantified over its `tid` rather than its `gid` and `lid`: thread `t` is thread
-    /// `t mod gsize` of group `t div gsize` (thread `t - g*gsize` of group `g`), so this is an
-    /// instance of the assumption over the threads (E11). A postcondition about every cell `i` of
-    /// an array needs the thread whose `tid` is `i`, which the solver finds here by matching `a[t]`
-    /// rather than by dividing or subtracting.
-    fn thread_posts_by_tid(&self, side: Side, group: Option<&Expr>) -> Option<Expr> {
+    /// The postconditions of level `from` (the threads of the kernel or of group `group`, or the
+    /// groups of the kernel) again, quantified over a thread id `t` rather than a `gid` and `lid`:
+    /// thread `t` is thread `t mod gsize` of group `t div gsize` (thread `t - g*gsize` of group
+    /// `g`), so this is an instance of the assumption over the threads or groups (E11). A
+    /// postcondition about every cell `i` of an array needs the thread whose `tid` is `i` (or its
+    /// group), which the solver finds here by matching `a[t]` rather than by dividing or
+    /// subtracting.
+    fn posts_by_tid(&self, from: Level, side: Side, group: Option<&Expr>) -> Option<Expr> {
         let tid = Expr::var("every_tid");
         let gsize = Expr::var(names::GSIZE);
         let (ids, range) = match group {
@@ -223,7 +222,7 @@ impl<'k> Encoder<'k> {
             }
         };
         let context = self.context(ids);
-        let facts = self.facts(Level::Thread, side, &context);
+        let facts = self.facts(from, side, &context);
         (!facts.is_empty()).then(|| Expr::Quantified {
             quantifier: ivl::Quantifier::Forall,
             bound: vec![Binding::new("every_tid", Type::Int)],
