@@ -8,7 +8,7 @@
 
 use crate::source::SourceFile;
 use crate::verify::Verdict;
-use lockstep_logic::outline::{Command, Formula, Global, Level, Origin, Outline, Part, Side, Spec, Threads};
+use lockstep_logic::outline::{Command, Formula, Global, Origin, Outline, Part, Side, Spec, Threads};
 use lockstep_logic::resources::{Conjunct, ConjunctKind};
 use lockstep_logic::{Amount, Clause, Expr, ExprKind, Kernel, Obligation, Span, UnaryOp};
 use std::fmt::Write;
@@ -264,11 +264,9 @@ impl Writer<'_> {
                     Side::Pre => "preconditions",
                     Side::Post => "postconditions",
                 };
-                (format!("{} ({side}: {} to {})", id.as_str(), level_name(*from), level_name(*to)), None)
+                (format!("{} ({side}: {} to {})", id.as_str(), from.name(), to.name()), None)
             }
-            Global::Defined { level, .. } => {
-                (format!("the written {} contract is well defined", level_name(*level)), None)
-            }
+            Global::Defined { level, .. } => (format!("the written {} contract is well defined", level.name()), None),
         };
         Step {
             text: match &entailment {
@@ -442,14 +440,6 @@ fn is_empty(formula: &Formula) -> bool {
         Formula::Iterated { body, .. } => is_empty(body),
         Formula::Star(parts) => parts.iter().all(is_empty),
         Formula::Named(_) | Formula::Whole(_) | Formula::Unfenced(_) => false,
-    }
-}
-
-fn level_name(level: Level) -> &'static str {
-    match level {
-        Level::Kernel => "kernel",
-        Level::Group => "group",
-        Level::Thread => "thread",
     }
 }
 

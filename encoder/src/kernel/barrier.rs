@@ -98,6 +98,14 @@ impl Encoder<'_> {
         // cases has no trigger, and z3's model-based instantiation of it can run for seconds.
         let posts_ground =
             posts.iter().all(|(conjunct, _)| conjunct.binders.is_empty() && !has_quantifier(conjunct_fact(conjunct)));
+        // Another thread's precondition conjunct, assumed of the thread `lid` names if it is one
+        // of the group.
+        let at_thread = |lid: &Expr, conjunct: &Conjunct| {
+            closed_fact(&other_context(lid), conjunct).map(|instance| {
+                let in_group = super::expr::in_bounds(lid, gsize.clone());
+                Stmt::new(StmtKind::Assume(Expr::binary(BinaryOp::Implies, in_group, instance)))
+            })
+        };
         let mut covered = vec![false; other_pres.len()];
         for (position, conjunct) in other_pres.iter().enumerate() {
             let reads = conjunct_reads(conjunct);
@@ -117,11 +125,7 @@ impl Encoder<'_> {
                         exact = false;
                         continue;
                     };
-                    let instance_lid = inverse.lid(&gid);
-                    if let Some(instance) = closed_fact(&other_context(&instance_lid), conjunct) {
-                        let in_group = super::expr::in_bounds(&instance_lid, gsize.clone());
-                        stmts.push(Stmt::new(StmtKind::Assume(Expr::binary(BinaryOp::Implies, in_group, instance))));
-                    }
+                    stmts.extend(at_thread(&inverse.lid(&gid), conjunct));
                 }
             }
             covered[position] = exact;
@@ -133,11 +137,7 @@ impl Encoder<'_> {
                     guards.push((**lhs).clone());
                 }
                 if let Some(inverse) = inverse::pinned_thread(&guards, &own) {
-                    let instance_lid = inverse.lid(&gid);
-                    if let Some(instance) = closed_fact(&other_context(&instance_lid), conjunct) {
-                        let in_group = super::expr::in_bounds(&instance_lid, gsize.clone());
-                        stmts.push(Stmt::new(StmtKind::Assume(Expr::binary(BinaryOp::Implies, in_group, instance))));
-                    }
+                    stmts.extend(at_thread(&inverse.lid(&gid), conjunct));
                 }
             }
         }

@@ -147,8 +147,7 @@ impl<'k> Encoder<'k> {
                 self.probe(&mut stmts, position, span);
             }
         }
-        let what = if level == Level::Kernel { "kernel" } else { "group" };
-        let name = format!("defined_{what}_contract_{serial}");
+        let name = format!("defined_{}_contract_{serial}", level.name());
         self.level_procedure(name, masks, stmts)
     }
 

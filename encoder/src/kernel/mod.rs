@@ -136,7 +136,6 @@ pub fn encode<'k>(outline: &'k Outline<'k>) -> Encoding {
         calls: CallGraph::of(outline.functions),
         wildcards: 0,
         extra_declarations: Vec::new(),
-        scaled_declared: false,
         shown: HashMap::new(),
         probes: Vec::new(),
     };

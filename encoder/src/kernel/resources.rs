@@ -159,14 +159,12 @@ impl<'k> Encoder<'k> {
             let differ = |first: &Expr, second: &Expr| Expr::binary(BinaryOp::Ne, first.clone(), second.clone());
             let distinct = match holders {
                 // Inside one group, `group.resources` compares the threads and the values.
-                Holders::KernelThreads if *named == Named::ByGroupThreads => differ(&first.gid, &second.gid),
+                Holders::KernelThreads if *named != Named::ByAllThreads => differ(&first.gid, &second.gid),
                 // Every holder names the same locations through it: only the values can differ.
                 _ if *named != Named::Once => other_value,
                 Holders::GroupThreads => Expr::binary(BinaryOp::Or, differ(&first.lid, &second.lid), other_value),
-                // Inside one group, `group.resources` compares the threads and the values.
-                Holders::KernelThreads => differ(&first.gid, &second.gid),
                 Holders::Groups => Expr::binary(BinaryOp::Or, differ(&first.gid, &second.gid), other_value),
-                Holders::Level(_) => other_value,
+                Holders::KernelThreads | Holders::Level(_) => other_value,
             };
             let (first_guard, first_index) = first.at(atom);
             let (second_guard, second_index) = second.at(atom);
@@ -262,8 +260,7 @@ impl<'k> Encoder<'k> {
     fn level_instance(&mut self, level: Level, gid: Expr, builder: &mut Builder) -> Instance<'k> {
         let unknown = Expr::var(names::UNKNOWN);
         let gid = if level == Level::Kernel { unknown.clone() } else { gid };
-        let mut context = self.context([unknown.clone(), gid.clone(), unknown.clone()]);
-        context.heaps = context.old_heaps.clone();
+        let context = self.launch_context(gid.clone());
         let levels: &[Level] = if level == Level::Kernel { &[Level::Kernel] } else { &[Level::Kernel, Level::Group] };
         for &above in levels {
             for conjunct in outline::clauses(self.kernel, above, Side::Pre)
@@ -279,13 +276,20 @@ impl<'k> Encoder<'k> {
         Instance { context, lid: unknown, gid, bound: Vec::new() }
     }
 
+    /// The context of group `gid` (no thread of it in particular) at the launch, where the
+    /// clauses of the kernel, group and thread contracts are read.
+    fn launch_context(&self, gid: Expr) -> Context<'k> {
+        let unknown = Expr::var(names::UNKNOWN);
+        let mut context = self.context([unknown.clone(), gid, unknown]);
+        context.heaps = context.old_heaps.clone();
+        context
+    }
+
     /// What a level's written resources hold of `array` at `location` (for group `gid`): the exact
     /// amounts of its atoms that name it, and whether a `read` atom does (E15).
     pub(super) fn written(&self, level: Level, array: ArrayId, location: &Expr) -> Holdings {
-        let unknown = Expr::var(names::UNKNOWN);
-        let gid = if level == Level::Kernel { unknown.clone() } else { Expr::var(names::GID) };
-        let mut context = self.context([unknown.clone(), gid, unknown]);
-        context.heaps = context.old_heaps.clone();
+        let gid = if level == Level::Kernel { names::UNKNOWN } else { names::GID };
+        let context = self.launch_context(Expr::var(gid));
         let mut owned = Holdings::default();
         for conjunct in outline::level_atoms(self.kernel, level, Side::Pre, array) {
             let ConjunctKind::Perm { amount, .. } = &conjunct.kind else { continue };
@@ -451,8 +455,7 @@ impl<'k> Encoder<'k> {
         for (number, atom) in atoms.iter().filter(|atom| atom.array() == array).enumerate() {
             let gid = Expr::var(names::GID);
             let gsize = Expr::var(names::GSIZE);
-            let mut group_context = self.context([Expr::var(names::UNKNOWN), gid.clone(), Expr::var(names::UNKNOWN)]);
-            group_context.heaps = group_context.old_heaps.clone();
+            let group_context = self.launch_context(gid.clone());
             // An exact atom every thread of the group names alike: `gsize` times its amount (E16).
             let named = outline::named(kernel, &atom.conjunct, Holders::GroupThreads);
             if atom.amount().is_exact() && named != Named::Once {
@@ -518,8 +521,8 @@ impl<'k> Encoder<'k> {
                 return Some(Expr::Real((*fraction).clone()));
             }
         }
-        if !self.scaled_declared {
-            self.scaled_declared = true;
+        let declared = |declaration: &Declaration| matches!(declaration, Declaration::Function(function) if function.name == names::SCALED);
+        if !self.extra_declarations.iter().any(declared) {
             self.extra_declarations.push(Declaration::Function(ivl::Function {
                 name: names::SCALED.into(),
                 params: vec![Binding::new("n", Type::Int), Binding::new("q", Type::Real)],

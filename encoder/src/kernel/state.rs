@@ -51,8 +51,6 @@ pub(super) struct Encoder<'k> {
     pub(super) wildcards: usize,
     /// Functions the procedures introduce on the way (the inverses of permission indices).
     pub(super) extra_declarations: Vec<Declaration>,
-    /// Whether `scaled` is among them (E16).
-    pub(super) scaled_declared: bool,
     /// See [`Encoding::shown`].
     pub(super) shown: HashMap<String, Vec<(String, Expr)>>,
     /// See [`Encoding::probes`].

@@ -936,25 +936,24 @@ impl<'k> Machine<'k> {
     fn distribute(&mut self) -> Result<(), RunError> {
         let kernel = self.kernel;
         let representatives: Vec<usize> = (0..self.members.len()).map(|group| self.members[group][0]).collect();
-        let kernel_owned = if resources_written(kernel, OutlineLevel::Kernel) {
-            {
-                let clauses = &kernel.kernel_contract.as_ref().expect("written").requires;
-                let claims =
-                    self.gather(representatives[0], Level::Kernel, clauses, ObligationId::KernelResources, false)?;
-                let claimed =
-                    claims.iter().map(|claim| (claim.location, (representatives[0], claim.share.clone(), claim.span)));
-                let whose = Claimants::Level("the kernel's resources");
-                self.overclaimed(claimed, |_| Share::full(), ObligationId::KernelResources, whose, "");
-                Some(total(&claims))
-            }
-        } else {
-            None
-        };
+        let kernel_written = resources_written(kernel, OutlineLevel::Kernel);
+        let group_written = resources_written(kernel, OutlineLevel::Group);
+        let mut kernel_owned = None;
+        if kernel_written {
+            let clauses = &kernel.kernel_contract.as_ref().expect("written").requires;
+            let claims =
+                self.gather(representatives[0], Level::Kernel, clauses, ObligationId::KernelResources, false)?;
+            let claimed =
+                claims.iter().map(|claim| (claim.location, (representatives[0], claim.share.clone(), claim.span)));
+            let whose = Claimants::Level("the kernel's resources");
+            self.overclaimed(claimed, |_| Share::full(), ObligationId::KernelResources, whose, "");
+            kernel_owned = Some(total(&claims));
+        }
         let in_kernel = |location: &Location| match &kernel_owned {
             Some(owned) => owned.get(location).cloned().unwrap_or_default(),
             None => Share::full(),
         };
-        if resources_written(kernel, OutlineLevel::Group) {
+        if group_written {
             let clauses = &kernel.group_contract.as_ref().expect("written").requires;
             let mut claimed = Vec::new();
             for (group, &representative) in representatives.iter().enumerate() {
@@ -974,7 +973,6 @@ impl<'k> Machine<'k> {
                 "the kernel's resources",
             );
         }
-        let group_written = resources_written(kernel, OutlineLevel::Group);
         let mut claimed: Vec<(Location, (usize, Share, Span))> = Vec::new();
         for thread in self.order.clone() {
             let claims = self.gather(
@@ -997,35 +995,34 @@ impl<'k> Machine<'k> {
                 }
             }
         }
-        if group_written {
-            // Each group's threads in what the group's resources give (all of its local memory).
-            for group in 0..self.members.len() {
-                let in_group = claimed.iter().filter(|(_, (thread, _, _))| self.ids(*thread).gid as usize == group);
-                let owned = &self.owned[group];
-                let owner = |location: &Location| match location.group {
-                    Some(_) => Share::full(),
-                    None => owned.get(location).cloned().unwrap_or_default(),
-                };
-                let obligation = ObligationId::GroupResources;
-                if let Some(bug) =
-                    self.overclaim(in_group.cloned(), owner, obligation, Claimants::Threads, "the group's resources")
-                {
-                    self.fail(bug);
-                    return Ok(());
-                }
-            }
+        if !group_written {
+            let owner = |location: &Location| match location.group {
+                Some(_) => Share::full(),
+                None => in_kernel(location),
+            };
+            let obligation = ObligationId::KernelResources;
+            self.overclaimed(claimed.into_iter(), owner, obligation, Claimants::Threads, "the kernel's resources");
             return Ok(());
         }
-        let owner = |location: &Location| match location.group {
-            Some(_) => Share::full(),
-            None => in_kernel(location),
-        };
-        let obligation = ObligationId::KernelResources;
-        self.overclaimed(claimed.into_iter(), owner, obligation, Claimants::Threads, "the kernel's resources");
+        // Each group's threads in what the group's resources give (all of its local memory).
+        for group in 0..self.members.len() {
+            let in_group: Vec<_> =
+                claimed.iter().filter(|(_, (thread, _, _))| self.ids(*thread).gid as usize == group).cloned().collect();
+            let owned = self.owned[group].clone();
+            let owner = |location: &Location| match location.group {
+                Some(_) => Share::full(),
+                None => owned.get(location).cloned().unwrap_or_default(),
+            };
+            let (obligation, whose) = (ObligationId::GroupResources, "the group's resources");
+            if self.overclaimed(in_group.into_iter(), owner, obligation, Claimants::Threads, whose) {
+                break;
+            }
+        }
         Ok(())
     }
 
-    /// Fails the first cell whose claims add up to more than `owner` has of it.
+    /// Fails the first cell whose claims add up to more than `owner` has of it ([`Self::overclaim`]);
+    /// whether there is one.
     fn overclaimed(
         &mut self,
         claimed: impl Iterator<Item = (Location, (usize, Share, Span))>,
@@ -1033,10 +1030,13 @@ impl<'k> Machine<'k> {
         obligation: ObligationId,
         claimants: Claimants,
         whose: &str,
-    ) {
-        if let Some(bug) = self.overclaim(claimed, owner, obligation, claimants, whose) {
+    ) -> bool {
+        let bug = self.overclaim(claimed, owner, obligation, claimants, whose);
+        let found = bug.is_some();
+        if let Some(bug) = bug {
             self.fail(bug);
         }
+        found
     }
 
     /// The first cell whose claims (by thread, or by a level's representative thread) add up to
