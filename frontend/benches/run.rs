@@ -30,7 +30,7 @@ fn in_process(path: &Path, gsize: u32, schedule: &Schedule) -> (Duration, Outcom
             let start = Instant::now();
             let program = check_bytes("bench.pvl", bytes.clone()).program.expect("well formed");
             let kernel = &program.kernels[0];
-            let options = Options { groups: 1, gsize, ..Options::default() };
+            let options = Options { groups: 1.into(), gsize: gsize.into(), ..Options::default() };
             let launch = run::launch(&program, kernel, &options).expect("a launch");
             outcome = Some(execute::run(&program, kernel, &launch, schedule, MemoryModel::Seed).expect("the run ends"));
             start.elapsed()

@@ -104,12 +104,13 @@ enum Command {
         /// Run only the kernel of this name.
         #[arg(long)]
         kernel: Option<String>,
-        /// Work groups.
-        #[arg(long, default_value_t = 1)]
-        groups: u32,
-        /// Threads per work group.
-        #[arg(long, default_value_t = 4)]
-        gsize: u32,
+        /// Work groups: `N`, or `NxM` or `NxMxK` along the axes `x`, `y` and `z` of a kernel that
+        /// names them (`gid_y`, ...).
+        #[arg(long, default_value = "1")]
+        groups: lockstep_frontend::run::Extent,
+        /// Threads per work group: `N`, or `NxM` or `NxMxK` along the axes.
+        #[arg(long, default_value = "4")]
+        gsize: lockstep_frontend::run::Extent,
         /// A kernel parameter's value, `NAME=VALUE` (repeatable). Parameters not given take the
         /// value a precondition pins them to (`requires n == tcount;`), else 0.
         #[arg(long = "param", value_name = "NAME=VALUE")]

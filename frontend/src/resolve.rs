@@ -39,7 +39,8 @@ use std::collections::HashMap;
 
 /// Resolves and type-checks a parsed file.
 pub fn resolve(file: &ast::File) -> (Program, Vec<Diagnostic>) {
-    let mut resolver = Resolver { diagnostics: Vec::new(), signatures: Vec::new(), function_ids: HashMap::new() };
+    let mut resolver =
+        Resolver { diagnostics: Vec::new(), signatures: Vec::new(), function_ids: HashMap::new(), dimensions: 1 };
     let program = resolver.program(file);
     (program, resolver.diagnostics)
 }
@@ -61,6 +62,8 @@ struct Resolver {
     diagnostics: Vec<Diagnostic>,
     signatures: Vec<Signature>,
     function_ids: HashMap<String, FunctionId>,
+    /// The dimensions of the kernel being resolved, as far as its text has named axes.
+    dimensions: usize,
 }
 
 /// Where an expression stands: decides which reserved names and which memory it may use.
@@ -303,6 +306,7 @@ impl Resolver {
     }
 
     fn kernel(&mut self, declaration: &ast::KernelDecl) -> Kernel {
+        self.dimensions = 1;
         let mut names = Names { scopes: vec![Vec::new()], ..Names::default() };
         let mut params = Vec::new();
         for param in &declaration.params {
@@ -389,6 +393,7 @@ impl Resolver {
             thread_contract,
             barriers,
             body,
+            dimensions: self.dimensions,
         }
     }
 
@@ -675,7 +680,7 @@ impl Resolver {
         }
         let divisor = self.expr(names, context, divisor, Some(Type::Int))?;
         let launch_value = !divisor.any(|expr| match &expr.kind {
-            ExprKind::Builtin(builtin) => !matches!(builtin, Builtin::Tcount | Builtin::Gsize),
+            ExprKind::Builtin(builtin) => !builtin.is_launch_size(),
             ExprKind::Var(var) => names.vars[var.index()].kind != VarKind::KernelParam,
             ExprKind::Read { .. } | ExprKind::Old(_) | ExprKind::Call { .. } | ExprKind::Quantifier { .. } => true,
             _ => false,
@@ -960,6 +965,9 @@ impl Resolver {
 
     fn builtin(&mut self, context: Context, builtin: Builtin, span: Span) -> Option<Expr> {
         if builtin_in_scope(context.place, builtin) {
+            if let Some(axis) = builtin.axis() {
+                self.dimensions = self.dimensions.max(axis.dimensions());
+            }
             return Some(Expr { kind: ExprKind::Builtin(builtin), ty: Type::Int, span });
         }
         let name = builtin.name();
@@ -1108,7 +1116,7 @@ impl Resolver {
 fn builtin_in_scope(place: Place, builtin: Builtin) -> bool {
     match place {
         Place::Function => false,
-        Place::ArraySize | Place::Kernel => matches!(builtin, Builtin::Tcount | Builtin::Gsize),
+        Place::ArraySize | Place::Kernel => builtin.is_launch_size(),
         Place::Group => !builtin.is_thread_specific(),
         Place::Thread => true,
     }

@@ -12,22 +12,68 @@
 //!   for it.
 
 use lockstep_logic::eval::Value;
-use lockstep_logic::execute::{self, Bug, Launch, RunError, ThreadIds};
+use lockstep_logic::execute::{self, Axes, Bug, Launch, RunError, ThreadIds};
 use lockstep_logic::fences::MemoryModel;
-use lockstep_logic::{Kernel, Memory, ObligationId, Program, Span};
+use lockstep_logic::{Axis, Builtin, Kernel, Memory, ObligationId, Program, Span};
 use num_bigint::BigInt;
 
 /// What the user chose for a launch.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
-    pub groups: u32,
-    pub gsize: u32,
+    pub groups: Extent,
+    pub gsize: Extent,
     /// `name=value` for kernel parameters.
     pub params: Vec<(String, BigInt)>,
     /// The initial contents of arrays.
     pub init: Vec<(String, Init)>,
     /// Random initial memory from this seed; zero memory when `None`.
     pub random_memory: Option<u64>,
+}
+
+/// Groups, or threads per group, along the axes `x`, `y` and `z`: written `16`, `16x16` or
+/// `4x4x2`, `x` first; the axes not written have extent 1.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Extent(pub [u32; 3]);
+
+impl Extent {
+    /// The number of groups or threads: the product of the extents.
+    pub fn total(self) -> u64 {
+        self.0.iter().map(|&extent| u64::from(extent)).product()
+    }
+
+    /// The number of axes up to the last whose extent is not 1 (at least 1).
+    fn dimensions(self) -> usize {
+        self.0.iter().rposition(|&extent| extent != 1).map_or(1, |last| last + 1)
+    }
+}
+
+impl From<u32> for Extent {
+    fn from(extent: u32) -> Extent {
+        Extent([extent, 1, 1])
+    }
+}
+
+impl std::str::FromStr for Extent {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Extent, String> {
+        let parts: Vec<&str> = text.split('x').collect();
+        if parts.len() > 3 {
+            return Err(format!("`{text}` has more than three axes"));
+        }
+        let mut extents = [1; 3];
+        for (extent, part) in extents.iter_mut().zip(&parts) {
+            *extent = part.trim().parse::<u32>().map_err(|_| format!("`{text}`: write N, NxM or NxMxK"))?;
+        }
+        Ok(Extent(extents))
+    }
+}
+
+impl std::fmt::Display for Extent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let shown = &self.0[..self.dimensions()];
+        f.write_str(&shown.iter().map(u32::to_string).collect::<Vec<_>>().join("x"))
+    }
 }
 
 /// The initial contents of an array the user gives.
@@ -71,11 +117,21 @@ const RANDOM_PARAMETER: u64 = 8;
 /// compute ([`RunError::GaveUp`]).
 pub fn launch(program: &Program, kernel: &Kernel, options: &Options) -> Result<Launch, RunError> {
     let mismatch = |detail: String| Err(RunError::Mismatch { detail });
-    if options.groups == 0 || options.gsize == 0 {
+    if options.groups.total() == 0 || options.gsize.total() == 0 {
         return mismatch("a launch needs at least one group of at least one thread".into());
     }
-    if u64::from(options.groups) * u64::from(options.gsize) > u64::from(MAX_THREADS) {
+    if options.groups.total() * options.gsize.total() > u64::from(MAX_THREADS) {
         return mismatch(format!("a run takes at most {MAX_THREADS} threads; this launch has more"));
+    }
+    for (what, extent) in [("groups", options.groups), ("threads per group", options.gsize)] {
+        if extent.dimensions() > kernel.dimensions {
+            return mismatch(format!(
+                "kernel `{}` names the axes of {} dimension{}; this launch has {what} {extent} along more",
+                kernel.name,
+                kernel.dimensions,
+                plural(kernel.dimensions as u64)
+            ));
+        }
     }
     for (name, _) in &options.params {
         if !kernel.params.iter().any(|param| kernel.var(*param).name == *name) {
@@ -86,7 +142,14 @@ pub fn launch(program: &Program, kernel: &Kernel, options: &Options) -> Result<L
             ));
         }
     }
-    let mut launch = Launch { groups: options.groups, gsize: options.gsize, params: Vec::new(), memory: Vec::new() };
+    let mut launch = Launch {
+        // Both fit: their product is at most MAX_THREADS.
+        groups: options.groups.total() as u32,
+        gsize: options.gsize.total() as u32,
+        axes: Axes { groups: options.groups.0, gsize: options.gsize.0 },
+        params: Vec::new(),
+        memory: Vec::new(),
+    };
     let mut random = execute::SplitMix64(options.random_memory.unwrap_or(0));
     launch.params = kernel
         .params
@@ -520,8 +583,8 @@ pub fn replay(
             init.push((array.name.clone(), Init::Values(values)));
         }
     }
-    let groups = (tcount / gsize) as u32;
-    let gsize = gsize as u32;
+    let groups = shape(kernel, (tcount / gsize) as u32, true, &value);
+    let gsize = shape(kernel, gsize as u32, false, &value);
     let mut described = launch_size(groups, gsize);
     for (name, value) in &params {
         described.push_str(&format!(", {name} = {value}"));
@@ -539,7 +602,7 @@ pub fn replay(
         (" (inputs reversed)", inputs.iter().map(|name| (name.clone(), Init::Reverse)).collect()),
     ];
     let named = Named::of(counterexample);
-    let first = named.tids(gsize);
+    let first = named.tids(gsize.total() as u32);
     let listed: Vec<String> = first.iter().map(u32::to_string).collect();
     let schedule_name = format!("canonical, thread{} {} first", plural(first.len()), listed.join(", "));
     let schedule = execute::Schedule::Favouring { first };
@@ -591,8 +654,30 @@ pub fn plural<N: PartialEq + From<u8>>(count: N) -> &'static str {
 }
 
 /// A launch's size in words: `2 groups of 1 thread`.
-pub fn launch_size(groups: u32, gsize: u32) -> String {
-    format!("{groups} group{} of {gsize} thread{}", plural(groups), plural(gsize))
+pub fn launch_size(groups: Extent, gsize: Extent) -> String {
+    format!("{groups} group{} of {gsize} thread{}", plural(groups.total()), plural(gsize.total()))
+}
+
+/// The extents of a counterexample's launch along the kernel's axes: each axis but the last as
+/// the model (`gsize_x = 4`) or a precondition gives it, the last axis the rest of `total`; a
+/// single axis where they do not divide `total`.
+fn shape(kernel: &Kernel, total: u32, groups: bool, value: &dyn Fn(&str) -> Option<i64>) -> Extent {
+    let mut extents = [1; 3];
+    let mut rest = total;
+    for axis in &Axis::ALL[..kernel.dimensions - 1] {
+        let size = if groups { Builtin::Groups(*axis) } else { Builtin::GroupSize(*axis) };
+        let given = value(size.name()).or_else(|| kernel.pinned_size(size).and_then(|value| i64::try_from(value).ok()));
+        match given.and_then(|given| u32::try_from(given).ok()).filter(|&given| given > 0 && rest.is_multiple_of(given))
+        {
+            Some(given) => {
+                extents[*axis as usize] = given;
+                rest /= given;
+            }
+            None => return Extent::from(total),
+        }
+    }
+    extents[kernel.dimensions - 1] = rest;
+    Extent(extents)
 }
 
 /// A count as a person reads it: exact up to nine digits, else `d.dde N`.

@@ -36,8 +36,8 @@ pub enum MemoryKind {
 pub struct Arguments {
     pub file: String,
     pub kernel: Option<String>,
-    pub groups: u32,
-    pub gsize: u32,
+    pub groups: run::Extent,
+    pub gsize: run::Extent,
     pub params: Vec<String>,
     pub init: Vec<String>,
     pub memory: MemoryKind,
@@ -152,7 +152,7 @@ fn run_kernel(
         .map(|(param, value)| (kernel.var(*param).name.clone(), value.to_string().into()))
         .collect();
     report["launch"] = serde_json::json!({ "groups": launch.groups, "gsize": launch.gsize, "params": params });
-    let threads = run::launch_size(launch.groups, launch.gsize);
+    let threads = run::launch_size(run::Extent(launch.axes.groups), run::Extent(launch.axes.gsize));
     let header = format!("{}: kernel {} on {threads}", file.path, kernel.name);
     let memory_model = arguments.memory_model;
     let canonical = || execute::run(program, kernel, &launch, &Schedule::Canonical, memory_model);

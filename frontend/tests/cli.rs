@@ -292,6 +292,38 @@ fn a_matrix_kernel_with_a_symbolic_width_verifies_under_every_seed_within_a_smal
     }
 }
 
+/// The per-axis ids of a three-dimensional launch with symbolic sizes number the threads `x`
+/// fastest: `verify` proves it for every launch, `run` finds it true on a launch shaped along the
+/// three axes, and both find the numbering with two axes exchanged false. `run` refuses a launch
+/// with more axes than the kernel names.
+#[test]
+fn the_axes_of_a_launch_number_its_threads_x_fastest() {
+    let path = "frontend/tests/verify/launch_axes.pvl";
+    let shape = ["--gsize", "2x3x2", "--groups", "2x1x3"];
+    assert_eq!(lockstep(&["verify", path]).status.code(), Some(0));
+    assert_eq!(lockstep(&[&["run", path][..], &shape].concat()).status.code(), Some(0));
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/verify/launch_axes.pvl")).unwrap();
+    let swapped = text.replace("lid_x + gsize_x * (lid_y", "lid_y + gsize_y * (lid_x");
+    assert_ne!(swapped, text);
+    let swapped_path = std::env::temp_dir().join(format!("lockstep-axes-{}.pvl", std::process::id()));
+    std::fs::write(&swapped_path, swapped).unwrap();
+    let swapped_path = swapped_path.to_str().unwrap();
+    let run = lockstep(&[&["run", swapped_path][..], &shape].concat());
+    assert_eq!(run.status.code(), Some(1), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("thread.post"));
+    let verify = lockstep(&["verify", "--resource-limit", "2000000", swapped_path]);
+    assert_ne!(verify.status.code(), Some(0), "the swapped numbering must not verify");
+    std::fs::remove_file(swapped_path).unwrap();
+    let flat = lockstep(&["run", "examples/grid/transpose_tile_2d.pvl", "--gsize", "4x2x2"]);
+    assert_eq!(flat.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&flat.stderr).contains("2 dimensions"),
+        "{}",
+        String::from_utf8_lossy(&flat.stderr)
+    );
+}
+
 #[test]
 fn lockstep_verify_refuses_what_it_cannot_verify_yet_with_exit_2() {
     let path = "frontend/tests/verify/unsupported.pvl";

@@ -220,7 +220,7 @@ fn for_each_example(check: impl Fn(&Path) -> Vec<String> + Sync) -> Vec<String> 
 /// correct kernel lockstep verifies and Boogie cannot prove (non-linear arithmetic it does not
 /// decide in time, or quantifiers it does not instantiate without model-based instantiation): there
 /// Boogie must not verify it either, so that the marker goes when Boogie can. On a failing variant
-/// so marked, Boogie fails every obligation the built-in engine fails, and more.
+/// so marked, Boogie fails, and verifies none of the obligations the built-in engine fails.
 #[test]
 fn real_boogie_agrees_with_the_built_in_engine() {
     if Command::new(std::env::var("LOCKSTEP_BOOGIE").unwrap_or_else(|_| "boogie".into()))
@@ -237,9 +237,14 @@ fn real_boogie_agrees_with_the_built_in_engine() {
         let boogie = verify(path, &["--backend", "boogie"]);
         let incomplete = std::fs::read_to_string(path).expect("readable").contains("\n//:: boogie incomplete");
         // On a failing variant, Boogie's z3 may also fail to prove a procedure's other obligations
-        // (it answers `unknown` where a quantified assumption stands beside a real failure), but
-        // it must fail every obligation the built-in engine fails.
-        let fails_more = built_in.0 == Some(1) && boogie.0 == Some(1) && built_in.1.is_subset(&boogie.1);
+        // (it answers `unknown` where a quantified assumption stands beside a real failure), and
+        // may leave a real failure undecided (a non-linear one, in time on a busy machine), but it
+        // must verify none of the obligations the built-in engine fails.
+        let places = |found: &NotVerified| -> std::collections::BTreeSet<(String, u64)> {
+            found.iter().map(|(id, line, _)| (id.clone(), *line)).collect()
+        };
+        let fails_more =
+            built_in.0 == Some(1) && boogie.0 == Some(1) && places(&built_in.1).is_subset(&places(&boogie.1));
         match (incomplete, boogie.0) {
             (false, _) if boogie == built_in => Vec::new(),
             // Boogie's z3 (no model-based quantifier instantiation, a different search) may fail to
@@ -358,19 +363,21 @@ fn no_procedure_of_a_verified_example_is_vacuous() {
 
 /// One family of launches of the cross-check: the options an example's `//:: run with` line
 /// gives (none for the standard family), and the configurations they run on.
+use lockstep_frontend::run::Extent;
+
 struct RunFamily {
     params: Vec<(String, num_bigint::BigInt)>,
     init: Vec<(String, lockstep_frontend::run::Init)>,
-    configurations: Vec<(u32, u32)>,
+    configurations: Vec<(Extent, Extent)>,
 }
 
 /// The sizes every example runs on: `groups` in {1, 2, 3} and `gsize` in {1, 2, 3, 4, 8}.
-fn standard_configurations() -> Vec<(u32, u32)> {
-    [1, 2, 3].into_iter().flat_map(|groups| [1, 2, 3, 4, 8].map(|gsize| (groups, gsize))).collect()
+fn standard_configurations() -> Vec<(Extent, Extent)> {
+    [1, 2, 3].into_iter().flat_map(|groups| [1, 2, 3, 4, 8].map(|gsize| (groups.into(), gsize.into()))).collect()
 }
 
 /// The standard family, and one per `//:: run with ARGS` line (`--param NAME=V`, `--init A=X`,
-/// and `--groups G --gsize N` to run on that size instead of the standard ones).
+/// and `--groups G --gsize N` to run on that size instead of the standard ones; `4x4` along axes).
 fn run_families(text: &str) -> Vec<RunFamily> {
     let mut families =
         vec![RunFamily { params: Vec::new(), init: Vec::new(), configurations: standard_configurations() }];
@@ -382,8 +389,8 @@ fn run_families(text: &str) -> Vec<RunFamily> {
             let [flag, value] = pair else { panic!("`//:: run with {line}`: a flag without a value") };
             let (name, assigned) = value.split_once('=').unwrap_or((value, ""));
             match *flag {
-                "--groups" => groups = Some(value.parse().expect("a count")),
-                "--gsize" => gsize = Some(value.parse().expect("a count")),
+                "--groups" => groups = Some(value.parse().expect("a count, or counts along the axes")),
+                "--gsize" => gsize = Some(value.parse().expect("a count, or counts along the axes")),
                 "--param" => family.params.push((name.into(), assigned.parse().expect("an integer"))),
                 "--init" => family.init.push((name.into(), assigned.parse().expect("an initial content"))),
                 other => panic!("`//:: run with {line}`: unknown flag {other}"),
@@ -391,7 +398,7 @@ fn run_families(text: &str) -> Vec<RunFamily> {
         }
         family.configurations = match (groups, gsize) {
             (None, None) => standard_configurations(),
-            (groups, gsize) => vec![(groups.unwrap_or(1), gsize.unwrap_or(4))],
+            (groups, gsize) => vec![(groups.unwrap_or(Extent::from(1)), gsize.unwrap_or(Extent::from(4)))],
         };
         families.push(family);
     }

@@ -172,7 +172,7 @@ proptest! {
     ) {
         let checked = check_file(SourceFile::new("fuzz.pvl", text));
         if let Some(program) = &checked.program {
-            let options = lockstep_frontend::run::Options { groups, gsize, random_memory: memory, ..Default::default() };
+            let options = lockstep_frontend::run::Options { groups: groups.into(), gsize: gsize.into(), random_memory: memory, ..Default::default() };
             for kernel in &program.kernels {
                 if let Ok(launch) = lockstep_frontend::run::launch(program, kernel, &options) {
                     let schedule = lockstep_logic::execute::Schedule::Random { seed: memory.unwrap_or(0) };

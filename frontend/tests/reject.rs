@@ -17,6 +17,7 @@ const CASES: &[(&str, &[Expected])] = &[
     ("amount_not_divided", &[("type::permission-amount", 3, 25)]),
     ("assign_to_parameter", &[("resolve::assign-to-parameter", 3, 5)]),
     ("assign_to_tid", &[("resolve::reserved-name", 3, 5)]),
+    ("axis_ids_out_of_scope", &[("resolve::out-of-scope", 3, 43), ("resolve::out-of-scope", 4, 19)]),
     ("bool_array", &[("kernel::unsupported", 2, 10)]),
     ("c_style_array", &[("syntax::unexpected-token", 2, 14)]),
     ("chained_comparison", &[("syntax::unexpected-token", 2, 19)]),

@@ -20,7 +20,7 @@ fn example(path: &str) -> Program {
 }
 
 fn options(groups: u32, gsize: u32) -> Options {
-    Options { groups, gsize, ..Options::default() }
+    Options { groups: groups.into(), gsize: gsize.into(), ..Options::default() }
 }
 
 fn run_with(program: &Program, options: &Options, schedule: &Schedule) -> Result<Outcome, RunError> {

@@ -77,6 +77,13 @@ pub enum Type {
 }
 
 /// The reserved names of a kernel, constant within a thread.
+///
+/// A launch may be shaped in up to three dimensions, as CUDA and OpenCL shape it: each axis has its
+/// ids and sizes (`lid_x`, `gid_y`, `gsize_z`, `groups_x`, ...), and the linear ids number the
+/// threads with `x` fastest: `lid == lid_x + gsize_x * (lid_y + gsize_y * lid_z)`,
+/// `gid == gid_x + groups_x * (gid_y + groups_y * gid_z)`, `gsize == gsize_x * gsize_y * gsize_z`
+/// and `tcount == gsize * groups_x * groups_y * groups_z`. A kernel has the dimensions its text
+/// names ([`Kernel::dimensions`]): the sizes of the axes above them are 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Builtin {
     /// Thread id in the kernel.
@@ -89,24 +96,92 @@ pub enum Builtin {
     Tcount,
     /// Threads per group.
     Gsize,
+    /// The thread's id in its group along an axis (CUDA's `threadIdx`, OpenCL's `get_local_id`).
+    LocalId(Axis),
+    /// The group's id along an axis (`blockIdx`, `get_group_id`).
+    GroupId(Axis),
+    /// Threads per group along an axis (`blockDim`, `get_local_size`).
+    GroupSize(Axis),
+    /// Groups along an axis (`gridDim`, `get_num_groups`).
+    Groups(Axis),
+}
+
+/// An axis of a launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Axis {
+    X,
+    Y,
+    Z,
+}
+
+impl Axis {
+    pub const ALL: [Axis; 3] = [Axis::X, Axis::Y, Axis::Z];
+
+    /// The dimensions a launch needs to have this axis: 1, 2 or 3.
+    pub fn dimensions(self) -> usize {
+        self as usize + 1
+    }
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 5] = [Builtin::Tid, Builtin::Gid, Builtin::Lid, Builtin::Tcount, Builtin::Gsize];
+    pub const ALL: [Builtin; 17] = [
+        Builtin::Tid,
+        Builtin::Gid,
+        Builtin::Lid,
+        Builtin::Tcount,
+        Builtin::Gsize,
+        Builtin::LocalId(Axis::X),
+        Builtin::LocalId(Axis::Y),
+        Builtin::LocalId(Axis::Z),
+        Builtin::GroupId(Axis::X),
+        Builtin::GroupId(Axis::Y),
+        Builtin::GroupId(Axis::Z),
+        Builtin::GroupSize(Axis::X),
+        Builtin::GroupSize(Axis::Y),
+        Builtin::GroupSize(Axis::Z),
+        Builtin::Groups(Axis::X),
+        Builtin::Groups(Axis::Y),
+        Builtin::Groups(Axis::Z),
+    ];
 
     pub fn name(self) -> &'static str {
+        let by_axis = |names: [&'static str; 3], axis: Axis| names[axis as usize];
         match self {
             Builtin::Tid => "tid",
             Builtin::Gid => "gid",
             Builtin::Lid => "lid",
             Builtin::Tcount => "tcount",
             Builtin::Gsize => "gsize",
+            Builtin::LocalId(axis) => by_axis(["lid_x", "lid_y", "lid_z"], axis),
+            Builtin::GroupId(axis) => by_axis(["gid_x", "gid_y", "gid_z"], axis),
+            Builtin::GroupSize(axis) => by_axis(["gsize_x", "gsize_y", "gsize_z"], axis),
+            Builtin::Groups(axis) => by_axis(["groups_x", "groups_y", "groups_z"], axis),
         }
     }
 
     /// Whether the value differs between the threads of one work group.
     pub fn is_thread_specific(self) -> bool {
-        matches!(self, Builtin::Tid | Builtin::Lid)
+        matches!(self, Builtin::Tid | Builtin::Lid | Builtin::LocalId(_))
+    }
+
+    /// Whether the value is the same in all threads of a group and may differ between groups.
+    pub fn is_group_specific(self) -> bool {
+        matches!(self, Builtin::Gid | Builtin::GroupId(_))
+    }
+
+    /// Whether the value is a size of the launch, the same in all threads of the kernel.
+    pub fn is_launch_size(self) -> bool {
+        matches!(self, Builtin::Tcount | Builtin::Gsize | Builtin::GroupSize(_) | Builtin::Groups(_))
+    }
+
+    /// The axis of a per-axis id or size.
+    pub fn axis(self) -> Option<Axis> {
+        match self {
+            Builtin::LocalId(axis) | Builtin::GroupId(axis) | Builtin::GroupSize(axis) | Builtin::Groups(axis) => {
+                Some(axis)
+            }
+            Builtin::Tid | Builtin::Gid | Builtin::Lid | Builtin::Tcount | Builtin::Gsize => None,
+        }
     }
 }
 
@@ -181,9 +256,46 @@ pub struct Kernel {
     pub thread_contract: Contract,
     pub barriers: Vec<Barrier>,
     pub body: Block,
+    /// The dimensions of the launch: 3 when the kernel names an id or size of the `z` axis, else 2
+    /// when it names one of `y`, else 1 (see [`Builtin`]).
+    pub dimensions: usize,
 }
 
 impl Kernel {
+    /// The value a precondition pins a launch size to: a conjunct `gsize_x == 16` (or
+    /// `16 == gsize_x`) of a `requires` clause at any level, where every thread of every launch the
+    /// kernel accepts sees it. `None` when no clause pins it.
+    pub fn pinned_size(&self, size: Builtin) -> Option<BigInt> {
+        fn in_expr(expr: &Expr, size: Builtin) -> Option<BigInt> {
+            match &expr.kind {
+                ExprKind::Binary { op: BinaryOp::And, lhs, rhs } => in_expr(lhs, size).or_else(|| in_expr(rhs, size)),
+                ExprKind::Binary { op: BinaryOp::Eq, lhs, rhs } => match (&lhs.kind, &rhs.kind) {
+                    (ExprKind::Builtin(builtin), ExprKind::Int(value))
+                    | (ExprKind::Int(value), ExprKind::Builtin(builtin))
+                        if *builtin == size =>
+                    {
+                        Some(value.clone())
+                    }
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        fn in_assertion(assertion: &Assertion, size: Builtin) -> Option<BigInt> {
+            match &assertion.kind {
+                AssertionKind::Pure(expr) => in_expr(expr, size),
+                AssertionKind::Star(left, right) => in_assertion(left, size).or_else(|| in_assertion(right, size)),
+                _ => None,
+            }
+        }
+        let contracts = [self.kernel_contract.as_ref(), self.group_contract.as_ref(), Some(&self.thread_contract)];
+        contracts
+            .into_iter()
+            .flatten()
+            .flat_map(|contract| &contract.requires)
+            .find_map(|clause| in_assertion(&clause.assertion, size))
+    }
+
     pub fn var(&self, id: VarId) -> &Var {
         &self.vars[id.index()]
     }
@@ -585,6 +697,6 @@ mod tests {
     fn only_thread_and_local_ids_differ_within_a_group() {
         let specific: Vec<&str> =
             Builtin::ALL.iter().filter(|builtin| builtin.is_thread_specific()).map(|builtin| builtin.name()).collect();
-        assert_eq!(specific, ["tid", "lid"]);
+        assert_eq!(specific, ["tid", "lid", "lid_x", "lid_y", "lid_z"]);
     }
 }

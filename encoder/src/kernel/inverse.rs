@@ -5,7 +5,8 @@
 use super::expr::{self, Context};
 use super::names;
 use crate::ivl::{BinaryOp, Expr};
-use lockstep_logic::{self as logic, Builtin, ExprKind, VarId, VarKind};
+use lockstep_logic::{self as logic, Axis, Builtin, ExprKind, VarId, VarKind};
+use num_bigint::BigInt;
 
 /// The thread that names a location.
 pub(super) enum Inverse {
@@ -39,6 +40,11 @@ pub(super) fn symbolic_inverse(
 ) -> Option<Inverse> {
     let offset = |expr: &logic::Expr| offset(expr, context, shared);
     let invert = |inner: &logic::Expr, location: Expr| symbolic_inverse(inner, &location, context, shared);
+    if context.kernel.dimensions > 1 {
+        if let Some(lid) = mixed_radix(index, location, context, shared) {
+            return Some(Inverse::OfLid(lid));
+        }
+    }
     match &index.kind {
         ExprKind::Builtin(Builtin::Tid) => Some(Inverse::OfTid(location.clone())),
         ExprKind::Builtin(Builtin::Lid) => Some(Inverse::OfLid(location.clone())),
@@ -71,6 +77,96 @@ pub(super) fn symbolic_inverse(
             let lid = invert(lhs, location.clone())?.lid(&context.thread[1]);
             Some(Inverse::OfLid(expr::modulo(lid, modulus)))
         }
+        _ => None,
+    }
+}
+
+/// The inverse of an index of a launch of several dimensions that is a uniform `c` plus literal
+/// multiples of the axes' ids (`k_1 * lid_a + k_2 * lid_b ...`), every axis of the kernel once,
+/// every size pinned to a literal, and the coefficients a mixed radix: taken from the largest, each
+/// exceeds what the smaller ones can add up to (`sum k_j * (gsize_j - 1) < k_i`), as in a tile's
+/// padded row `lid_y * 17 + lid_x`. Then the ids are the digits of `location - c`, largest
+/// coefficient first, and they name at most one thread: `lid = lid_x + gsize_x * lid_y + ...`
+/// (`proofs/kernel.md`, E17).
+fn mixed_radix(
+    index: &logic::Expr,
+    location: &Expr,
+    context: &Context,
+    shared: &dyn Fn(VarId) -> bool,
+) -> Option<Expr> {
+    let kernel = context.kernel;
+    let mut coefficients: [BigInt; 3] = Default::default();
+    let mut constant = Vec::new();
+    axis_terms(index, &BigInt::from(1), context, shared, &mut coefficients, &mut constant)?;
+    let axes = &Axis::ALL[..kernel.dimensions];
+    let sizes: Vec<BigInt> = axes
+        .iter()
+        .map(|&axis| kernel.pinned_size(Builtin::GroupSize(axis)).filter(|size| *size >= BigInt::from(1)))
+        .collect::<Option<_>>()?;
+    if axes.iter().any(|&axis| coefficients[axis as usize] <= BigInt::from(0)) {
+        return None;
+    }
+    let mut order: Vec<Axis> = axes.to_vec();
+    order.sort_by(|a, b| coefficients[*b as usize].cmp(&coefficients[*a as usize]));
+    for (position, &axis) in order.iter().enumerate() {
+        let below: BigInt = order[position + 1..]
+            .iter()
+            .map(|&lower| &coefficients[lower as usize] * (&sizes[lower as usize] - 1))
+            .sum();
+        if below >= coefficients[axis as usize] {
+            return None;
+        }
+    }
+    let mut rest = constant.into_iter().fold(location.clone(), |rest, (positive, term)| {
+        Expr::binary(if positive { BinaryOp::Sub } else { BinaryOp::Add }, rest, term)
+    });
+    let mut lid = Expr::int(0);
+    for (position, &axis) in order.iter().enumerate() {
+        let coefficient = Expr::Int(coefficients[axis as usize].clone());
+        let digit = expr::euclidean_division(rest.clone(), coefficient.clone());
+        if position + 1 < order.len() {
+            rest = expr::modulo(rest, coefficient);
+        }
+        let stride: BigInt = sizes[..axis as usize].iter().product();
+        lid = Expr::binary(BinaryOp::Add, lid, Expr::binary(BinaryOp::Mul, Expr::Int(stride), digit));
+    }
+    Some(lid)
+}
+
+/// Adds `scale * expr` to `coefficients` (of `lid_x`, `lid_y`, `lid_z`) and, with its sign, to
+/// the uniform `constant` part; `None` where `expr` is not such a sum.
+fn axis_terms(
+    expr: &logic::Expr,
+    scale: &BigInt,
+    context: &Context,
+    shared: &dyn Fn(VarId) -> bool,
+    coefficients: &mut [BigInt; 3],
+    constant: &mut Vec<(bool, Expr)>,
+) -> Option<()> {
+    if let Some(uniform) = offset(expr, context, shared) {
+        let term = if *scale == BigInt::from(1) || *scale == BigInt::from(-1) {
+            uniform
+        } else {
+            Expr::binary(BinaryOp::Mul, Expr::Int(scale.clone()), uniform)
+        };
+        constant.push((*scale > BigInt::from(0), term));
+        return Some(());
+    }
+    match &expr.kind {
+        ExprKind::Builtin(Builtin::LocalId(axis)) => {
+            coefficients[*axis as usize] += scale;
+            Some(())
+        }
+        ExprKind::Binary { op: op @ (logic::BinaryOp::Add | logic::BinaryOp::Sub), lhs, rhs } => {
+            axis_terms(lhs, scale, context, shared, coefficients, constant)?;
+            let scale = if *op == logic::BinaryOp::Add { scale.clone() } else { -scale };
+            axis_terms(rhs, &scale, context, shared, coefficients, constant)
+        }
+        ExprKind::Binary { op: logic::BinaryOp::Mul, lhs, rhs } => match (&lhs.kind, &rhs.kind) {
+            (ExprKind::Int(k), _) => axis_terms(rhs, &(scale * k), context, shared, coefficients, constant),
+            (_, ExprKind::Int(k)) => axis_terms(lhs, &(scale * k), context, shared, coefficients, constant),
+            _ => None,
+        },
         _ => None,
     }
 }

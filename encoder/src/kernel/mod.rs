@@ -11,6 +11,8 @@
 //! permission, forgets every heap value, and inhales its postcondition. Soundness of each rule is
 //! argued in `proofs/kernel.md`, cited by section (E1, E2, ...) next to the code.
 
+mod arith;
+mod axes;
 mod barrier;
 mod conjunct;
 mod expr;

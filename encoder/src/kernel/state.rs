@@ -201,6 +201,7 @@ impl<'k> Encoder<'k> {
             Expr::binary(BinaryOp::Mod, tcount, gsize),
             Expr::int(0),
         )));
+        declarations.extend(super::axes::launch(self.kernel));
         declarations.extend(self.divided_amounts());
         declarations.push(Declaration::Function(ivl::Function {
             name: names::SUCC.into(),

@@ -176,7 +176,13 @@ fn launches(kernel: &lockstep_logic::Kernel, settings: &Settings) -> Vec<Options
     for &(groups, gsize) in &settings.launches {
         for params in [Vec::new(), zero_params.clone()] {
             for (init, random_memory) in [(Vec::new(), None), (Vec::new(), Some(1)), (ascending.clone(), None)] {
-                all.push(Options { groups, gsize, params: params.clone(), init, random_memory });
+                all.push(Options {
+                    groups: groups.into(),
+                    gsize: gsize.into(),
+                    params: params.clone(),
+                    init,
+                    random_memory,
+                });
             }
         }
     }

@@ -80,11 +80,28 @@ const STEPS_AFTER_A_FAILURE: usize = 100_000;
 pub struct Launch {
     pub groups: u32,
     pub gsize: u32,
+    /// The shape of the groups and of each group along the axes: their products are `groups` and
+    /// `gsize`.
+    pub axes: Axes,
     /// One value per kernel parameter, in [`Kernel::params`] order.
     pub params: Vec<Value>,
     /// The initial contents of each array (indexed by [`ArrayId`]), of its size (see
     /// [`array_sizes`]). A local array starts with the same contents in every group.
     pub memory: Vec<Vec<BigInt>>,
+}
+
+/// The extents of a launch along the axes `x`, `y` and `z`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Axes {
+    pub groups: [u32; 3],
+    pub gsize: [u32; 3],
+}
+
+impl Axes {
+    /// A launch of one dimension.
+    pub fn linear(groups: u32, gsize: u32) -> Axes {
+        Axes { groups: [groups, 1, 1], gsize: [gsize, 1, 1] }
+    }
 }
 
 impl Launch {
@@ -374,6 +391,8 @@ impl crate::eval::Env for LaunchScope<'_> {
         match builtin {
             Builtin::Gsize => Ok(Value::int(self.launch.gsize)),
             Builtin::Tcount => Ok(Value::int(self.launch.tcount())),
+            Builtin::GroupSize(axis) => Ok(Value::int(self.launch.axes.gsize[axis as usize])),
+            Builtin::Groups(axis) => Ok(Value::int(self.launch.axes.groups[axis as usize])),
             _ => Err(EvalError::Unavailable { span, what: format!("`{}`", builtin.name()) }),
         }
     }

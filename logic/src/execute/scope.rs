@@ -4,7 +4,7 @@
 
 use super::{beyond_reach, equations, Location, Machine};
 use crate::eval::{Env, EvalError, Evaluator, Value};
-use crate::{Amount, ArrayId, Assertion, AssertionKind, Builtin, ExprKind, Memory, Span, VarId, VarKind};
+use crate::{Amount, ArrayId, Assertion, AssertionKind, Axis, Builtin, ExprKind, Memory, Span, VarId, VarKind};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
@@ -261,8 +261,8 @@ impl Env for View<'_, '_> {
         let launch = &self.machine.launch;
         let in_scope = match self.level {
             Level::Thread => true,
-            Level::Group => builtin != Builtin::Tid && builtin != Builtin::Lid,
-            Level::Kernel => !matches!(builtin, Builtin::Tid | Builtin::Lid | Builtin::Gid),
+            Level::Group => !builtin.is_thread_specific(),
+            Level::Kernel => !builtin.is_thread_specific() && !builtin.is_group_specific(),
         };
         if !in_scope {
             return Err(EvalError::Unavailable { span, what: format!("`{}` at this level", builtin.name()) });
@@ -273,6 +273,10 @@ impl Env for View<'_, '_> {
             Builtin::Lid => ids.lid,
             Builtin::Tcount => launch.tcount(),
             Builtin::Gsize => launch.gsize,
+            Builtin::LocalId(axis) => along(ids.lid, &launch.axes.gsize, axis),
+            Builtin::GroupId(axis) => along(ids.gid, &launch.axes.groups, axis),
+            Builtin::GroupSize(axis) => launch.axes.gsize[axis as usize],
+            Builtin::Groups(axis) => launch.axes.groups[axis as usize],
         }))
     }
 
@@ -310,4 +314,10 @@ impl Env for View<'_, '_> {
     fn old(&self) -> Option<&dyn Env> {
         self.old.as_deref().map(|old| old as &dyn Env)
     }
+}
+
+/// The coordinate along `axis` of the linear id `id` in a box of these extents, `x` fastest.
+fn along(id: u32, extents: &[u32; 3], axis: Axis) -> u32 {
+    let below: u32 = extents[..axis as usize].iter().product();
+    id / below % extents[axis as usize]
 }

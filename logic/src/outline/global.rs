@@ -18,9 +18,7 @@ use super::Numbering;
 use super::{Origin, Spec};
 use crate::fences::{Assigned, Intervals, MemoryModel, Start};
 use crate::resources::{normal_form, Conjunct, ConjunctKind};
-use crate::{
-    ArrayId, BarrierId, Builtin, Clause, Expr, ExprKind, Function, Kernel, Memory, Obligation, ObligationId, VarKind,
-};
+use crate::{ArrayId, BarrierId, Clause, Expr, ExprKind, Function, Kernel, Memory, Obligation, ObligationId, VarKind};
 
 /// A level of the hierarchy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -604,11 +602,11 @@ pub fn named(kernel: &Kernel, atom: &Conjunct, holders: Holders) -> Named {
         atom.binders.iter().map(|binder| &binder.range).chain(&atom.guards).chain([index]).any(|expr| expr.any(test))
     };
     let thread = |expr: &Expr| match &expr.kind {
-        ExprKind::Builtin(Builtin::Tid | Builtin::Lid) => true,
+        ExprKind::Builtin(builtin) => builtin.is_thread_specific(),
         ExprKind::Var(var) => kernel.var(*var).kind == VarKind::Private,
         _ => false,
     };
-    let group = |expr: &Expr| matches!(expr.kind, ExprKind::Builtin(Builtin::Gid));
+    let group = |expr: &Expr| matches!(&expr.kind, ExprKind::Builtin(builtin) if builtin.is_group_specific());
     match holders {
         Holders::GroupThreads if !mentions(&thread) => Named::ByGroupThreads,
         Holders::KernelThreads if !mentions(&thread) && !mentions(&group) => Named::ByAllThreads,
