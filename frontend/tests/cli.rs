@@ -324,6 +324,16 @@ fn the_axes_of_a_launch_number_its_threads_x_fastest() {
     );
 }
 
+/// The inverse of a tile index with a uniform offset under a negative multiple keeps the offset's
+/// sign: the transposed read of such a tile verifies, and runs clean.
+#[test]
+fn a_tile_index_with_a_negative_offset_is_inverted_with_its_sign() {
+    let path = "frontend/tests/verify/axes_negative_offset.pvl";
+    let verify = lockstep(&["verify", path]);
+    assert_eq!(verify.status.code(), Some(0), "{}", String::from_utf8_lossy(&verify.stderr));
+    assert_eq!(lockstep(&["run", path, "--gsize", "4x4", "--groups", "2"]).status.code(), Some(0));
+}
+
 #[test]
 fn lockstep_verify_refuses_what_it_cannot_verify_yet_with_exit_2() {
     let path = "frontend/tests/verify/unsupported.pvl";

@@ -7,6 +7,7 @@ use super::names;
 use crate::ivl::{BinaryOp, Expr};
 use lockstep_logic::{self as logic, Axis, Builtin, ExprKind, VarId, VarKind};
 use num_bigint::BigInt;
+use num_traits::Signed;
 
 /// The thread that names a location.
 pub(super) enum Inverse {
@@ -144,10 +145,12 @@ fn axis_terms(
     constant: &mut Vec<(bool, Expr)>,
 ) -> Option<()> {
     if let Some(uniform) = offset(expr, context, shared) {
-        let term = if *scale == BigInt::from(1) || *scale == BigInt::from(-1) {
+        // The sign goes with the term, the magnitude into it: `-2 * u` is `(false, 2 * u)`.
+        let magnitude = scale.abs();
+        let term = if magnitude == BigInt::from(1) {
             uniform
         } else {
-            Expr::binary(BinaryOp::Mul, Expr::Int(scale.clone()), uniform)
+            Expr::binary(BinaryOp::Mul, Expr::Int(magnitude), uniform)
         };
         constant.push((*scale > BigInt::from(0), term));
         return Some(());
