@@ -94,7 +94,7 @@ pub fn procedure(
     let mut gave_up: Option<(String, usize)> = None;
     while statuses.iter().any(Option::is_none) {
         let open: Vec<bool> = statuses.iter().map(Option::is_none).collect();
-        match search.round(&open, false)? {
+        match search.joint_round(&open)? {
             Round::AllHold => settle(&mut statuses, || Status::Verified),
             Round::Fails(check, model) => statuses[check] = Some(Status::Failed { model }),
             Round::Unknown(reason) => {
@@ -104,7 +104,7 @@ pub fn procedure(
                 let suspect = search.failing_in_model(&open).ok().flatten();
                 if let Some(suspect) = suspect.filter(|_| open_count > 2) {
                     let others: Vec<bool> = (0..count).map(|check| open[check] && check != suspect).collect();
-                    match search.round(&others, false)? {
+                    match search.joint_round(&others)? {
                         Round::AllHold => {
                             (0..count).filter(|&check| others[check]).for_each(|check| {
                                 statuses[check] = Some(Status::Verified);
@@ -198,6 +198,12 @@ pub fn procedure(
 /// a recursive function may not show in any amount.
 const PROBE_RESOURCES: u64 = 50000;
 
+/// The solver's work a question about several checks at once may take (z3's rlimit, some 2 s):
+/// past it, the checks are asked one at a time, which settles a procedure whose checks each need
+/// some non-linear arithmetic far sooner than the search for one proof of them all, and spends
+/// no time limit on it.
+const JOINT_RESOURCES: u64 = 3_000_000;
+
 /// How many other seeds a check the solver gave up on is asked again with.
 const OTHER_SEEDS: u32 = 2;
 
@@ -244,9 +250,25 @@ impl Search<'_> {
 
     /// One question: incremental, or (`alone`) from scratch with the assumptions as facts.
     fn round(&mut self, enabled: &[bool], alone: bool) -> Result<Round, SolverError> {
-        let assumptions: Vec<(String, bool)> =
-            enabled.iter().enumerate().map(|(check, on)| (enabled_symbol(check), *on)).collect();
+        let assumptions = assumptions(enabled);
         let answer = if alone { self.solver.check_alone(&assumptions)? } else { self.solver.check(&assumptions)? };
+        self.settle(answer, enabled)
+    }
+
+    /// An incremental question about the enabled checks, within [`JOINT_RESOURCES`] when there
+    /// are several.
+    fn joint_round(&mut self, enabled: &[bool]) -> Result<Round, SolverError> {
+        if enabled.iter().filter(|on| **on).count() < 2 {
+            return self.round(enabled, false);
+        }
+        match self.solver.check_within(&assumptions(enabled), JOINT_RESOURCES)? {
+            Some(answer) => self.settle(answer, enabled),
+            None => self.round(enabled, false),
+        }
+    }
+
+    /// What an answer about the enabled checks says of them.
+    fn settle(&mut self, answer: Answer, enabled: &[bool]) -> Result<Round, SolverError> {
         Ok(match answer {
             Answer::Unsat => Round::AllHold,
             Answer::Unknown(reason) => Round::Unknown(reason),
@@ -262,6 +284,11 @@ impl Search<'_> {
 }
 
 /// Gives every check still open the same status.
+/// `enabled@k` assumed as check `k` is enabled or not.
+fn assumptions(enabled: &[bool]) -> Vec<(String, bool)> {
+    enabled.iter().enumerate().map(|(check, on)| (enabled_symbol(check), *on)).collect()
+}
+
 fn settle(statuses: &mut [Option<Status>], status: impl Fn() -> Status) {
     for open in statuses.iter_mut().filter(|status| status.is_none()) {
         *open = Some(status());

@@ -314,6 +314,13 @@ pub enum ExprKind {
         body: Box<Expr>,
     },
     Old(Box<Expr>),
+    /// `\sum(int j; range; body)`: the sum of `body` over the integers `j` in `range`.
+    Sum {
+        ty: Option<(TypeName, Span)>,
+        var: Ident,
+        range: Box<Expr>,
+        body: Box<Expr>,
+    },
     Perm {
         style: PermStyle,
         location: Box<Expr>,
@@ -341,7 +348,7 @@ impl ExprKind {
             ExprKind::Unary { operand, .. } | ExprKind::Old(operand) => vec![operand],
             ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
             ExprKind::Cond { cond, then_value, else_value } => vec![cond, then_value, else_value],
-            ExprKind::Quantifier { range, body, .. } => vec![range, body],
+            ExprKind::Quantifier { range, body, .. } | ExprKind::Sum { range, body, .. } => vec![range, body],
             ExprKind::Perm { location, amount, .. } => vec![location, amount],
         }
     }

@@ -60,6 +60,7 @@ codes! {
     PermissionLocation => "type::permission-location": "a permission on something other than an array element",
     PermissionAmount => "type::permission-amount": "a permission amount that is not a constant in (0, 1], `read` or `write`",
     MisplacedOld => "type::misplaced-old": "`\\old` outside a postcondition",
+    SumRange => "type::sum-range": "a `\\sum` range that does not bound its variable from below and above",
     MisplacedResult => "type::misplaced-result": "`\\result` outside a pure function's postcondition",
     MemoryInFunction => "type::memory-in-function": "a pure function that reads memory",
     MissingMain => "kernel::missing-main": "a kernel without `void main()`",

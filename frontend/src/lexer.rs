@@ -98,6 +98,8 @@ pub enum Token {
     Exists,
     #[token("\\old")]
     Old,
+    #[token("\\sum")]
+    Sum,
     #[token("\\result")]
     Result,
     #[regex(r"\\[A-Za-z_][A-Za-z0-9_]*", unknown_backslash_word)]
@@ -246,6 +248,7 @@ impl Token {
             Token::ForallStar => "\\forall*",
             Token::Exists => "\\exists",
             Token::Old => "\\old",
+            Token::Sum => "\\sum",
             Token::Result => "\\result",
             Token::UnknownBackslashWord => "\\",
             Token::Ident(_) => "identifier",

@@ -304,6 +304,7 @@ fn is_expression_start(name: &str) -> bool {
             | "\"read\""
             | "\"write\""
             | "\"\\\\old\""
+            | "\"\\\\sum\""
             | "\"\\\\result\""
             | "\"\\\\forall\""
             | "\"\\\\forall*\""

@@ -891,6 +891,18 @@ impl Resolver {
                 names.scopes.pop();
                 typed(result?, Type::Bool)
             }
+            ast::ExprKind::Sum { ty, var, range, body } => {
+                let (ty, ty_span) = ty.unwrap_or((ast::TypeName::Int, var.span));
+                names.scopes.push(Vec::new());
+                let result = self.bound_variable(names, context, var, ty, ty_span).and_then(|var| {
+                    let range = self.expr(names, context, range, Some(Type::Bool));
+                    let body = self.expr(names, context, body, Some(Type::Int));
+                    let (lower, upper) = self.sum_bounds(var, range?)?;
+                    Some(ExprKind::Sum { var, lower: Box::new(lower), upper: Box::new(upper), body: Box::new(body?) })
+                });
+                names.scopes.pop();
+                typed(result?, Type::Int)
+            }
             ast::ExprKind::Old(value) => {
                 if !context.old {
                     let message = if context.place == Place::Function {
@@ -913,6 +925,70 @@ impl Resolver {
                 None
             }
         }
+    }
+
+    /// The half-open bounds `[lower, upper)` of a `\sum` over `var` from its range: a conjunction of
+    /// one lower bound (`lo <= j`, `lo < j`, `j >= lo`, `j > lo`) and one upper bound (`j < hi`,
+    /// `j <= hi`, ...), neither mentioning `j`, as `lo <= j < hi` reads.
+    fn sum_bounds(&mut self, var: VarId, range: Expr) -> Option<(Expr, Expr)> {
+        let span = range.span;
+        let mut conjuncts = vec![range];
+        let (mut lower, mut upper) = (Vec::new(), Vec::new());
+        let plus_one = |bound: Expr| {
+            let one = Expr { kind: ExprKind::Int(BigInt::one()), ty: Type::Int, span: bound.span };
+            let span = bound.span;
+            Expr {
+                kind: ExprKind::Binary { op: BinaryOp::Add, lhs: Box::new(bound), rhs: Box::new(one) },
+                ty: Type::Int,
+                span,
+            }
+        };
+        let mut well_formed = true;
+        while let Some(conjunct) = conjuncts.pop() {
+            let ExprKind::Binary { op, lhs, rhs } = conjunct.kind else {
+                well_formed = false;
+                break;
+            };
+            if op == BinaryOp::And {
+                conjuncts.extend([*rhs, *lhs]);
+                continue;
+            }
+            let is_var = |side: &Expr| matches!(side.kind, ExprKind::Var(found) if found == var);
+            // As `var op bound`.
+            let (op, bound) = match (is_var(&lhs), is_var(&rhs), op) {
+                (true, false, _) => (op, *rhs),
+                (false, true, BinaryOp::Le) => (BinaryOp::Ge, *lhs),
+                (false, true, BinaryOp::Lt) => (BinaryOp::Gt, *lhs),
+                (false, true, BinaryOp::Ge) => (BinaryOp::Le, *lhs),
+                (false, true, BinaryOp::Gt) => (BinaryOp::Lt, *lhs),
+                _ => {
+                    well_formed = false;
+                    break;
+                }
+            };
+            if bound.mentions(var) {
+                well_formed = false;
+                break;
+            }
+            match op {
+                BinaryOp::Ge => lower.push(bound),
+                BinaryOp::Gt => lower.push(plus_one(bound)),
+                BinaryOp::Lt => upper.push(bound),
+                BinaryOp::Le => upper.push(plus_one(bound)),
+                _ => {
+                    well_formed = false;
+                    break;
+                }
+            }
+        }
+        if well_formed && lower.len() == 1 && upper.len() == 1 {
+            return Some((lower.remove(0), upper.remove(0)));
+        }
+        self.report(
+            Diagnostic::error(Code::SumRange, "a `\\sum` ranges over the integers between two bounds", span, "not of the form `lo <= j < hi`")
+                .with_help("write the range as one lower and one upper bound of the summed variable, such as `0 <= j < n`, `lo <= j && j <= hi` or `0 < j && j < n`; neither bound may mention the variable"),
+        );
+        None
     }
 
     fn resource_in_expression(&mut self, span: Span, label: &str) {

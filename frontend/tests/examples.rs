@@ -140,10 +140,14 @@ fn every_example_gets_its_verdict_and_fails_where_marked() {
 type NotVerified = std::collections::BTreeSet<(String, u64, String)>;
 
 /// What `lockstep verify --format json` says of a file: its exit status, every obligation that
-/// is not verified, as (id, line, status), and the lines of its `warning::vacuous` warnings.
+/// is not verified, as (id, line, status), and the lines of its `warning::vacuous` warnings. The
+/// built-in engine gets 60 s a check instead of 10: no verdict may depend on how busy the machine
+/// running the tests is (the examples' times are the benchmark's business).
 fn verify(path: &Path, extra: &[&str]) -> (Option<i32>, NotVerified, Vec<u64>) {
+    let time_limit: &[&str] = if extra.contains(&"--backend") { &[] } else { &["--timeout", "60"] };
     let output = Command::new(env!("CARGO_BIN_EXE_lockstep"))
         .args(["verify", "--format", "json"])
+        .args(time_limit)
         .args(extra)
         .arg(path)
         .output()
@@ -220,7 +224,8 @@ fn for_each_example(check: impl Fn(&Path) -> Vec<String> + Sync) -> Vec<String> 
 /// correct kernel lockstep verifies and Boogie cannot prove (non-linear arithmetic it does not
 /// decide in time, or quantifiers it does not instantiate without model-based instantiation): there
 /// Boogie must not verify it either, so that the marker goes when Boogie can. On a failing variant
-/// so marked, Boogie fails, and verifies none of the obligations the built-in engine fails.
+/// so marked, Boogie does not verify it, and verifies none of the obligations the built-in engine
+/// fails.
 #[test]
 fn real_boogie_agrees_with_the_built_in_engine() {
     if Command::new(std::env::var("LOCKSTEP_BOOGIE").unwrap_or_else(|_| "boogie".into()))
@@ -243,8 +248,9 @@ fn real_boogie_agrees_with_the_built_in_engine() {
         let places = |found: &NotVerified| -> std::collections::BTreeSet<(String, u64)> {
             found.iter().map(|(id, line, _)| (id.clone(), *line)).collect()
         };
-        let fails_more =
-            built_in.0 == Some(1) && boogie.0 == Some(1) && places(&built_in.1).is_subset(&places(&boogie.1));
+        let fails_more = built_in.0 == Some(1)
+            && matches!(boogie.0, Some(1 | 3))
+            && places(&built_in.1).is_subset(&places(&boogie.1));
         match (incomplete, boogie.0) {
             (false, _) if boogie == built_in => Vec::new(),
             // Boogie's z3 (no model-based quantifier instantiation, a different search) may fail to

@@ -33,6 +33,9 @@ fn show_expr(kernel: &Kernel, program: &Program, expr: &Expr) -> String {
         ExprKind::Quantifier { quantifier, var, range, body } => {
             format!("({quantifier:?} {} {} {})", kernel.var(*var).name, show(range), show(body))
         }
+        ExprKind::Sum { var, lower, upper, body } => {
+            format!("(sum {} {} {} {})", kernel.var(*var).name, show(lower), show(upper), show(body))
+        }
         ExprKind::Old(value) => format!("(old {})", show(value)),
         ExprKind::Result => "result".to_string(),
     }
@@ -126,6 +129,23 @@ fn conditions_quantifiers_and_conditional_resources() {
             "(forall* i (And (Le 0 i) (Lt i n)) perm(t[i], 1/2))",
             "(Forall j (And (Le 0 j) (Lt j n)) (Or (Ge a[j] 0) (Lt a[j] 0)))",
         ]
+    );
+}
+
+#[test]
+fn a_chain_of_comparisons_is_their_conjunction() {
+    let text = kernel_with("  requires 0 <= n < 3;\n  requires n > 1 >= 0;");
+    assert_eq!(requires(&text), ["(And (Le 0 n) (Lt n 3))", "(And (Gt n 1) (Ge 1 0))"]);
+}
+
+#[test]
+fn a_sum_ranges_over_the_half_open_interval_its_bounds_give() {
+    let text = kernel_with(
+        "  requires \\sum(int j; 0 <= j < n; a[j]) == 0;\n  requires \\sum(j; 0 < j && j <= n; j) == 1;\n  requires \\sum(j; n > j && j >= 2; j) == 2;",
+    );
+    assert_eq!(
+        requires(&text),
+        ["(Eq (sum j 0 n a[j]) 0)", "(Eq (sum j (Add 0 1) (Add n 1) j) 1)", "(Eq (sum j 2 n j) 2)",]
     );
 }
 

@@ -491,6 +491,18 @@ pub struct Expr {
 }
 
 impl Expr {
+    /// `lower <= var && var < upper`: the range of a `\sum`, as a condition on its variable.
+    pub fn half_open_range(var: VarId, lower: &Expr, upper: &Expr) -> Expr {
+        let span = lower.span.to(upper.span);
+        let bound = Expr { kind: ExprKind::Var(var), ty: Type::Int, span };
+        let compare = |op, lhs: &Expr, rhs: &Expr| Expr {
+            kind: ExprKind::Binary { op, lhs: Box::new(lhs.clone()), rhs: Box::new(rhs.clone()) },
+            ty: Type::Bool,
+            span,
+        };
+        compare(BinaryOp::And, &compare(BinaryOp::Le, lower, &bound), &compare(BinaryOp::Lt, &bound, upper))
+    }
+
     /// Whether the expression is at least 0 in every state, by its form alone: a literal, an id or
     /// size (all at least 0), and sums, products, quotients and remainders of such (a remainder of
     /// a non-negative dividend is non-negative, and `mod` always is).
@@ -541,6 +553,7 @@ impl Expr {
             ExprKind::Cond { cond, then_value, else_value } => out.extend([&**cond, &**then_value, &**else_value]),
             ExprKind::Call { args, .. } => out.extend(args),
             ExprKind::Quantifier { range, body, .. } => out.extend([&**range, &**body]),
+            ExprKind::Sum { lower, upper, body, .. } => out.extend([&**lower, &**upper, &**body]),
         }
     }
 }
@@ -578,6 +591,14 @@ pub enum ExprKind {
         quantifier: Quantifier,
         var: VarId,
         range: Box<Expr>,
+        body: Box<Expr>,
+    },
+    /// `\sum(int j; lower <= j < upper; body)`: the sum of the integer `body` over the `j` in
+    /// `[lower, upper)`, zero where the range is empty. The bounds do not mention `j`.
+    Sum {
+        var: VarId,
+        lower: Box<Expr>,
+        upper: Box<Expr>,
         body: Box<Expr>,
     },
     /// `\old(e)`: the value of `e` when the kernel started (every group and thread starts then).

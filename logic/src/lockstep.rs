@@ -79,6 +79,9 @@ impl LockStep {
             }
             ExprKind::Call { args, .. } => args.iter().all(|arg| self.is_safe(arg)),
             ExprKind::Quantifier { range, body, .. } => self.is_safe(range) && self.is_safe(body),
+            ExprKind::Sum { lower, upper, body, .. } => {
+                self.is_safe(lower) && self.is_safe(upper) && self.is_safe(body)
+            }
         }
     }
 
@@ -151,7 +154,11 @@ fn is_id_function(kernel: &Kernel, expr: &Expr, admitted: &dyn Fn(VarId) -> bool
         ExprKind::Binary { lhs, rhs, .. } => recurse(lhs) && recurse(rhs),
         ExprKind::Cond { cond, then_value, else_value } => recurse(cond) && recurse(then_value) && recurse(else_value),
         ExprKind::Call { args, .. } => args.iter().all(recurse),
-        ExprKind::Read { .. } | ExprKind::Quantifier { .. } | ExprKind::Old(_) | ExprKind::Result => false,
+        ExprKind::Read { .. }
+        | ExprKind::Quantifier { .. }
+        | ExprKind::Sum { .. }
+        | ExprKind::Old(_)
+        | ExprKind::Result => false,
     }
 }
 
@@ -175,6 +182,9 @@ fn substitute(expr: &Expr, values: &HashMap<VarId, Expr>) -> Expr {
         }
         ExprKind::Quantifier { quantifier, var, range, body } => {
             ExprKind::Quantifier { quantifier: *quantifier, var: *var, range: recurse(range), body: recurse(body) }
+        }
+        ExprKind::Sum { var, lower, upper, body } => {
+            ExprKind::Sum { var: *var, lower: recurse(lower), upper: recurse(upper), body: recurse(body) }
         }
         ExprKind::Old(inner) => ExprKind::Old(recurse(inner)),
     };

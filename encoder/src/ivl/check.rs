@@ -88,7 +88,7 @@ impl<'p> Checker<'p> {
                 Declaration::Procedure(procedure) => {
                     (procedure.name.as_str(), self.procedures.insert(&procedure.name, procedure).is_some())
                 }
-                Declaration::Axiom(_) => continue,
+                Declaration::Axiom(_) | Declaration::Lemma(_) => continue,
             };
             if clash {
                 self.error(program.position(index), format!("`{name}` is declared twice"));
@@ -100,7 +100,7 @@ impl<'p> Checker<'p> {
         let top = Place { old: false, position };
         match declaration {
             Declaration::Const(_) | Declaration::Var(_) => {}
-            Declaration::Axiom(expr) => {
+            Declaration::Axiom(expr) | Declaration::Lemma(expr) => {
                 let mut scope = Scope { frames: vec![HashMap::new()], modifies: &[] };
                 self.expect(&mut scope, top, expr, &Type::Bool);
             }

@@ -195,6 +195,11 @@ pub enum Declaration {
     Const(Binding),
     Function(Function),
     Axiom(Expr),
+    /// A quantified theorem about the program's functions that the VC generator instantiates
+    /// itself, at the ground terms of each query that match its triggers, rather than handing it
+    /// to the solver's matching, where it would loop (`axiom {:ground} e;`; V9 in
+    /// `proofs/vcgen.md`).
+    Lemma(Expr),
     /// A global variable.
     Var(Binding),
     Procedure(Procedure),
@@ -334,7 +339,7 @@ impl Program {
         for declaration in &self.declarations {
             match declaration {
                 Declaration::Const(_) | Declaration::Var(_) => {}
-                Declaration::Axiom(expr) => expr.walk(visit),
+                Declaration::Axiom(expr) | Declaration::Lemma(expr) => expr.walk(visit),
                 Declaration::Function(function) => function.body.iter().for_each(|body| body.walk(visit)),
                 Declaration::Procedure(procedure) => {
                     for spec in procedure.requires.iter().chain(&procedure.ensures) {

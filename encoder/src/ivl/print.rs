@@ -28,6 +28,7 @@ fn write_declaration(out: &mut String, declaration: &Declaration) {
         Declaration::Const(binding) => writeln!(out, "const {};", binding_text(binding)),
         Declaration::Var(binding) => writeln!(out, "var {};", binding_text(binding)),
         Declaration::Axiom(expr) => writeln!(out, "axiom {expr};"),
+        Declaration::Lemma(expr) => writeln!(out, "axiom {{:ground}} {expr};"),
         Declaration::Function(function) => {
             let params = bindings_text(&function.params);
             match &function.body {

@@ -199,9 +199,10 @@ fn other_name(kernel: &logic::Kernel, var: VarId) -> String {
     format!("other_{}", names::private(kernel, var))
 }
 
-/// The reads of the heap at the barrier in a conjunct (guards included) outside quantifiers, with
-/// their indices. A read under `\old` reads the launch heap, the same in every thread: it asks
-/// for no other thread's precondition, and says nothing of the heap at the barrier.
+/// The reads of the heap at the barrier in a conjunct (guards included) outside quantifiers and
+/// sums (whose indices name their bound variables), with their indices. A read under `\old` reads
+/// the launch heap, the same in every thread: it asks for no other thread's precondition, and says
+/// nothing of the heap at the barrier.
 fn conjunct_reads(conjunct: &Conjunct) -> Vec<(logic::ArrayId, &logic::Expr)> {
     let mut found = Vec::new();
     let mut work: Vec<&logic::Expr> = conjunct.guards.iter().collect();
@@ -210,7 +211,7 @@ fn conjunct_reads(conjunct: &Conjunct) -> Vec<(logic::ArrayId, &logic::Expr)> {
     }
     while let Some(next) = work.pop() {
         match &next.kind {
-            ExprKind::Quantifier { .. } | ExprKind::Old(_) => continue,
+            ExprKind::Quantifier { .. } | ExprKind::Sum { .. } | ExprKind::Old(_) => continue,
             ExprKind::Read { array, index } => found.push((*array, &**index)),
             _ => {}
         }
@@ -220,5 +221,7 @@ fn conjunct_reads(conjunct: &Conjunct) -> Vec<(logic::ArrayId, &logic::Expr)> {
 }
 
 fn has_quantifier(fact: Option<&logic::Expr>) -> bool {
-    fact.is_some_and(|fact| facts::contains(fact, |kind| matches!(kind, ExprKind::Quantifier { .. })))
+    fact.is_some_and(|fact| {
+        facts::contains(fact, |kind| matches!(kind, ExprKind::Quantifier { .. } | ExprKind::Sum { .. }))
+    })
 }

@@ -9,11 +9,14 @@
 
 pub use super::arith::{euclidean_division, groups, in_bounds, modulo};
 use super::names;
+use super::sums::Sums;
 use crate::ivl::{BinaryOp, Binding, Expr, Quantifier, Type as IvlType};
 use lockstep_logic::outline::{Check, Requirement};
 use lockstep_logic::{self as logic, Amount, ArrayId, Builtin, ExprKind, VarId};
 use num_bigint::BigInt;
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Where the values of names come from while translating.
 #[derive(Clone)]
@@ -34,6 +37,8 @@ pub struct Context<'k> {
     /// Inside a recursive function: the value of its own measure, which the calls on its cycle
     /// must make smaller (`proofs/kernel.md`, E5).
     pub measure: Option<Expr>,
+    /// The sum functions met so far, shared by every context of the kernel (E18).
+    pub sums: Rc<RefCell<Sums>>,
 }
 
 impl Context<'_> {
@@ -113,8 +118,34 @@ impl Context<'_> {
                     body: Box::new(body),
                 }
             }
+            ExprKind::Sum { var, lower, upper, body } => {
+                let name = self.bound_name(*var);
+                let mut inner = self.clone();
+                inner.vars.insert(*var, Expr::var(&name));
+                let translated = inner.value(body, old);
+                let types = self.types_of(body, old);
+                self.sums.borrow_mut().application(go(lower), go(upper), &name, &translated, &types)
+            }
             ExprKind::Old(inner) => self.value(inner, true),
         }
+    }
+
+    /// The types of the IVL names an expression's translation may mention that are not integers:
+    /// heaps, and boolean variables.
+    fn types_of(&self, expr: &logic::Expr, old: bool) -> HashMap<String, IvlType> {
+        let heap = IvlType::map(IvlType::Int, IvlType::Int);
+        let mut types: HashMap<String, IvlType> =
+            self.heaps.iter().chain(&self.old_heaps).map(|name| (name.clone(), heap.clone())).collect();
+        let mut work = vec![expr];
+        while let Some(next) = work.pop() {
+            if let (ExprKind::Var(_), logic::Type::Bool) = (&next.kind, next.ty) {
+                if let Expr::Var(name) = self.value(next, old) {
+                    types.insert(name, IvlType::Bool);
+                }
+            }
+            next.children(&mut work);
+        }
+        types
     }
 
     /// The term of an exact amount: a literal, or for `q \ d` the constant that stands for it
@@ -159,8 +190,14 @@ impl Context<'_> {
                 let function = &self.functions[function.index()];
                 let args = args.iter().map(|arg| self.translate(arg));
                 let bindings: HashMap<VarId, Expr> = function.params.iter().copied().zip(args).collect();
-                FunctionContext { functions: self.functions, function, bindings: &bindings, fuel: default_fuel() }
-                    .translate(&function.requires[*clause])
+                FunctionContext {
+                    functions: self.functions,
+                    sums: &self.sums,
+                    function,
+                    bindings: &bindings,
+                    fuel: default_fuel(),
+                }
+                .translate(&function.requires[*clause])
             }
             Requirement::Decreases { callee, args, measure } => {
                 let called = &self.functions[callee.index()];
@@ -168,6 +205,7 @@ impl Context<'_> {
                 let bindings: HashMap<VarId, Expr> = called.params.iter().copied().zip(args).collect();
                 let passed = FunctionContext {
                     functions: self.functions,
+                    sums: &self.sums,
                     function: called,
                     bindings: &bindings,
                     fuel: default_fuel(),
@@ -204,6 +242,7 @@ pub fn closed(binders: &[Binding], guards: &[Expr], condition: Expr) -> Expr {
 /// expressions, with calls inside it given `fuel`.
 pub struct FunctionContext<'f> {
     pub functions: &'f [logic::Function],
+    pub sums: &'f RefCell<Sums>,
     pub function: &'f logic::Function,
     pub bindings: &'f HashMap<VarId, Expr>,
     pub fuel: Expr,
@@ -246,10 +285,32 @@ impl FunctionContext<'_> {
                     body: Box::new(body),
                 }
             }
+            ExprKind::Sum { var, lower, upper, body } => {
+                let name = names::function_var(self.function, *var);
+                let types = self.types_of(body);
+                self.sums.borrow_mut().application(go(lower), go(upper), &name, &go(body), &types)
+            }
             // The resolver keeps memory, thread ids and `\old` out of pure functions; should one
             // arrive anyway, it stands for nothing known.
             ExprKind::Read { .. } | ExprKind::Builtin(_) | ExprKind::Old(_) => Expr::var(names::UNKNOWN),
         }
+    }
+}
+
+impl FunctionContext<'_> {
+    /// The names of the function's boolean variables an expression mentions.
+    fn types_of(&self, expr: &logic::Expr) -> HashMap<String, IvlType> {
+        let mut types = HashMap::new();
+        let mut work = vec![expr];
+        while let Some(next) = work.pop() {
+            if let (ExprKind::Var(_), logic::Type::Bool) = (&next.kind, next.ty) {
+                if let Expr::Var(name) = self.translate(next) {
+                    types.insert(name, IvlType::Bool);
+                }
+            }
+            next.children(&mut work);
+        }
+        types
     }
 }
 

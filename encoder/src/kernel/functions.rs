@@ -33,8 +33,13 @@ impl<'k> Encoder<'k> {
             )
         };
         let bindings = HashMap::new();
-        let inner =
-            expr::FunctionContext { functions: self.functions, function, bindings: &bindings, fuel: Expr::var("fuel") };
+        let inner = expr::FunctionContext {
+            functions: self.functions,
+            sums: &self.sums,
+            function,
+            bindings: &bindings,
+            fuel: Expr::var("fuel"),
+        };
         let precondition = conjunction(function.requires.iter().map(|requirement| inner.translate(requirement)));
         let forall = |trigger: Expr, body: Expr| Expr::Quantified {
             quantifier: ivl::Quantifier::Forall,

@@ -23,6 +23,7 @@ mod levels;
 mod names;
 mod resources;
 mod state;
+mod sums;
 mod thread;
 
 use crate::ivl::{self, Declaration, Expr, Procedure, Stmt, StmtKind};
@@ -140,6 +141,7 @@ pub fn encode<'k>(outline: &'k Outline<'k>) -> Encoding {
         extra_declarations: Vec::new(),
         shown: HashMap::new(),
         probes: Vec::new(),
+        sums: Default::default(),
     };
     let mut declarations = encoder.preamble();
     for function in &outline.function_outlines {
@@ -163,6 +165,7 @@ pub fn encode<'k>(outline: &'k Outline<'k>) -> Encoding {
         }
     }
     declarations.append(&mut encoder.extra_declarations);
+    declarations.extend(encoder.sums.borrow().declarations());
     declarations.extend(resources);
     Encoding {
         program: ivl::Program::new(declarations),

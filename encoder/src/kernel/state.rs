@@ -6,11 +6,14 @@
 
 use super::expr::{self, Context};
 use super::names;
+use super::sums::Sums;
 use crate::ivl::{self, BinaryOp, Binding, Declaration, Expr, Procedure, Spec, Stmt, StmtKind, Type};
 use lockstep_logic::outline::{Check, Outline};
 use lockstep_logic::recursion::CallGraph;
 use lockstep_logic::{self as logic, FunctionId, ObligationId, Span, VarId, VarKind};
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// The tags of probes begin with it; the tags of obligations with `o`.
 pub(super) const PROBE_PREFIX: char = 'v';
@@ -55,6 +58,8 @@ pub(super) struct Encoder<'k> {
     pub(super) shown: HashMap<String, Vec<(String, Expr)>>,
     /// See [`Encoding::probes`].
     pub(super) probes: Vec<Probe>,
+    /// The sum functions the translation has met (E18).
+    pub(super) sums: Rc<RefCell<Sums>>,
 }
 
 /// After a failed write check, the permission that lets the thread go on as if it had held it
@@ -225,6 +230,7 @@ impl<'k> Encoder<'k> {
             old_heaps: arrays.map(|index| names::old_heap(kernel, index)).collect(),
             function: None,
             measure: None,
+            sums: Rc::clone(&self.sums),
         }
     }
 

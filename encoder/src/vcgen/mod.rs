@@ -22,6 +22,7 @@
 //! Why the result is sound: `proofs/vcgen.md`, sections V1 (lowering), V2 (passification), V3 (block
 //! equations) and V4 (one check at a time).
 
+mod ground;
 mod products;
 
 use crate::ivl::{
@@ -222,7 +223,19 @@ pub fn procedure(program: &Program, procedure: &Procedure) -> ProcedureVc {
     // They go before every other assertion: z3 then reads the block equations with the facts
     // already known, and answers the matrix kernels in milliseconds under every seed, where the
     // same facts stated last leave it searching for seconds.
-    let facts = products::facts(&script).into_iter().map(Command::Assert);
+    // Then the lemmas' instances at the query's own terms (V9), in the same place for the same
+    // reason.
+    let lemmas: Vec<Term> = program
+        .declarations
+        .iter()
+        .filter_map(|declaration| match declaration {
+            Declaration::Lemma(lemma) => Some(assumed(lemma, &global_scope)),
+            _ => None,
+        })
+        .collect();
+    let mut facts = products::facts(&script);
+    facts.extend(ground::instances(&script, &lemmas));
+    let facts = facts.into_iter().map(Command::Assert);
     let first_assertion = script
         .commands
         .iter()
@@ -798,6 +811,16 @@ impl Definitions {
 
     fn expands(&self, name: &str) -> bool {
         self.bodies.contains_key(name)
+    }
+}
+
+/// Whether one of `names` occurs in `term` (bound or free).
+fn mentions(term: &Term, names: &[impl AsRef<str>]) -> bool {
+    match term {
+        Term::Symbol(name) => names.iter().any(|candidate| candidate.as_ref() == name),
+        Term::App(_, args) => args.iter().any(|arg| mentions(arg, names)),
+        Term::Quantifier { body, .. } | Term::Lambda { body, .. } => mentions(body, names),
+        Term::Bool(_) | Term::Int(_) | Term::Real(_) => false,
     }
 }
 

@@ -15,6 +15,7 @@
 //! solver the search. Only ground products count (no variable bound by a quantifier or a lambda in
 //! them), since a fact about a bound variable's product would have to be instantiated.
 
+use super::mentions;
 use crate::smt::{Command, Op, Script, Sort, Term};
 use std::collections::HashMap;
 
@@ -105,15 +106,6 @@ fn collect(term: &Term, sorts: &Sorts, bound: &mut Vec<String>, products: &mut V
             bound.pop();
         }
         Term::Bool(_) | Term::Int(_) | Term::Real(_) | Term::Symbol(_) => {}
-    }
-}
-
-fn mentions(term: &Term, names: &[String]) -> bool {
-    match term {
-        Term::Symbol(name) => names.contains(name),
-        Term::App(_, args) => args.iter().any(|arg| mentions(arg, names)),
-        Term::Quantifier { body, .. } | Term::Lambda { body, .. } => mentions(body, names),
-        Term::Bool(_) | Term::Int(_) | Term::Real(_) => false,
     }
 }
 

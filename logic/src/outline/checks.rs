@@ -243,6 +243,15 @@ impl Place<'_> {
                 scope.guards.pop();
                 scope.binders.pop();
             }
+            ExprKind::Sum { var, lower, upper, body } => {
+                self.walk(lower, old, scope, numbering, out);
+                self.walk(upper, old, scope, numbering, out);
+                scope.binders.push(*var);
+                scope.guards.push(operand(&Expr::half_open_range(*var, lower, upper)));
+                self.walk(body, old, scope, numbering, out);
+                scope.guards.pop();
+                scope.binders.pop();
+            }
             ExprKind::Old(inner) => self.walk(inner, true, scope, numbering, out),
         }
     }
