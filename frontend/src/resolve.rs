@@ -878,42 +878,14 @@ impl Resolver {
                 None
             }
             ast::ExprKind::Quantifier { kind, ty, ty_span, var, range, body } => {
-                let quantifier = match kind {
-                    ast::QuantifierKind::Exists => Quantifier::Exists,
-                    _ => Quantifier::Forall,
-                };
-                names.scopes.push(Vec::new());
-                let result = self.bound_variable(names, context, var, *ty, *ty_span).and_then(|var| {
-                    let range = self.expr(names, context, range, Some(Type::Bool));
-                    let body = self.expr(names, context, body, Some(Type::Bool));
-                    Some(ExprKind::Quantifier { quantifier, var, range: Box::new(range?), body: Box::new(body?) })
-                });
-                names.scopes.pop();
-                typed(result?, Type::Bool)
+                typed(self.quantifier(names, context, *kind, (*ty, *ty_span), var, range, body)?, Type::Bool)
             }
             ast::ExprKind::Sum { ty, var, range, body } => {
-                let (ty, ty_span) = ty.unwrap_or((ast::TypeName::Int, var.span));
-                names.scopes.push(Vec::new());
-                let result = self.bound_variable(names, context, var, ty, ty_span).and_then(|var| {
-                    let range = self.expr(names, context, range, Some(Type::Bool));
-                    let body = self.expr(names, context, body, Some(Type::Int));
-                    let (lower, upper) = self.sum_bounds(var, range?)?;
-                    Some(ExprKind::Sum { var, lower: Box::new(lower), upper: Box::new(upper), body: Box::new(body?) })
-                });
-                names.scopes.pop();
-                typed(result?, Type::Int)
+                typed(self.sum(names, context, *ty, var, range, body)?, Type::Int)
             }
             ast::ExprKind::Old(value) => {
                 if !context.old {
-                    let message = if context.place == Place::Function {
-                        "`\\old` has no meaning in a pure function, which reads no memory"
-                    } else {
-                        "`\\old` outside a postcondition, a barrier contract or a loop invariant"
-                    };
-                    self.report(
-                        Diagnostic::error(Code::MisplacedOld, message, span, "not allowed here")
-                            .with_help("`\\old(e)` means the value of `e` when the kernel started; it may appear in the `ensures` clauses of the kernel, group and thread contracts, in barrier contracts and in loop invariants"),
-                    );
+                    self.misplaced_old(context, span);
                     return None;
                 }
                 let value = self.expr(names, context, value, expected)?;
@@ -925,6 +897,69 @@ impl Resolver {
                 None
             }
         }
+    }
+
+    /// `(\forall int i; range; body)` or `(\exists ...)`, in a function of its own (see
+    /// [`Resolver::sum`]).
+    #[allow(clippy::too_many_arguments)]
+    fn quantifier(
+        &mut self,
+        names: &mut Names,
+        context: Context,
+        kind: ast::QuantifierKind,
+        (ty, ty_span): (ast::TypeName, Span),
+        var: &ast::Ident,
+        range: &ast::Expr,
+        body: &ast::Expr,
+    ) -> Option<ExprKind> {
+        let quantifier = match kind {
+            ast::QuantifierKind::Exists => Quantifier::Exists,
+            _ => Quantifier::Forall,
+        };
+        names.scopes.push(Vec::new());
+        let result = self.bound_variable(names, context, var, ty, ty_span).and_then(|var| {
+            let range = self.expr(names, context, range, Some(Type::Bool));
+            let body = self.expr(names, context, body, Some(Type::Bool));
+            Some(ExprKind::Quantifier { quantifier, var, range: Box::new(range?), body: Box::new(body?) })
+        });
+        names.scopes.pop();
+        result
+    }
+
+    fn misplaced_old(&mut self, context: Context, span: Span) {
+        let message = if context.place == Place::Function {
+            "`\\old` has no meaning in a pure function, which reads no memory"
+        } else {
+            "`\\old` outside a postcondition, a barrier contract or a loop invariant"
+        };
+        self.report(
+            Diagnostic::error(Code::MisplacedOld, message, span, "not allowed here")
+                .with_help("`\\old(e)` means the value of `e` when the kernel started; it may appear in the `ensures` clauses of the kernel, group and thread contracts, in barrier contracts and in loop invariants"),
+        );
+    }
+
+    /// `\sum(int j; range; body)`, in a function of its own: the frame of the recursive
+    /// `expr_inner` stays small, so that the deepest nesting the parser accepts fits a test thread's
+    /// stack (`tests/fuzz.rs`).
+    fn sum(
+        &mut self,
+        names: &mut Names,
+        context: Context,
+        ty: Option<(ast::TypeName, Span)>,
+        var: &ast::Ident,
+        range: &ast::Expr,
+        body: &ast::Expr,
+    ) -> Option<ExprKind> {
+        let (ty, ty_span) = ty.unwrap_or((ast::TypeName::Int, var.span));
+        names.scopes.push(Vec::new());
+        let result = self.bound_variable(names, context, var, ty, ty_span).and_then(|var| {
+            let range = self.expr(names, context, range, Some(Type::Bool));
+            let body = self.expr(names, context, body, Some(Type::Int));
+            let (lower, upper) = self.sum_bounds(var, range?)?;
+            Some(ExprKind::Sum { var, lower: Box::new(lower), upper: Box::new(upper), body: Box::new(body?) })
+        });
+        names.scopes.pop();
+        result
     }
 
     /// The half-open bounds `[lower, upper)` of a `\sum` over `var` from its range: a conjunction of

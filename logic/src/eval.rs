@@ -262,26 +262,38 @@ impl<'p> Evaluator<'p> {
             ExprKind::Quantifier { quantifier, var, range, body } => {
                 self.quantifier(*quantifier, *var, range, body, span, env, bound)?
             }
-            ExprKind::Sum { var, lower, upper, body } => {
-                let lower = self.in_scope(lower, env, bound)?.as_int(lower.span)?.clone();
-                let upper = self.in_scope(upper, env, bound)?.as_int(upper.span)?.clone();
-                let mut total = BigInt::zero();
-                let mut value = lower;
-                while value < upper {
-                    bound.push((*var, Value::Int(value.clone())));
-                    let term = self.in_scope(body, env, bound).and_then(|term| Ok(term.as_int(body.span)?.clone()));
-                    bound.pop();
-                    total += term?;
-                    value += 1;
-                }
-                Value::Int(total)
-            }
+            ExprKind::Sum { var, lower, upper, body } => self.sum(*var, lower, upper, body, env, bound)?,
             ExprKind::Old(inner) => {
                 let old = env.old().ok_or_else(|| EvalError::Unavailable { span, what: "`\\old`".into() })?;
                 self.in_scope(inner, old, bound)?
             }
             ExprKind::Result => env.result(span)?,
         })
+    }
+
+    /// The value of `\sum(var; lower <= var < upper; body)`, in a function of its own so that the
+    /// frame of the recursive [`Evaluator::in_scope`] stays small.
+    fn sum(
+        &self,
+        var: VarId,
+        lower: &Expr,
+        upper: &Expr,
+        body: &Expr,
+        env: &dyn Env,
+        bound: &mut Vec<(VarId, Value)>,
+    ) -> Result<Value, EvalError> {
+        let lower = self.in_scope(lower, env, bound)?.as_int(lower.span)?.clone();
+        let upper = self.in_scope(upper, env, bound)?.as_int(upper.span)?.clone();
+        let mut total = BigInt::zero();
+        let mut value = lower;
+        while value < upper {
+            bound.push((var, Value::Int(value.clone())));
+            let term = self.in_scope(body, env, bound).and_then(|term| Ok(term.as_int(body.span)?.clone()));
+            bound.pop();
+            total += term?;
+            value += 1;
+        }
+        Ok(Value::Int(total))
     }
 
     fn binary(

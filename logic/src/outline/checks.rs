@@ -244,16 +244,36 @@ impl Place<'_> {
                 scope.binders.pop();
             }
             ExprKind::Sum { var, lower, upper, body } => {
-                self.walk(lower, old, scope, numbering, out);
-                self.walk(upper, old, scope, numbering, out);
-                scope.binders.push(*var);
-                scope.guards.push(operand(&Expr::half_open_range(*var, lower, upper)));
-                self.walk(body, old, scope, numbering, out);
-                scope.guards.pop();
-                scope.binders.pop();
+                self.walk_sum(*var, lower, upper, body, old, scope, numbering, out)
             }
             ExprKind::Old(inner) => self.walk(inner, true, scope, numbering, out),
         }
+    }
+}
+
+impl Place<'_> {
+    /// The checks of a `\sum`: its bounds, and its body for every index in range. A function of its
+    /// own, so that the frame of the recursive `walk` stays small.
+    #[allow(clippy::too_many_arguments)]
+    fn walk_sum(
+        &self,
+        var: VarId,
+        lower: &Expr,
+        upper: &Expr,
+        body: &Expr,
+        old: bool,
+        scope: &mut Scope,
+        numbering: &mut Numbering,
+        out: &mut Vec<Check>,
+    ) {
+        self.walk(lower, old, scope, numbering, out);
+        self.walk(upper, old, scope, numbering, out);
+        let range = Expr::half_open_range(var, lower, upper);
+        scope.binders.push(var);
+        scope.guards.push(if old { wrap_old(&range) } else { range });
+        self.walk(body, old, scope, numbering, out);
+        scope.guards.pop();
+        scope.binders.pop();
     }
 }
 
