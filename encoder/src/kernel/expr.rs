@@ -41,7 +41,7 @@ pub struct Context<'k> {
     pub sums: Rc<RefCell<Sums>>,
 }
 
-impl Context<'_> {
+impl<'k> Context<'k> {
     pub fn builtin(&self, builtin: Builtin) -> Expr {
         match builtin {
             Builtin::Tid => self.thread[0].clone(),
@@ -102,9 +102,7 @@ impl Context<'_> {
                 call(&self.functions[callee.index()], args.iter().map(go).collect())
             }
             ExprKind::Quantifier { quantifier, var, range, body } => {
-                let name = self.bound_name(*var);
-                let mut inner = self.clone();
-                inner.vars.insert(*var, Expr::var(&name));
+                let (name, inner) = self.binding(*var);
                 let range = inner.value(range, old);
                 let body = inner.value(body, old);
                 let (quantifier, body) = match quantifier {
@@ -119,33 +117,23 @@ impl Context<'_> {
                 }
             }
             ExprKind::Sum { var, lower, upper, body } => {
-                let name = self.bound_name(*var);
-                let mut inner = self.clone();
-                inner.vars.insert(*var, Expr::var(&name));
+                let (name, inner) = self.binding(*var);
                 let translated = inner.value(body, old);
-                let types = self.types_of(body, old);
+                let heap = IvlType::map(IvlType::Int, IvlType::Int);
+                let mut types = boolean_names(body, |var| self.value(var, old));
+                types.extend(self.heaps.iter().chain(&self.old_heaps).map(|name| (name.clone(), heap.clone())));
                 self.sums.borrow_mut().application(go(lower), go(upper), &name, &translated, &types)
             }
             ExprKind::Old(inner) => self.value(inner, true),
         }
     }
 
-    /// The types of the IVL names an expression's translation may mention that are not integers:
-    /// heaps, and boolean variables.
-    fn types_of(&self, expr: &logic::Expr, old: bool) -> HashMap<String, IvlType> {
-        let heap = IvlType::map(IvlType::Int, IvlType::Int);
-        let mut types: HashMap<String, IvlType> =
-            self.heaps.iter().chain(&self.old_heaps).map(|name| (name.clone(), heap.clone())).collect();
-        let mut work = vec![expr];
-        while let Some(next) = work.pop() {
-            if let (ExprKind::Var(_), logic::Type::Bool) = (&next.kind, next.ty) {
-                if let Expr::Var(name) = self.value(next, old) {
-                    types.insert(name, IvlType::Bool);
-                }
-            }
-            next.children(&mut work);
-        }
-        types
+    /// The IVL name of a bound variable, and this context with the variable bound to it.
+    fn binding(&self, var: VarId) -> (String, Context<'k>) {
+        let name = self.bound_name(var);
+        let mut inner = self.clone();
+        inner.vars.insert(var, Expr::var(&name));
+        (name, inner)
     }
 
     /// The term of an exact amount: a literal, or for `q \ d` the constant that stands for it
@@ -287,7 +275,7 @@ impl FunctionContext<'_> {
             }
             ExprKind::Sum { var, lower, upper, body } => {
                 let name = names::function_var(self.function, *var);
-                let types = self.types_of(body);
+                let types = boolean_names(body, |var| self.translate(var));
                 self.sums.borrow_mut().application(go(lower), go(upper), &name, &go(body), &types)
             }
             // The resolver keeps memory, thread ids and `\old` out of pure functions; should one
@@ -297,21 +285,20 @@ impl FunctionContext<'_> {
     }
 }
 
-impl FunctionContext<'_> {
-    /// The names of the function's boolean variables an expression mentions.
-    fn types_of(&self, expr: &logic::Expr) -> HashMap<String, IvlType> {
-        let mut types = HashMap::new();
-        let mut work = vec![expr];
-        while let Some(next) = work.pop() {
-            if let (ExprKind::Var(_), logic::Type::Bool) = (&next.kind, next.ty) {
-                if let Expr::Var(name) = self.translate(next) {
-                    types.insert(name, IvlType::Bool);
-                }
+/// The IVL names of the boolean variables of `expr`, as `translate` spells them, each with its
+/// type: a sum's body passes them to its function (E18), which otherwise takes integers.
+fn boolean_names(expr: &logic::Expr, translate: impl Fn(&logic::Expr) -> Expr) -> HashMap<String, IvlType> {
+    let mut types = HashMap::new();
+    let mut work = vec![expr];
+    while let Some(next) = work.pop() {
+        if let (ExprKind::Var(_), logic::Type::Bool) = (&next.kind, next.ty) {
+            if let Expr::Var(name) = translate(next) {
+                types.insert(name, IvlType::Bool);
             }
-            next.children(&mut work);
         }
-        types
+        next.children(&mut work);
     }
+    types
 }
 
 /// The default fuel of a call: two unfoldings (`proofs/kernel.md`, E5).
