@@ -252,7 +252,7 @@ impl Search<'_> {
     fn round(&mut self, enabled: &[bool], alone: bool) -> Result<Round, SolverError> {
         let assumptions = assumptions(enabled);
         let answer = if alone { self.solver.check_alone(&assumptions)? } else { self.solver.check(&assumptions)? };
-        self.settle(answer, enabled)
+        self.read_answer(answer, enabled)
     }
 
     /// An incremental question about the enabled checks, within [`JOINT_RESOURCES`] when there
@@ -262,13 +262,13 @@ impl Search<'_> {
             return self.round(enabled, false);
         }
         match self.solver.check_within(&assumptions(enabled), JOINT_RESOURCES)? {
-            Some(answer) => self.settle(answer, enabled),
+            Some(answer) => self.read_answer(answer, enabled),
             None => self.round(enabled, false),
         }
     }
 
     /// What an answer about the enabled checks says of them.
-    fn settle(&mut self, answer: Answer, enabled: &[bool]) -> Result<Round, SolverError> {
+    fn read_answer(&mut self, answer: Answer, enabled: &[bool]) -> Result<Round, SolverError> {
         Ok(match answer {
             Answer::Unsat => Round::AllHold,
             Answer::Unknown(reason) => Round::Unknown(reason),
@@ -283,12 +283,12 @@ impl Search<'_> {
     }
 }
 
-/// Gives every check still open the same status.
 /// `enabled@k` assumed as check `k` is enabled or not.
 fn assumptions(enabled: &[bool]) -> Vec<(String, bool)> {
     enabled.iter().enumerate().map(|(check, on)| (enabled_symbol(check), *on)).collect()
 }
 
+/// Gives every check still open the same status.
 fn settle(statuses: &mut [Option<Status>], status: impl Fn() -> Status) {
     for open in statuses.iter_mut().filter(|status| status.is_none()) {
         *open = Some(status());
