@@ -129,6 +129,14 @@ pub fn procedure(
             if let Round::Unknown(_) = round {
                 round = search.round(&only, true)?;
             }
+            // Ground instances of the definitions (V6) settle in milliseconds what other seeds
+            // may search for until their time limit, so they come first.
+            if let Round::Unknown(_) = round {
+                if let Some(status) = confirm(&mut search, check, definitions)? {
+                    statuses[check] = Some(status);
+                    continue;
+                }
+            }
             // z3 may give up on a quantified query (`incomplete quantifiers`) under one seed and
             // decide it under another: a few other seeds, always the same ones, so that the answer
             // stays a function of the input and the options.
@@ -170,16 +178,6 @@ pub fn procedure(
         statuses[check] = Some(status);
         if !settled {
             break;
-        }
-    }
-    for (check, status) in statuses.iter_mut().enumerate() {
-        if is_probe[check] {
-            continue;
-        }
-        if let Some(Status::Undecided(_)) = status {
-            if let Some(confirmed) = confirm(&mut search, check, definitions)? {
-                *status = Some(confirmed);
-            }
         }
     }
     Ok(vc
@@ -350,6 +348,8 @@ const CONFIRMATION_ROUNDS: usize = 12;
 /// `None` when the check stays undecided: no axioms to set aside, an application under a
 /// quantifier (whose instances the model does not show), a value that cannot be computed, or too
 /// many rounds.
+///
+/// The solver holds the whole script again afterwards, for the checks asked after this one.
 fn confirm(search: &mut Search, check: usize, definitions: &[Definition]) -> Result<Option<Status>, SolverError> {
     let guards: HashSet<&str> = definitions.iter().map(|definition| definition.guard.as_str()).collect();
     let is_axiom = |command: &Command| match command {
@@ -361,7 +361,7 @@ fn confirm(search: &mut Search, check: usize, definitions: &[Definition]) -> Res
     if !search.vc.script.commands.iter().any(is_axiom) {
         return Ok(None);
     }
-    let mut relaxed =
+    let relaxed =
         Script { commands: search.vc.script.commands.iter().filter(|command| !is_axiom(command)).cloned().collect() };
     let by_symbol: HashMap<&str, &Definition> =
         definitions.iter().map(|definition| (definition.function.as_str(), definition)).collect();
@@ -387,6 +387,18 @@ fn confirm(search: &mut Search, check: usize, definitions: &[Definition]) -> Res
             _ => unreachable!("ground_applications collects applications"),
         })
         .collect();
+    let confirmed = confirm_relaxed(search, check, relaxed, &applications);
+    search.load(&search.vc.script)?;
+    confirmed
+}
+
+/// The rounds of [`confirm`] in the script without the guarded axioms.
+fn confirm_relaxed(
+    search: &mut Search,
+    check: usize,
+    mut relaxed: Script,
+    applications: &[Application],
+) -> Result<Option<Status>, SolverError> {
     let only: Vec<bool> = (0..search.vc.checks.len()).map(|other| other == check).collect();
     for _ in 0..CONFIRMATION_ROUNDS {
         search.load(&relaxed)?;
@@ -395,7 +407,7 @@ fn confirm(search: &mut Search, check: usize, definitions: &[Definition]) -> Res
             Round::Unknown(_) => return Ok(None),
             Round::Fails(_, model) => model,
         };
-        let Some(instances) = wrong_instances(search.solver, &applications)? else { return Ok(None) };
+        let Some(instances) = wrong_instances(search.solver, applications)? else { return Ok(None) };
         if instances.is_empty() {
             return Ok(Some(Status::Failed { model }));
         }

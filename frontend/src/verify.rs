@@ -192,14 +192,28 @@ fn report(
                 continue;
             }
             let Some(index) = tag.strip_prefix('o').and_then(|index| index.parse::<usize>().ok()) else { continue };
-            verdicts[index] = Some(match &outcome.status {
+            // An obligation may be asserted by several checks (in several places or procedures,
+            // or a range's two ends): it holds only if all hold, so the first failure stands,
+            // and an undecided check is not outweighed by a verified one.
+            let verdict = match &outcome.status {
                 Status::Verified => (Verdict::Verified, Vec::new()),
                 Status::Failed { model } => {
                     let reads = in_procedure.and_then(|reads| reads.get(tag));
                     (Verdict::Failed, counterexample(encoding, model, reads))
                 }
                 Status::Undecided(reason) => (Verdict::Undecided(reason.clone()), Vec::new()),
-            });
+            };
+            let worse = |(new, _): &(Verdict, Counterexample), (old, _): &(Verdict, Counterexample)| {
+                let rank = |verdict: &Verdict| match verdict {
+                    Verdict::Verified => 0,
+                    Verdict::Undecided(_) => 1,
+                    Verdict::Failed => 2,
+                };
+                rank(new) > rank(old)
+            };
+            if verdicts[index].as_ref().is_none_or(|old| worse(&verdict, old)) {
+                verdicts[index] = Some(verdict);
+            }
         }
     }
     for (obligation, verdict) in encoding.obligations.iter().cloned().zip(verdicts) {

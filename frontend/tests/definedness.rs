@@ -220,3 +220,62 @@ kernel old_past_end {
         assert_eq!(failures(&twin), Vec::<String>::new(), "{twin}");
     }
 }
+
+/// Bounds over a range are checked at its two ends (E1): that is exact, so every range that
+/// reaches one cell past either end of the array fails, with a lower or upper bound written either
+/// way round, strict or not, with a positive or negative coefficient, under `\forall` and `\sum`;
+/// and the same ranges kept inside the array, or empty, verify.
+#[test]
+fn a_range_one_cell_past_either_end_fails_and_inside_verifies() {
+    let kernel = |fact: &str| {
+        format!(
+            "kernel k(int n) {{
+  global int[tcount] a;
+  requires Perm(a[tid], write);
+  ensures Perm(a[tid], write);
+  ensures {fact};
+  void main() {{ a[tid] := 0; }}
+}}
+"
+        )
+    };
+    // (past an end, inside): each pair differs in one bound, one index or one coefficient.
+    let cases = [
+        (
+            "(\\forall int j; 0 <= j <= tcount; \\old(a[j]) == \\old(a[j]))",
+            "(\\forall int j; 0 <= j < tcount; \\old(a[j]) == \\old(a[j]))",
+        ),
+        (
+            "(\\forall int j; j > 0 && j <= tcount; \\old(a[j]) == \\old(a[j]))",
+            "(\\forall int j; j > 0 && j <= tcount; \\old(a[j - 1]) == \\old(a[j - 1]))",
+        ),
+        (
+            "(\\forall int j; tcount > j && j >= 0; \\old(a[tcount - j]) == \\old(a[tcount - j]))",
+            "(\\forall int j; tcount > j && j >= 0; \\old(a[tcount - 1 - j]) == \\old(a[tcount - 1 - j]))",
+        ),
+        (
+            "(\\forall int j; 0 <= j < tcount / 2 + 1; \\old(a[2 * j]) == \\old(a[2 * j]))",
+            "(\\forall int j; 0 <= j < (tcount + 1) / 2; \\old(a[2 * j]) == \\old(a[2 * j]))",
+        ),
+        (
+            "\\sum(int j; -1 <= j < tcount - 1; \\old(a[j])) == \\sum(int j; -1 <= j < tcount - 1; \\old(a[j]))",
+            "\\sum(int j; 0 <= j < tcount; \\old(a[j])) == \\sum(int j; 0 <= j < tcount; \\old(a[j]))",
+        ),
+        (
+            "(\\forall int j; 0 <= j < n; \\old(a[j + tcount]) == 0)",
+            "(\\forall int j; 5 <= j < 5; \\old(a[j + tcount]) == 0)",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (past, inside) in cases {
+        let failing = failures(&kernel(past));
+        if failing != ["access.bounds:5"] {
+            wrong.push(format!("{past}: expected access.bounds:5, got {failing:?}"));
+        }
+        let failing = failures(&kernel(inside));
+        if !failing.is_empty() {
+            wrong.push(format!("{inside}: expected no failure, got {failing:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

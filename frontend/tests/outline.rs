@@ -4,7 +4,7 @@
 use expect_test::expect;
 use lockstep_frontend::check_bytes;
 use lockstep_logic::fences::MemoryModel;
-use lockstep_logic::outline::{Command, Formula, Global, Origin, Outline, Part, Threads};
+use lockstep_logic::outline::{Check, Command, Formula, Global, Origin, Outline, Part, Requirement, Threads};
 use lockstep_logic::{ObligationId, Program};
 
 fn program(path: &str) -> (Program, String) {
@@ -35,7 +35,7 @@ fn listing(outline: &Outline, text: &str) -> String {
 fn referenced(outline: &Outline) -> Vec<usize> {
     fn parts(parts: &[Part], out: &mut Vec<usize>) {
         for part in parts {
-            out.extend(part.checks.iter().map(|check| check.obligation));
+            push_checks(&part.checks, out);
             out.extend(part.holds);
             out.extend(part.distinct);
         }
@@ -45,22 +45,20 @@ fn referenced(outline: &Outline) -> Vec<usize> {
             match command {
                 Command::Inhale(inhaled) => parts(inhaled, out),
                 Command::Exhale { parts: exhaled, .. } | Command::Assert { parts: exhaled, .. } => parts(exhaled, out),
-                Command::Assign { checks, .. } | Command::Assume { checks, .. } => {
-                    out.extend(checks.iter().map(|check| check.obligation))
-                }
+                Command::Assign { checks, .. } | Command::Assume { checks, .. } => push_checks(checks, out),
                 Command::Write { checks, bounds, write, .. } => {
-                    out.extend(checks.iter().map(|check| check.obligation));
+                    push_checks(checks, out);
                     out.extend([*bounds, *write]);
                 }
                 Command::If { checks, then_branch, else_branch, .. } => {
-                    out.extend(checks.iter().map(|check| check.obligation));
+                    push_checks(checks, out);
                     commands(then_branch, out);
                     commands(else_branch, out);
                 }
                 Command::Loop { entry, inhaled, cond_checks, body, preserved, exit, .. } => {
                     commands(std::slice::from_ref(entry), out);
                     parts(inhaled, out);
-                    out.extend(cond_checks.iter().map(|check| check.obligation));
+                    push_checks(cond_checks, out);
                     commands(body, out);
                     commands(std::slice::from_ref(preserved), out);
                     parts(exit, out);
@@ -75,12 +73,14 @@ fn referenced(outline: &Outline) -> Vec<usize> {
     let mut found = Vec::new();
     for function in &outline.function_outlines {
         for checks in &function.requires {
-            found.extend(checks.iter().map(|check| check.obligation));
+            push_checks(checks, &mut found);
         }
-        found.extend(function.measure.iter().flat_map(|(_, checks)| checks.iter().map(|check| check.obligation)));
-        found.extend(function.body.iter().map(|check| check.obligation));
+        if let Some((_, checks)) = &function.measure {
+            push_checks(checks, &mut found);
+        }
+        push_checks(&function.body, &mut found);
         for (checks, post) in &function.ensures {
-            found.extend(checks.iter().map(|check| check.obligation));
+            push_checks(checks, &mut found);
             found.push(*post);
         }
     }
@@ -89,6 +89,16 @@ fn referenced(outline: &Outline) -> Vec<usize> {
         found.extend(global.obligations());
     }
     found
+}
+
+/// The obligations of a list of checks, each once: a bounds check over a range is asked at the
+/// range's two ends, two checks of one obligation side by side.
+fn push_checks(checks: &[Check], out: &mut Vec<usize>) {
+    for check in checks {
+        if out.last() != Some(&check.obligation) {
+            out.push(check.obligation);
+        }
+    }
 }
 
 /// The outline's structure holds each numbered obligation exactly once, in numbering order.
@@ -253,4 +263,41 @@ fn the_memory_model_decides_which_earlier_accesses_the_fence_rule_counts() {
     // fence-rule obligation under the seed's rule, one (with the read's atom) under OpenCL's.
     assert_eq!(earlier(MemoryModel::Seed), Vec::<usize>::new());
     assert_eq!(earlier(MemoryModel::OpenCl), [1]);
+}
+
+/// A bounds check over a range, with an index linear in the range's variable, is asked at the
+/// range's two ends and binds no variable (E1), so the solver gets no quantifier for it; an index
+/// that is not linear, or a guard besides the range that names the variable, keeps the quantifier.
+#[test]
+fn bounds_over_a_range_are_checked_at_its_two_ends() {
+    let source = "kernel ends(int n) {
+  global int[tcount] a;
+  requires Perm(a[tid], write);
+  ensures Perm(a[tid], write);
+  ensures (\\forall int j; 0 <= j < n; a[2 * j + 1] == 0);
+  ensures \\sum(int j; 1 <= j <= n; \\old(a[n - j])) == 0;
+  ensures (\\forall int j; j < n && j >= 0; (\\forall int k; 0 < k && k <= 3; a[j * 4 + k] == 0));
+  ensures (\\forall int j; 0 <= j < 3; a[j * j] == 0);
+  ensures (\\forall int j; 0 <= j < n; j != 1 ==> a[j] == 0);
+  void main() { a[tid] := 0; }
+}
+";
+    let checked = check_bytes("ends.pvl", source.as_bytes().to_vec());
+    let program = checked.program.expect("well formed");
+    let outline = Outline::of(&program, &program.kernels[0], MemoryModel::Seed);
+    let Some(Command::Exhale { parts, .. }) = outline.thread.last() else {
+        panic!("the postcondition is exhaled last")
+    };
+    let bounds: Vec<(usize, usize)> = parts
+        .iter()
+        .map(|part| {
+            let bounds = part.checks.iter().filter(|check| matches!(check.requirement, Requirement::InBounds { .. }));
+            let quantified = bounds.clone().filter(|check| !check.binders.is_empty()).count();
+            (bounds.count(), quantified)
+        })
+        .collect();
+    // Per conjunct: (bounds checks, those still quantified). The permission `a[tid]` has one
+    // ground check; `2 * j + 1` and `n - j` two ends each; the nested range two ends of two ends;
+    // `j * j` and the guarded read keep their quantifier.
+    assert_eq!(bounds, [(1, 0), (2, 0), (2, 0), (4, 0), (1, 1), (1, 1)]);
 }

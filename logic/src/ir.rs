@@ -5,6 +5,7 @@
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
+use std::collections::HashMap;
 
 /// A half-open range of byte offsets into the source file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -516,6 +517,35 @@ impl Expr {
             }
             _ => false,
         }
+    }
+
+    /// Replaces the given variables by their values (which bind no variable of the expression).
+    pub fn substitute(&self, values: &HashMap<VarId, Expr>) -> Expr {
+        let recurse = |expr: &Expr| Box::new(expr.substitute(values));
+        let kind = match &self.kind {
+            ExprKind::Var(var) => match values.get(var) {
+                Some(value) => return Expr { span: self.span, ..value.clone() },
+                None => ExprKind::Var(*var),
+            },
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Builtin(_) | ExprKind::Result => self.kind.clone(),
+            ExprKind::Read { array, index } => ExprKind::Read { array: *array, index: recurse(index) },
+            ExprKind::Unary { op, operand } => ExprKind::Unary { op: *op, operand: recurse(operand) },
+            ExprKind::Binary { op, lhs, rhs } => ExprKind::Binary { op: *op, lhs: recurse(lhs), rhs: recurse(rhs) },
+            ExprKind::Cond { cond, then_value, else_value } => {
+                ExprKind::Cond { cond: recurse(cond), then_value: recurse(then_value), else_value: recurse(else_value) }
+            }
+            ExprKind::Call { function, args } => {
+                ExprKind::Call { function: *function, args: args.iter().map(|arg| arg.substitute(values)).collect() }
+            }
+            ExprKind::Quantifier { quantifier, var, range, body } => {
+                ExprKind::Quantifier { quantifier: *quantifier, var: *var, range: recurse(range), body: recurse(body) }
+            }
+            ExprKind::Sum { var, lower, upper, body } => {
+                ExprKind::Sum { var: *var, lower: recurse(lower), upper: recurse(upper), body: recurse(body) }
+            }
+            ExprKind::Old(inner) => ExprKind::Old(recurse(inner)),
+        };
+        Expr { kind, ty: self.ty, span: self.span }
     }
 
     /// Whether some subexpression (the expression itself included) passes `test`.

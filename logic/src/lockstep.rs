@@ -56,7 +56,7 @@ impl LockStep {
 
     /// The expression with every determined private variable replaced by its value.
     pub fn expand(&self, expr: &Expr) -> Expr {
-        substitute(expr, &self.determined)
+        expr.substitute(&self.determined)
     }
 
     /// Whether a private variable has the same value in every thread of a group.
@@ -137,7 +137,7 @@ fn determined(kernel: &Kernel) -> HashMap<VarId, Expr> {
     order.sort();
     let mut expanded = HashMap::new();
     for var in order {
-        let value = substitute(candidates[&var], &expanded);
+        let value = candidates[&var].substitute(&expanded);
         expanded.insert(var, value);
     }
     expanded
@@ -160,35 +160,6 @@ fn is_id_function(kernel: &Kernel, expr: &Expr, admitted: &dyn Fn(VarId) -> bool
         | ExprKind::Old(_)
         | ExprKind::Result => false,
     }
-}
-
-/// Replaces the given variables by their values (which bind no variable of the expression).
-fn substitute(expr: &Expr, values: &HashMap<VarId, Expr>) -> Expr {
-    let recurse = |expr: &Expr| Box::new(substitute(expr, values));
-    let kind = match &expr.kind {
-        ExprKind::Var(var) => match values.get(var) {
-            Some(value) => return Expr { span: expr.span, ..value.clone() },
-            None => ExprKind::Var(*var),
-        },
-        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Builtin(_) | ExprKind::Result => expr.kind.clone(),
-        ExprKind::Read { array, index } => ExprKind::Read { array: *array, index: recurse(index) },
-        ExprKind::Unary { op, operand } => ExprKind::Unary { op: *op, operand: recurse(operand) },
-        ExprKind::Binary { op, lhs, rhs } => ExprKind::Binary { op: *op, lhs: recurse(lhs), rhs: recurse(rhs) },
-        ExprKind::Cond { cond, then_value, else_value } => {
-            ExprKind::Cond { cond: recurse(cond), then_value: recurse(then_value), else_value: recurse(else_value) }
-        }
-        ExprKind::Call { function, args } => {
-            ExprKind::Call { function: *function, args: args.iter().map(|arg| substitute(arg, values)).collect() }
-        }
-        ExprKind::Quantifier { quantifier, var, range, body } => {
-            ExprKind::Quantifier { quantifier: *quantifier, var: *var, range: recurse(range), body: recurse(body) }
-        }
-        ExprKind::Sum { var, lower, upper, body } => {
-            ExprKind::Sum { var: *var, lower: recurse(lower), upper: recurse(upper), body: recurse(body) }
-        }
-        ExprKind::Old(inner) => ExprKind::Old(recurse(inner)),
-    };
-    Expr { kind, ty: expr.ty, span: expr.span }
 }
 
 fn visit_assignments<'k>(

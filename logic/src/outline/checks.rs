@@ -11,7 +11,10 @@
 
 use super::Numbering;
 use crate::resources::{negation, Conjunct, ConjunctKind};
-use crate::{Amount, ArrayId, BinaryOp, Expr, ExprKind, Function, FunctionId, Kernel, ObligationId, Span, VarId};
+use crate::{
+    Amount, ArrayId, BinaryOp, Expr, ExprKind, Function, FunctionId, Kernel, ObligationId, Span, Type, UnaryOp, VarId,
+};
+use std::collections::HashMap;
 
 /// One requirement of an expression, for one obligation.
 #[derive(Clone, Debug, PartialEq)]
@@ -96,8 +99,140 @@ impl Scope {
         message: String,
     ) {
         let obligation = numbering.add(id, span, message);
-        out.push(Check { obligation, requirement, binders: self.binders.clone(), guards: self.guards.clone() });
+        Check { obligation, requirement, binders: self.binders.clone(), guards: self.guards.clone() }
+            .at_range_ends(out);
     }
+}
+
+impl Check {
+    /// Records the check, its innermost bound variables eliminated where that is exact (E1). A
+    /// bounds check `forall j :: lo <= j < hi ==> 0 <= e(j) < size`, whose index `e` is linear in
+    /// `j` and whose only guard naming `j` is that range, holds exactly when `lo < hi` implies the
+    /// index in bounds at both ends, `e(lo)` and `e(hi - 1)`: over an interval, a linear function
+    /// takes its least and its greatest value at the ends. The solver then gets two checks without
+    /// a quantifier, where the quantifier had no term to trigger on and sent z3's instantiation
+    /// searching (a tree reduction's sums spent seconds there).
+    fn at_range_ends(self, out: &mut Vec<Check>) {
+        match self.ends() {
+            Some(ends) => ends.into_iter().for_each(|end| end.at_range_ends(out)),
+            None => out.push(self),
+        }
+    }
+
+    fn ends(&self) -> Option<Vec<Check>> {
+        let Requirement::InBounds { array, index } = &self.requirement else { return None };
+        let (&var, outer) = self.binders.split_last()?;
+        let mut naming = self.guards.iter().enumerate().filter(|(_, guard)| guard.mentions(var));
+        let (position, range) = naming.next()?;
+        if naming.next().is_some() || !is_linear_in(index, var) {
+            return None;
+        }
+        let (first, last) = interval(range, var)?;
+        let mut guards = self.guards.clone();
+        guards[position] = binary(BinaryOp::Le, &first, &last, Type::Bool);
+        // An index that does not name `var` is the same at both ends.
+        let ends = if index.mentions(var) { vec![first, last] } else { vec![first] };
+        Some(
+            ends.into_iter()
+                .map(|end| Check {
+                    obligation: self.obligation,
+                    requirement: Requirement::InBounds {
+                        array: *array,
+                        index: index.substitute(&HashMap::from([(var, end)])),
+                    },
+                    binders: outer.to_vec(),
+                    guards: guards.clone(),
+                })
+                .collect(),
+        )
+    }
+}
+
+/// Whether `expr` is `a * var + b` for some `a` and `b` that do not mention `var`.
+fn is_linear_in(expr: &Expr, var: VarId) -> bool {
+    if !expr.mentions(var) {
+        return true;
+    }
+    match &expr.kind {
+        ExprKind::Var(found) => *found == var,
+        ExprKind::Old(inner) | ExprKind::Unary { op: UnaryOp::Neg, operand: inner } => is_linear_in(inner, var),
+        ExprKind::Binary { op: BinaryOp::Add | BinaryOp::Sub, lhs, rhs } => {
+            is_linear_in(lhs, var) && is_linear_in(rhs, var)
+        }
+        ExprKind::Binary { op: BinaryOp::Mul, lhs, rhs } => {
+            lhs.mentions(var) != rhs.mentions(var) && is_linear_in(lhs, var) && is_linear_in(rhs, var)
+        }
+        _ => false,
+    }
+}
+
+/// The least and the greatest value of `var` in `range`, when `range` is a lower and an upper
+/// bound of `var` (in either order, strict or not, `\old` or not) by expressions that read no
+/// memory, so that their value is the same wherever the index they replace is evaluated.
+fn interval(range: &Expr, var: VarId) -> Option<(Expr, Expr)> {
+    let range = match &range.kind {
+        ExprKind::Old(inner) => inner,
+        _ => range,
+    };
+    let ExprKind::Binary { op: BinaryOp::And, lhs, rhs } = &range.kind else { return None };
+    match (bound(lhs, var)?, bound(rhs, var)?) {
+        (Bound::Least(first), Bound::Greatest(last)) | (Bound::Greatest(last), Bound::Least(first)) => {
+            Some((first, last))
+        }
+        _ => None,
+    }
+}
+
+enum Bound {
+    Least(Expr),
+    Greatest(Expr),
+}
+
+/// `var`'s bound in a comparison of `var` with an expression that reads no memory.
+fn bound(comparison: &Expr, var: VarId) -> Option<Bound> {
+    let ExprKind::Binary { op, lhs, rhs } = &comparison.kind else { return None };
+    let is_var = |side: &Expr| matches!(side.kind, ExprKind::Var(found) if found == var);
+    // `var op other`, or the same comparison written the other way round.
+    let (op, other) = if is_var(lhs) {
+        (*op, rhs)
+    } else if is_var(rhs) {
+        (mirrored(*op)?, lhs)
+    } else {
+        return None;
+    };
+    let reads = |expr: &Expr| {
+        matches!(
+            expr.kind,
+            ExprKind::Read { .. } | ExprKind::Old(_) | ExprKind::Sum { .. } | ExprKind::Quantifier { .. }
+        )
+    };
+    if other.mentions(var) || other.any(reads) {
+        return None;
+    }
+    let one = Expr { kind: ExprKind::Int(1.into()), ty: Type::Int, span: other.span };
+    Some(match op {
+        BinaryOp::Ge => Bound::Least((**other).clone()),
+        BinaryOp::Gt => Bound::Least(binary(BinaryOp::Add, other, &one, Type::Int)),
+        BinaryOp::Le => Bound::Greatest((**other).clone()),
+        BinaryOp::Lt => Bound::Greatest(binary(BinaryOp::Sub, other, &one, Type::Int)),
+        _ => return None,
+    })
+}
+
+/// The comparison with its operands exchanged: `a < b` is `b > a`.
+fn mirrored(op: BinaryOp) -> Option<BinaryOp> {
+    Some(match op {
+        BinaryOp::Lt => BinaryOp::Gt,
+        BinaryOp::Le => BinaryOp::Ge,
+        BinaryOp::Gt => BinaryOp::Lt,
+        BinaryOp::Ge => BinaryOp::Le,
+        _ => return None,
+    })
+}
+
+fn binary(op: BinaryOp, lhs: &Expr, rhs: &Expr, ty: Type) -> Expr {
+    let kind = ExprKind::Binary { op, lhs: Box::new(lhs.clone()), rhs: Box::new(rhs.clone()) };
+    Expr { kind, ty, span: lhs.span.to(rhs.span) }
 }
 
 impl Place<'_> {
