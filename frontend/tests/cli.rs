@@ -662,3 +662,50 @@ fn verify_prints_the_warnings_of_check_and_its_own() {
     assert_eq!(codes, [("warning::unchecked-assume", 5), ("warning::vacuous", 3)], "{json}");
     std::fs::remove_file(path).unwrap();
 }
+
+/// A tile copied into local memory (`tile[lid] == in[tid]` before the barrier) is handed over
+/// without a quantifier over the other threads (E7): the threads whose cells the postcondition
+/// reads are instantiated, and any other thread's copy holds by the value of its own tile cell,
+/// which nothing else reads. The same barrier with a second precondition about `tile` keeps the
+/// quantifier, since the cell no longer answers to one conjunct alone. Both still verify, and the
+/// claim about the wrong neighbour fails.
+#[test]
+fn a_tile_copy_is_handed_over_at_the_barrier_without_a_quantifier() {
+    let kernel = |extra: &str, neighbour: &str| {
+        format!(
+            "kernel tile_copy {{
+  global int[tcount] in;
+  local int[gsize] tile;
+  requires (\\forall* int i; gid * gsize <= i < gid * gsize + gsize; Perm(in[i], read));
+  requires Perm(tile[lid], write);
+  void main() {{
+    tile[lid] := in[tid];
+    barrier(local) {{
+      requires tile[lid] == in[tid];{extra}
+      ensures (\\forall* int i; gid * gsize <= i < gid * gsize + gsize; Perm(in[i], read));
+      ensures Perm(tile[(lid + 1) % gsize], read);
+      ensures tile[(lid + 1) % gsize] == in[gid * gsize + {neighbour}];
+    }}
+  }}
+}}
+"
+        )
+    };
+    let functional = |source: &str| {
+        let path = temporary("tile_copy", "pvl", source);
+        let output = lockstep(&["verify", "--emit", "boogie", path.to_str().unwrap()]);
+        let boogie = String::from_utf8(output.stdout).expect("utf-8");
+        let start = boogie.find("procedure barrier_functional_0").expect("the barrier's procedure");
+        let end = boogie[start..].find("\n}").map_or(boogie.len(), |end| start + end);
+        boogie[start..end].to_string()
+    };
+    let verdict =
+        |source: &str| lockstep(&["verify", temporary("tile_copy", "pvl", source).to_str().unwrap()]).status.code();
+    let copy = kernel("", "(lid + 1) % gsize");
+    assert!(!functional(&copy).contains("forall other_lid"), "{}", functional(&copy));
+    assert_eq!(verdict(&copy), Some(0));
+    let twice = kernel("\n      requires tile[lid] >= in[tid];", "(lid + 1) % gsize");
+    assert!(functional(&twice).contains("forall other_lid"), "{}", functional(&twice));
+    assert_eq!(verdict(&twice), Some(0));
+    assert_eq!(verdict(&kernel("", "(lid + 2) % gsize")), Some(1));
+}

@@ -121,8 +121,17 @@ pub fn euclidean_division(x: Expr, m: Expr) -> Expr {
         .fold(divided, |sum, (sign, k)| Expr::binary(if sign { BinaryOp::Add } else { BinaryOp::Sub }, sum, k))
 }
 
-/// `if 0 <= x < m then first else if m <= x < 2m then second else if -m <= x < 0 then third else plain`.
+/// `if 0 <= x < m then first else if m <= x < 2m then second else if -m <= x < 0 then third else plain`,
+/// or only `plain` when `x` holds a conditional already: such an `x` is mostly cases itself (an
+/// id's coordinate inside the inverse of a two-dimensional index), and cases of cases repeat `x`
+/// four times a level, which made a 2-D stencil's barrier procedure 32 MB of SMT-LIB; `plain` is
+/// the same value (E9).
 fn cases(x: &Expr, m: &Expr, [first, second, third]: [Expr; 3], plain: Expr) -> Expr {
+    let mut nested = false;
+    x.walk(&mut |inner| nested |= matches!(inner, Expr::IfThenElse(..)));
+    if nested {
+        return plain;
+    }
     let within = |low: Expr, high: Expr| {
         Expr::binary(
             BinaryOp::And,

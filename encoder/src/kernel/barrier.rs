@@ -109,8 +109,14 @@ impl Encoder<'_> {
         let mut covered = vec![false; other_pres.len()];
         for (position, conjunct) in other_pres.iter().enumerate() {
             let reads = conjunct_reads(conjunct);
+            // The array of the one location whose value can make the conjunct hold in a thread
+            // whose instance is left out (E7).
+            let free = match reads[..] {
+                [(array, _)] => Some(array),
+                _ => solved_cell(conjunct, position, own_pres, other_pres),
+            };
             let mut exact = posts_ground
-                && reads.len() == 1
+                && free.is_some()
                 && conjunct.binders.is_empty()
                 && !has_quantifier(conjunct_fact(conjunct));
             for (array, index) in reads {
@@ -119,10 +125,13 @@ impl Encoder<'_> {
                 // A lock-step-safe private variable has one value in all threads at the barrier.
                 let shared = |var: VarId| lockstep.is_safe_variable(kernel, var);
                 let index = lockstep.expand(index);
-                exact &= !locations.is_empty() && inverse_is_exact(&index);
+                let is_free = free == Some(array);
+                if is_free {
+                    exact &= !locations.is_empty() && inverse_is_exact(&index);
+                }
                 for location in locations {
                     let Some(inverse) = inverse::symbolic_inverse(&index, location, &own, &shared) else {
-                        exact = false;
+                        exact &= !is_free;
                         continue;
                     };
                     stmts.extend(at_thread(&inverse.lid(&gid), conjunct));
@@ -204,6 +213,12 @@ fn other_name(kernel: &logic::Kernel, var: VarId) -> String {
 /// the launch heap, the same in every thread: it asks for no other thread's precondition, and says
 /// nothing of the heap at the barrier.
 fn conjunct_reads(conjunct: &Conjunct) -> Vec<(logic::ArrayId, &logic::Expr)> {
+    heap_reads(conjunct, false)
+}
+
+/// The reads of the heap at the barrier in a conjunct, guards included, also under quantifiers
+/// and sums when `bound` is set.
+fn heap_reads(conjunct: &Conjunct, bound: bool) -> Vec<(logic::ArrayId, &logic::Expr)> {
     let mut found = Vec::new();
     let mut work: Vec<&logic::Expr> = conjunct.guards.iter().collect();
     if let ConjunctKind::Fact(fact) = &conjunct.kind {
@@ -211,13 +226,51 @@ fn conjunct_reads(conjunct: &Conjunct) -> Vec<(logic::ArrayId, &logic::Expr)> {
     }
     while let Some(next) = work.pop() {
         match &next.kind {
-            ExprKind::Quantifier { .. } | ExprKind::Sum { .. } | ExprKind::Old(_) => continue,
+            ExprKind::Quantifier { .. } | ExprKind::Sum { .. } if !bound => continue,
+            ExprKind::Old(_) => continue,
             ExprKind::Read { array, index } => found.push((*array, &**index)),
             _ => {}
         }
         next.children(&mut work);
     }
     found
+}
+
+/// The array `a` of a conjunct `[g ==> ...] a[i] == e` (or `e == a[i]`) that reads `a` only
+/// there, when no other conjunct of another thread reads `a` and the thread's own conjuncts read
+/// `a` only at `i` (this conjunct's index, at the thread's own ids). Another thread's instance
+/// then holds whatever the rest of the heap is, given the value of `a` at its `i`: a location no
+/// other assumption reads when `i` is injective across threads and the thread is not one of those
+/// instantiated (E7).
+fn solved_cell(
+    conjunct: &Conjunct,
+    position: usize,
+    own_pres: &[Conjunct],
+    other_pres: &[Conjunct],
+) -> Option<logic::ArrayId> {
+    let ConjunctKind::Fact(fact) = &conjunct.kind else { return None };
+    let mut body = fact;
+    while let ExprKind::Binary { op: logic::BinaryOp::Implies, rhs, .. } = &body.kind {
+        body = rhs;
+    }
+    let ExprKind::Binary { op: logic::BinaryOp::Eq, lhs, rhs } = &body.kind else { return None };
+    let (array, index) = [lhs, rhs].into_iter().find_map(|side| match &side.kind {
+        ExprKind::Read { array, index } => Some((*array, &**index)),
+        _ => None,
+    })?;
+    let only_at_index = reads_of(conjunct, array).len() == 1
+        && own_pres.iter().all(|own| reads_of(own, array).into_iter().all(|at| at == index))
+        && other_pres
+            .iter()
+            .enumerate()
+            .all(|(other, conjunct)| other == position || reads_of(conjunct, array).is_empty());
+    only_at_index.then_some(array)
+}
+
+/// The indices of every read of `array` in the heap at the barrier in a conjunct, under
+/// quantifiers and sums as well.
+fn reads_of(conjunct: &Conjunct, array: logic::ArrayId) -> Vec<&logic::Expr> {
+    heap_reads(conjunct, true).into_iter().filter(|(read, _)| *read == array).map(|(_, index)| index).collect()
 }
 
 fn has_quantifier(fact: Option<&logic::Expr>) -> bool {
