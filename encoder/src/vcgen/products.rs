@@ -11,6 +11,9 @@
 //! so such queries stay as they were (sign facts, tried as well, only perturbed queries that were
 //! fine).
 //!
+//! A product with a factor read from memory (`alpha * x[i]`) indexes nothing and gets no fact: the
+//! facts only lengthened z3's search for the counterexample of a wrong saxpy (30 ms to 140 ms).
+//!
 //! Each fact is a theorem of integer arithmetic, so adding it changes no answer; it only spares the
 //! solver the search. Only ground products count (no variable bound by a quantifier or a lambda in
 //! them), since a fact about a bound variable's product would have to be instantiated.
@@ -80,7 +83,10 @@ fn collect(term: &Term, sorts: &Sorts, bound: &mut Vec<String>, products: &mut V
     match term {
         Term::App(op, args) => {
             if let (Op::Mul, [left, right]) = (op, args.as_slice()) {
-                let symbolic = |factor: &Term| !matches!(factor, Term::Int(_));
+                // An index multiplies ids, sizes and variables; a product of a value read from
+                // memory (`alpha * x[i]`) indexes nothing, and facts about it only lengthen the
+                // search for a counterexample.
+                let symbolic = |factor: &Term| !matches!(factor, Term::Int(_)) && !reads_memory(factor);
                 if symbolic(left)
                     && symbolic(right)
                     && sorts.sort(left, bound) == Some(Sort::Int)
@@ -106,6 +112,15 @@ fn collect(term: &Term, sorts: &Sorts, bound: &mut Vec<String>, products: &mut V
             bound.pop();
         }
         Term::Bool(_) | Term::Int(_) | Term::Real(_) | Term::Symbol(_) => {}
+    }
+}
+
+fn reads_memory(term: &Term) -> bool {
+    match term {
+        Term::App(Op::Select, _) => true,
+        Term::App(_, args) => args.iter().any(reads_memory),
+        Term::Quantifier { body, .. } | Term::Lambda { body, .. } => reads_memory(body),
+        Term::Bool(_) | Term::Int(_) | Term::Real(_) | Term::Symbol(_) => false,
     }
 }
 
@@ -217,6 +232,20 @@ mod tests {
             ],
         };
         // `w * w` is the only ground integer product, and it shares its factor with no other.
+        assert_eq!(facts(&script), Vec::<Term>::new());
+    }
+
+    #[test]
+    fn products_of_values_read_from_memory_get_no_fact() {
+        let alpha = Term::symbol("alpha");
+        let read = |index: i64| Term::app(Op::Select, vec![Term::symbol("H"), Term::Int(index.into())]);
+        let script = Script {
+            commands: vec![
+                int("alpha"),
+                Command::DeclareConst("H".into(), Sort::Array(Box::new(Sort::Int), Box::new(Sort::Int))),
+                Command::Assert(below(times(alpha.clone(), read(0)), times(alpha, read(1)))),
+            ],
+        };
         assert_eq!(facts(&script), Vec::<Term>::new());
     }
 }
