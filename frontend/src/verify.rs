@@ -28,6 +28,17 @@ pub enum Verdict {
     Undecided(String),
 }
 
+impl Verdict {
+    /// How far from verified: several verdicts come to the one furthest (failed, then undecided).
+    fn severity(&self) -> u8 {
+        match self {
+            Verdict::Verified => 0,
+            Verdict::Undecided(_) => 1,
+            Verdict::Failed => 2,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct ObligationResult {
     pub obligation: Obligation,
@@ -52,14 +63,9 @@ pub struct KernelResult {
 impl KernelResult {
     /// `failed` if any obligation failed, else `undecided` if any is, else `verified`.
     pub fn verdict(&self) -> Verdict {
-        if self.results.iter().any(|result| result.verdict == Verdict::Failed) {
-            Verdict::Failed
-        } else if let Some(result) = self.results.iter().find(|result| matches!(result.verdict, Verdict::Undecided(_)))
-        {
-            result.verdict.clone()
-        } else {
-            Verdict::Verified
-        }
+        // Reversed, so that of equally severe verdicts the first (its reason) is the one kept.
+        let furthest = self.results.iter().rev().map(|result| &result.verdict).max_by_key(|verdict| verdict.severity());
+        furthest.cloned().unwrap_or(Verdict::Verified)
     }
 }
 
@@ -203,15 +209,7 @@ fn report(
                 }
                 Status::Undecided(reason) => (Verdict::Undecided(reason.clone()), Vec::new()),
             };
-            let worse = |(new, _): &(Verdict, Counterexample), (old, _): &(Verdict, Counterexample)| {
-                let rank = |verdict: &Verdict| match verdict {
-                    Verdict::Verified => 0,
-                    Verdict::Undecided(_) => 1,
-                    Verdict::Failed => 2,
-                };
-                rank(new) > rank(old)
-            };
-            if verdicts[index].as_ref().is_none_or(|old| worse(&verdict, old)) {
+            if verdicts[index].as_ref().is_none_or(|(old, _)| verdict.0.severity() > old.severity()) {
                 verdicts[index] = Some(verdict);
             }
         }
