@@ -32,6 +32,10 @@ pub struct Z3Solver {
     used: u64,
     /// Added to the seed of the fresh solvers of [`Solver::check_alone`] ([`Solver::vary_seed`]).
     seed_offset: u32,
+    /// The rlimit the incremental solver was last given (0: none). Setting a z3 parameter costs
+    /// some milliseconds (z3 validates it against every module's parameters), as much as a small
+    /// script's check, so it is set only when a check needs another.
+    rlimit_in_force: u64,
 }
 
 impl Z3Solver {
@@ -52,6 +56,7 @@ impl Z3Solver {
             functions: BTreeMap::new(),
             used: 0,
             seed_offset: 0,
+            rlimit_in_force: 0,
         }
     }
 
@@ -252,7 +257,10 @@ impl Solver for Z3Solver {
                 solver.pop(1);
                 solver
             }
-            None => self.fresh_solver(),
+            None => {
+                self.rlimit_in_force = self.limits.resource_limit;
+                self.fresh_solver()
+            }
         };
         self.gave_up = false;
         solver.push();
@@ -305,6 +313,7 @@ impl Solver for Z3Solver {
         self.alone = None;
         if self.gave_up {
             let solver = self.fresh_solver();
+            self.rlimit_in_force = self.limits.resource_limit;
             // The scope that the next `load` pops.
             solver.push();
             self.assert_script(&solver);
@@ -312,6 +321,12 @@ impl Solver for Z3Solver {
             self.gave_up = false;
         }
         let solver = self.solver.as_ref().ok_or_else(|| error("no script loaded"))?;
+        if self.rlimit_in_force != self.limits.resource_limit {
+            let mut params = Params::new();
+            params.set_u32("rlimit", u32::try_from(self.limits.resource_limit).unwrap_or(u32::MAX));
+            solver.set_params(&params);
+            self.rlimit_in_force = self.limits.resource_limit;
+        }
         let literals: Vec<Bool> = assumptions
             .iter()
             .map(|(name, value)| {
@@ -346,23 +361,11 @@ impl Solver for Z3Solver {
     ) -> Result<Option<Answer>, SolverError> {
         let configured = self.limits.resource_limit;
         let bound = if configured > 0 { configured.min(resource_limit) } else { resource_limit };
-        let set_rlimit = |solver: &Option<z3::Solver>, limit: u64| {
-            if let Some(solver) = solver {
-                let mut params = Params::new();
-                params.set_u32("rlimit", u32::try_from(limit).unwrap_or(u32::MAX));
-                solver.set_params(&params);
-            }
-        };
-        // A solver rebuilt by `check` after an `unknown` gets the configured limit again.
+        // `check` gives the solver this bound, and the next check without one the configured
+        // limit again.
         self.limits.resource_limit = bound;
-        if !self.gave_up {
-            set_rlimit(&self.solver, bound);
-        }
         let answer = self.check(assumptions);
         self.limits.resource_limit = configured;
-        if !self.gave_up {
-            set_rlimit(&self.solver, configured);
-        }
         answer.map(Some)
     }
 
