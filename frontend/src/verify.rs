@@ -156,6 +156,7 @@ fn solve(
                 let cells = reads.cells.iter().flat_map(|cell| [cell.index.clone(), cell.value.clone()]);
                 cells.chain(reads.shown.iter().map(|(_, expr)| expr.clone()))
             })
+            .chain(encoding.launch.iter().map(|(_, expr)| expr.clone()))
             .collect::<Vec<_>>()
     };
     let Settings { backend, limits, .. } = settings;
@@ -260,6 +261,11 @@ fn counterexample(encoding: &Encoding, model: &[(String, Value)], reads: Option<
     for name in ["tid", "gid", "lid", "gsize", "tcount"] {
         if let Some((_, found)) = model.iter().find(|(variable, _)| variable == name) {
             shown.push((name.to_string(), found.to_string()));
+        }
+    }
+    for (label, expr) in &encoding.launch {
+        if let Some(found) = value(expr) {
+            shown.push((label.clone(), found));
         }
     }
     for (variable, found) in model {

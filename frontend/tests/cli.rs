@@ -435,29 +435,54 @@ fn lockstep_verify_exit_codes_follow_the_verdicts() {
     assert_eq!(String::from_utf8_lossy(&both.stdout).lines().count(), 2);
 }
 
+/// The first failed obligation with id `id` in the JSON report of `lockstep verify` on `file`.
+fn first_failure(file: &str, id: &str) -> serde_json::Value {
+    let report = json(&lockstep(&["verify", "--format", "json", file]));
+    report["files"][0]["kernels"][0]["obligations"]
+        .as_array()
+        .expect("obligations")
+        .iter()
+        .find(|obligation| obligation["status"] == "failed" && obligation["id"] == id)
+        .cloned()
+        .unwrap_or_else(|| panic!("{id} does not fail in {file}: {report}"))
+}
+
+/// The integer a failure's counterexample gives `name`.
+fn counterexample_value(failed: &serde_json::Value, name: &str) -> i64 {
+    let entries = failed["counterexample"].as_array().expect("a counterexample");
+    let entry = entries.iter().find(|entry| entry["name"] == name).unwrap_or_else(|| panic!("no {name} in {failed}"));
+    entry["value"].as_str().and_then(|value| value.parse().ok()).unwrap_or_else(|| panic!("{entry}"))
+}
+
 /// A race's counterexample names the two threads and the location they both claim, and the three
 /// agree: in `race_in_group.pvl` thread `t` claims `a[t/2]`.
 #[test]
 fn a_race_counterexample_shows_the_location_both_threads_name() {
-    let report = json(&lockstep(&["verify", "--format", "json", "examples/variants/race_in_group.pvl"]));
-    let failed = report["files"][0]["kernels"][0]["obligations"]
-        .as_array()
-        .expect("obligations")
-        .iter()
-        .find(|obligation| obligation["status"] == "failed")
-        .cloned()
-        .expect("the race fails");
-    let value = |name: &str| -> i64 {
-        let entries = failed["counterexample"].as_array().expect("a counterexample");
-        let entry =
-            entries.iter().find(|entry| entry["name"] == name).unwrap_or_else(|| panic!("no {name} in {failed}"));
-        entry["value"].as_str().and_then(|value| value.parse().ok()).unwrap_or_else(|| panic!("{entry}"))
-    };
+    let failed = first_failure("examples/variants/race_in_group.pvl", "group.resources");
+    let value = |name: &str| counterexample_value(&failed, name);
     let block = value("gid") * value("gsize");
     let location = value("index of `a` both threads name");
     assert_eq!((block + value("lid of thread 1")) / 2, location, "{failed}");
     assert_eq!((block + value("lid of thread 2")) / 2, location, "{failed}");
     assert_ne!(value("lid of thread 1"), value("lid of thread 2"), "{failed}");
+}
+
+/// A counterexample of a two-dimensional kernel names the thread by its coordinates along each
+/// axis and the launch by its sizes along each axis, and they agree with the linear ids (x
+/// fastest); a one-dimensional kernel's shows none of them.
+#[test]
+fn a_two_dimensional_counterexample_shows_each_axis() {
+    let failed = first_failure("examples/grid/transpose_tile_2d_global_fence.pvl", "barrier.functional");
+    let value = |name: &str| counterexample_value(&failed, name);
+    assert_eq!((value("gsize_x"), value("gsize_y")), (4, 4), "{failed}");
+    assert_eq!(value("lid"), value("lid_x") + 4 * value("lid_y"), "{failed}");
+    assert_eq!(value("gid"), value("gid_x") + value("groups_x") * value("gid_y"), "{failed}");
+    assert_eq!(value("tcount"), 16 * value("groups_x") * value("groups_y"), "{failed}");
+    assert!((0..value("groups_y")).contains(&value("gid_y")), "{failed}");
+
+    let one_axis = lockstep(&["verify", "examples/variants/race_in_group.pvl"]);
+    let stderr = String::from_utf8_lossy(&one_axis.stderr);
+    assert!(stderr.contains("counterexample: ") && !stderr.contains("lid_x"), "{stderr}");
 }
 
 #[test]

@@ -131,6 +131,29 @@ pub(super) fn launch(kernel: &logic::Kernel) -> Vec<Declaration> {
     declarations
 }
 
+/// What a counterexample shows of a launch of several dimensions, after the linear ids and sizes:
+/// the group's and the thread's coordinates along each axis, then the sizes along each axis, each
+/// with the expression that gives it; nothing for one dimension.
+pub(super) fn shown(kernel: &logic::Kernel) -> Vec<(String, Expr)> {
+    if kernel.dimensions == 1 {
+        return Vec::new();
+    }
+    let axes = &Axis::ALL[..kernel.dimensions];
+    let ids = [(true, super::names::GID), (false, super::names::LID)].into_iter().flat_map(|(groups, linear)| {
+        axes.iter().map(move |&axis| {
+            let id = if groups { Builtin::GroupId(axis) } else { Builtin::LocalId(axis) };
+            (id.name().to_string(), coordinate(kernel, Expr::var(linear), axis, groups))
+        })
+    });
+    let sizes = [false, true].into_iter().flat_map(|groups| {
+        axes.iter().map(move |&axis| {
+            let count = if groups { Builtin::Groups(axis) } else { Builtin::GroupSize(axis) };
+            (count.name().to_string(), size(kernel, axis, groups))
+        })
+    });
+    ids.chain(sizes).collect()
+}
+
 /// `coordinate_x(id) + size_x * (coordinate_y(id) + size_y * coordinate_z(id))`: the linear id
 /// again, which the solver would otherwise have to find from the divisions.
 fn recomposed(kernel: &logic::Kernel, id: &Expr, groups: bool) -> Expr {

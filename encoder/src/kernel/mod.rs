@@ -47,6 +47,9 @@ pub struct Encoding {
     /// Further values a counterexample of a tagged check shows, with their labels (such as the
     /// location two threads both name, for an injectivity check).
     pub shown: HashMap<String, Vec<(String, Expr)>>,
+    /// What every counterexample shows of a launch of several dimensions, after the linear ids
+    /// and sizes (`gid_x`, ..., `groups_y`), with the expressions that give them.
+    pub launch: Vec<(String, Expr)>,
     /// The recursive functions, which the program only axiomatises, with their concrete
     /// evaluation (E5).
     pub definitions: Vec<Definition>,
@@ -172,6 +175,7 @@ pub fn encode<'k>(outline: &'k Outline<'k>) -> Encoding {
         obligations: outline.obligations.clone(),
         display: display(kernel),
         shown: encoder.shown,
+        launch: axes::shown(kernel),
         definitions: definitions(outline.functions, &encoder.calls),
         probes: encoder.probes,
     }
