@@ -1,14 +1,15 @@
-//! The frontend of lockstep: everything between the bytes of a `.pvl` file and the kernel IR of
-//! `lockstep_logic`, plus the diagnostics and the `lockstep` command line.
+//! The frontend of lockstep: everything between the bytes of a kernel file and the kernel IR of
+//! `lockstep_logic`, the services built on that pipeline, and the diagnostics; the `lockstep`
+//! command line (`main.rs` and `cli/`) is a client of it.
 //!
-//! Pipeline: [`source`] decodes the file, [`lexer`] cuts it into tokens (logos), [`parser`] drives
-//! the lalrpop grammar with error recovery into the [`ast`], and [`resolve`] resolves names and
-//! checks types, producing a [`lockstep_logic::Program`], in which the constructs the language
-//! does not support yet are then refused ([`lockstep_logic::support`]). Every problem found on the
-//! way is a [`diagnostics::Diagnostic`] with a stable code and a span. [`verify::file`] is the
+//! Pipeline: [`source`] decodes the file; the module of its language turns the text into a
+//! [`lockstep_logic::Program`] ([`pvl`], lockstep's kernel language); then the constructs the
+//! verifier does not support yet are refused ([`lockstep_logic::support`]). Every problem found on
+//! the way is a [`diagnostics::Diagnostic`] with a stable code and a span. [`verify::file`] is the
 //! whole pipeline, from the bytes of a file to a verdict per obligation: parse and resolve,
 //! outline (`lockstep_logic::outline`), encode (`lockstep_encoder::kernel`), solve, report;
-//! [`explain`] prints an outline as the seed writes it.
+//! [`run`] executes a kernel on one launch, [`explain`] prints an outline as the seed writes it,
+//! and [`hunt`] compares `verify` with `run` on generated kernels.
 //!
 //! ```
 //! use lockstep_frontend::{check_file, source::SourceFile};
@@ -23,24 +24,16 @@
 //! the stack. It decides no obligation (the outline does) and talks to no solver itself (the
 //! encoder's backends do).
 
-pub mod ast;
 pub mod diagnostics;
 pub mod explain;
 pub mod hunt;
-pub mod lexer;
-pub mod parser;
-pub mod resolve;
+pub mod pvl;
 pub mod run;
 pub mod source;
 pub mod verify;
 
-#[allow(clippy::all, unused_qualifications)]
-mod grammar {
-    include!(concat!(env!("OUT_DIR"), "/grammar.rs"));
-}
-
 use diagnostics::{Code, Diagnostic};
-use lockstep_logic::{Program, Span};
+use lockstep_logic::Program;
 use source::SourceFile;
 
 /// The result of checking one file: the program when it is well formed, and every diagnostic.
@@ -70,29 +63,13 @@ pub fn check_bytes(path: &str, bytes: Vec<u8>) -> Checked {
     }
 }
 
-/// Parses and checks a decoded file. Name resolution runs only on a file without syntax errors, so
-/// that a skipped declaration does not show up again as a string of unknown names; and the
-/// constructs the language does not support yet ([`lockstep_logic::support`]) are looked for only
-/// in a program that resolves, each use its own `kernel::unsupported` error. A file with none of
-/// these errors is one the verifier and the executor accept.
+/// Parses and checks a decoded file in its language. The constructs the verifier does not support
+/// yet ([`lockstep_logic::support`]) are looked for only in a program that resolves, each use its
+/// own `kernel::unsupported` error. A file with none of these errors is one the verifier and the
+/// executor accept.
 pub fn check_file(file: SourceFile) -> Checked {
-    let (tree, mut diagnostics) = parser::parse(&file.text);
-    let tree = match tree {
-        Some(tree) if diagnostics.is_empty() => tree,
-        _ => return Checked { file, program: None, diagnostics },
-    };
-    if !tree.items.iter().any(|item| matches!(item, ast::Item::Kernel(_))) {
-        let (message, label) = if file.text.trim().is_empty() {
-            ("the file is empty", "nothing to check")
-        } else {
-            ("the file declares no kernel", "no `kernel` in this file")
-        };
-        let diagnostic = Diagnostic::error(Code::EmptyFile, message, Span::new(0, 0), label)
-            .with_help("a `.pvl` file holds at least one `kernel name { ... }`; see examples/seed/demo.pvl");
-        return Checked { file, program: None, diagnostics: vec![diagnostic] };
-    }
-    let (program, resolve_diagnostics) = resolve::resolve(&tree);
-    diagnostics.extend(resolve_diagnostics);
+    let (program, mut diagnostics) = pvl::check(&file.text);
+    let Some(program) = program else { return Checked { file, program: None, diagnostics } };
     if !diagnostics.iter().any(Diagnostic::is_error) {
         diagnostics.extend(lockstep_logic::support::unsupported(&program).into_iter().map(refusal));
     }

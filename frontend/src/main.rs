@@ -8,9 +8,7 @@ use lockstep_logic::Span;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-mod ivl_command;
-mod run_command;
-mod verify_command;
+mod cli;
 
 /// lockstep: a deductive verifier for GPU kernels annotated in permission-based separation logic.
 ///
@@ -121,14 +119,14 @@ enum Command {
         init: Vec<String>,
         /// The other cells: zero, or random in [-16, 16] from `--seed`. Cells a precondition pins
         /// (`requires a[tid] == 1;`) take that value.
-        #[arg(long, value_enum, default_value_t = run_command::MemoryKind::Zero)]
-        memory: run_command::MemoryKind,
+        #[arg(long, value_enum, default_value_t = cli::run::MemoryKind::Zero)]
+        memory: cli::run::MemoryKind,
         /// The seed of random memory and random schedules.
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// How the threads' steps are ordered.
-        #[arg(long, value_enum, default_value_t = run_command::ScheduleKind::Exhaustive)]
-        schedule: run_command::ScheduleKind,
+        #[arg(long, value_enum, default_value_t = cli::run::ScheduleKind::Exhaustive)]
+        schedule: cli::run::ScheduleKind,
         /// How many random schedules `--schedule random` runs.
         #[arg(long, default_value_t = 10)]
         runs: u64,
@@ -167,7 +165,7 @@ enum Command {
 struct Output {
     /// Write the program to verify (Boogie, or the SMT-LIB of its checks) instead of verifying it.
     #[arg(long, value_enum)]
-    emit: Option<ivl_command::Emit>,
+    emit: Option<cli::ivl::Emit>,
     /// How to report: `human` or `json`.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
@@ -179,8 +177,8 @@ struct SolverOptions {
     /// `z3` in this process (the default), `z3-process` or `cvc5` as solver processes speaking
     /// SMT-LIB (found on the PATH, or named by LOCKSTEP_Z3 and LOCKSTEP_CVC5), or `boogie`, real
     /// Boogie on the printed program (named by LOCKSTEP_BOOGIE).
-    #[arg(long, value_enum, default_value_t = ivl_command::BackendName::Z3)]
-    backend: ivl_command::BackendName,
+    #[arg(long, value_enum, default_value_t = cli::ivl::BackendName::Z3)]
+    backend: cli::ivl::BackendName,
     /// Seconds a single solver check may take; past it, the check is undecided.
     #[arg(long, default_value_t = 10)]
     timeout: u64,
@@ -234,9 +232,8 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check { files, format } => check(&files, format),
         Command::Verify { files, solver, output, replay, memory_model } => {
-            let reporting =
-                verify_command::Reporting { emit: output.emit, json: output.format == Format::Json, replay };
-            verify_command::run(&files, solver.backend, &solver.limits(), memory_model.into(), reporting)
+            let reporting = cli::verify::Reporting { emit: output.emit, json: output.format == Format::Json, replay };
+            cli::verify::run(&files, solver.backend, &solver.limits(), memory_model.into(), reporting)
         }
         Command::Run {
             file,
@@ -252,7 +249,7 @@ fn main() -> ExitCode {
             limit,
             memory_model,
             format,
-        } => run_command::run(&run_command::Arguments {
+        } => cli::run::run(&cli::run::Arguments {
             file,
             kernel,
             groups,
@@ -269,14 +266,14 @@ fn main() -> ExitCode {
         }),
         Command::Explain { file, verdicts, solver, format, memory_model } => {
             let settings = lockstep_frontend::verify::Settings {
-                backend: ivl_command::backend_of(solver.backend),
+                backend: cli::ivl::backend_of(solver.backend),
                 limits: solver.limits(),
                 memory_model: memory_model.into(),
             };
             explain(&file, verdicts, &settings, format)
         }
         Command::Ivl { file, solver, output } => {
-            ivl_command::run(&file, solver.backend, &solver.limits(), output.emit, output.format == Format::Json)
+            cli::ivl::run(&file, solver.backend, &solver.limits(), output.emit, output.format == Format::Json)
         }
     }
 }

@@ -197,7 +197,7 @@ fn very_deep_input_is_refused_without_overflowing_the_stack() {
 #[test]
 fn the_deepest_accepted_nesting_fits_a_test_threads_stack() {
     // Test threads have 2 MiB of stack, less than a main thread: if the limit fits here, it fits.
-    let depth = lockstep_frontend::ast::MAX_DEPTH as usize - 2;
+    let depth = lockstep_frontend::pvl::ast::MAX_DEPTH as usize - 2;
     let negations = format!("{}true", "!".repeat(depth));
     let sums = format!("{}1", "1 + ".repeat(depth));
     let calls = format!("{}0{}", "f(".repeat(depth), ")".repeat(depth));

@@ -233,7 +233,7 @@ fn lines(text: &str) -> Vec<(usize, usize)> {
 
 /// The byte ranges of the tokens.
 fn tokens(text: &str) -> Vec<(usize, usize)> {
-    crate::lexer::lex(text).0.into_iter().map(|(start, _, end)| (start, end)).collect()
+    crate::pvl::lexer::lex(text).0.into_iter().map(|(start, _, end)| (start, end)).collect()
 }
 
 #[cfg(test)]

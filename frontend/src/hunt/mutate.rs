@@ -3,7 +3,7 @@
 //! other) or deletes it. Mutants of verified examples are realistic kernels with one small bug or
 //! none, which is where a soundness hole hides.
 
-use crate::lexer::{self, Token};
+use crate::pvl::lexer::{self, Token};
 
 /// Every one-token mutant of the text, in the order of the tokens.
 pub fn mutants(text: &str) -> Vec<String> {

@@ -8,10 +8,10 @@
 //! error is left to lalrpop's recovery at the item, kernel-member and statement level, and only the
 //! first error of each line is reported (the rest of a line is usually an echo of it).
 
-use crate::ast::{File, TooDeep};
 use crate::diagnostics::{Code, Diagnostic};
-use crate::grammar::FileParser;
-use crate::lexer::{lex, LexError, Spanned, Token};
+use crate::pvl::ast::{File, TooDeep};
+use crate::pvl::grammar::FileParser;
+use crate::pvl::lexer::{lex, LexError, Spanned, Token};
 use lalrpop_util::{ErrorRecovery, ParseError};
 use lockstep_logic::Span;
 
@@ -135,7 +135,7 @@ fn lex_diagnostic(source: &str, error: LexError, span: Span) -> Diagnostic {
             Code::NumberTooLong,
             "number literal too long",
             Span::new(span.start, span.start + 1),
-            format!("more than {} digits", crate::lexer::MAX_DIGITS),
+            format!("more than {} digits", crate::pvl::lexer::MAX_DIGITS),
         )
         .with_help("integers are unbounded, but a literal this long is surely a mistake"),
         LexError::UnknownBackslashWord => {
@@ -196,7 +196,7 @@ fn syntax_diagnostic(source: &str, tokens: &[Spanned], error: &Error) -> Diagnos
             Code::NestingTooDeep,
             "nested too deeply",
             Span::new(error.span.start, error.span.start + 1),
-            format!("more than {} levels of nesting", crate::ast::MAX_DEPTH),
+            format!("more than {} levels of nesting", crate::pvl::ast::MAX_DEPTH),
         )
         .with_help("split the expression or statement, for example with a pure function or a private variable"),
     }
@@ -322,7 +322,7 @@ mod tests {
 
     #[test]
     fn the_seed_demo_parses() {
-        let source = include_str!("../../examples/seed/demo.pvl");
+        let source = include_str!("../../../examples/seed/demo.pvl");
         let (file, diagnostics) = parse(source);
         assert!(diagnostics.is_empty(), "{diagnostics:#?}");
         assert_eq!(file.unwrap().items.len(), 1);

@@ -1,7 +1,7 @@
 //! The syntax tree: what the parser builds, with spans and unresolved names.
 //!
 //! It carries no meaning beyond the text: names are strings, the separating `*` is only an operator,
-//! and every question of scope and type is left to [`crate::resolve`]. Expressions and statements
+//! and every question of scope and type is left to [`crate::pvl::resolve`]. Expressions and statements
 //! record their nesting depth so that the parser can refuse input nested deeper than the later
 //! recursive passes can walk (see [`MAX_DEPTH`]).
 

@@ -1,6 +1,6 @@
 //! `lockstep run`: run a file's kernels concretely on one launch.
 
-use crate::verify_command::render_report;
+use crate::cli::verify::render_report;
 use clap::ValueEnum;
 use lockstep_frontend::run::{self, Finding, Options};
 use lockstep_frontend::source::SourceFile;

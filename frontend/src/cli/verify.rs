@@ -1,6 +1,6 @@
 //! `lockstep verify`: check, encode and verify kernel files.
 
-use crate::ivl_command::{self, BackendName, Emit};
+use crate::cli::ivl::{self, BackendName, Emit};
 use lockstep_encoder::kernel;
 use lockstep_logic::outline::Outline;
 
@@ -30,7 +30,7 @@ pub fn run(
     reporting: Reporting,
 ) -> ExitCode {
     let Reporting { emit, json, replay } = reporting;
-    let settings = verify::Settings { backend: ivl_command::backend_of(backend), limits: limits.clone(), memory_model };
+    let settings = verify::Settings { backend: ivl::backend_of(backend), limits: limits.clone(), memory_model };
     let mut rejected = false;
     let mut failed = false;
     let mut undecided = false;
@@ -64,10 +64,7 @@ pub fn run(
             for kernel_ir in &program.kernels {
                 let outline = Outline::of(program, kernel_ir, memory_model);
                 let encoding = kernel::encode(&outline);
-                ivl_command::write_program(
-                    &lockstep_encoder::run::without_probes(&encoding.program, &kernel::is_probe),
-                    emit,
-                );
+                ivl::write_program(&lockstep_encoder::run::without_probes(&encoding.program, &kernel::is_probe), emit);
             }
             continue;
         }

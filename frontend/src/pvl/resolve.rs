@@ -25,8 +25,8 @@
 //! Errors are collected, not thrown: each sub-expression is checked even when a sibling failed,
 //! and a failed part yields `None` so that one mistake is reported once.
 
-use crate::ast;
 use crate::diagnostics::{Code, Diagnostic};
+use crate::pvl::ast;
 use lockstep_logic::{
     Amount, Array, ArrayId, Assertion, AssertionKind, Barrier, BarrierId, BinaryOp, Block, Builtin, Clause, Contract,
     Expr, ExprKind, Fences, Function, FunctionId, Kernel, Memory, PermAtom, Program, Quantifier, Span, Stmt, StmtKind,
