@@ -485,6 +485,32 @@ fn a_two_dimensional_counterexample_shows_each_axis() {
     assert!(stderr.contains("counterexample: ") && !stderr.contains("lid_x"), "{stderr}");
 }
 
+/// An index out of bounds gets the likely fix for what it names: the linear ids' usual slip, the
+/// last id of each axis for a per-axis index, the declared length otherwise.
+#[test]
+fn an_index_out_of_bounds_gets_help_for_what_it_names() {
+    let cases = [
+        ("linear", "global int[gsize] a;\n  requires Perm(a[tid], write);", "a[tid] := 1;", "`tid` counts the threads"),
+        (
+            "axes",
+            "local int[16] a;\n  requires gsize_x == 4 && gsize_y == 4;\n  requires Perm(a[lid_y * 5 + lid_x], write);",
+            "a[lid_y * 5 + lid_x] := 1;",
+            "the last id of every axis",
+        ),
+        ("parameter", "global int[8] a;\n  requires Perm(a[0], write);", "a[n] := 1;", "declared length"),
+    ];
+    for (name, declarations, statement, help) in cases {
+        let text = format!("kernel bounds_{name}(int n) {{\n  {declarations}\n  void main() {{ {statement} }}\n}}\n");
+        let file = temporary(&format!("bounds_{name}"), "pvl", &text);
+        let failed = first_failure(file.to_str().unwrap(), "access.bounds");
+        let shown = failed["help"].as_str().unwrap_or_default();
+        assert!(shown.contains(help), "{name}: {shown}");
+        for (other, _, _, other_help) in cases {
+            assert!(other == name || !shown.contains(other_help), "{name} got {other}'s help: {shown}");
+        }
+    }
+}
+
 #[test]
 fn replay_confirms_a_real_bug_and_doubts_a_weak_annotation() {
     let racy = lockstep(&["verify", "--replay", "examples/reduction/sum_ones_pow2_missing_barrier.pvl"]);

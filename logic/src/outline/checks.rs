@@ -98,7 +98,12 @@ impl Scope {
         requirement: Requirement,
         message: String,
     ) {
-        let obligation = numbering.add(id, span, message);
+        let obligation = match (id, &requirement) {
+            (ObligationId::AccessBounds, Requirement::InBounds { index, .. }) => {
+                numbering.add_bounds(span, message, index)
+            }
+            _ => numbering.add(id, span, message),
+        };
         Check { obligation, requirement, binders: self.binders.clone(), guards: self.guards.clone() }
             .at_range_ends(out);
     }

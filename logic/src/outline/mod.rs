@@ -31,7 +31,7 @@ pub use thread::{Command, Part};
 
 use crate::fences::MemoryModel;
 use crate::lockstep::LockStep;
-use crate::{Function, Kernel, Obligation, ObligationId, Program, Span};
+use crate::{Builtin, Expr, ExprKind, Function, Kernel, Obligation, ObligationId, Program, Span};
 
 /// The obligations of one kernel of a program.
 #[derive(Clone, Debug)]
@@ -115,6 +115,12 @@ impl Numbering {
         self.push(Obligation { id, span, related: None, message, help })
     }
 
+    /// Numbers an `access.bounds` obligation, with the likely fix for what its index names.
+    pub fn add_bounds(&mut self, span: Span, message: String, index: &Expr) -> usize {
+        let help = Some(bounds_help(index));
+        self.push(Obligation { id: ObligationId::AccessBounds, span, related: None, message, help })
+    }
+
     /// Numbers an obligation that involves a second place.
     pub fn add_related(&mut self, id: ObligationId, span: Span, message: String, related: Span, note: String) -> usize {
         let help = help(id, &message);
@@ -136,10 +142,23 @@ impl Numbering {
     }
 }
 
+/// A likely fix for an index out of bounds: the usual slip with the linear ids where the index
+/// names them, the per-axis layout where it names an axis's id, and the general rule otherwise.
+fn bounds_help(index: &Expr) -> String {
+    let names =
+        |test: fn(Builtin) -> bool| index.any(|expr| matches!(expr.kind, ExprKind::Builtin(builtin) if test(builtin)));
+    if names(|builtin| matches!(builtin, Builtin::Tid | Builtin::Lid)) {
+        "`tid` counts the threads of all groups (up to `tcount`) and `lid` those of one group (up to `gsize`): index by `lid`, size the array by `tcount`, or, for one work group, add `requires tcount == gsize;`".into()
+    } else if names(|builtin| matches!(builtin, Builtin::LocalId(_) | Builtin::GroupId(_))) {
+        "a per-axis index reaches its largest value at the last id of every axis (`lid_x == gsize_x - 1`, ...): a row-major tile of rows of `w` cells needs `rows * w` cells, padding included".into()
+    } else {
+        "the index must stay below the array's declared length for every thread and every launch the contract allows: compare its largest value with the length, or restrict the launch with a `requires`".into()
+    }
+}
+
 /// A likely fix for an obligation, for the ones whose usual cause is known.
 fn help(id: ObligationId, message: &str) -> Option<String> {
     Some(match id {
-        ObligationId::AccessBounds => "`tid` counts the threads of all groups (up to `tcount`) and `lid` those of one group (up to `gsize`): index by `lid`, size the array by `tcount`, or, for one work group, add `requires tcount == gsize;`".into(),
         ObligationId::KernelResources | ObligationId::GroupResources | ObligationId::BarrierResources
             if message.contains("resources give") =>
         {

@@ -201,10 +201,10 @@ impl Walker<'_> {
                     let mut checks = self.code_checks(index, numbering);
                     checks.extend(self.code_checks(value, numbering));
                     let name = &self.kernel.array(*array).name;
-                    let bounds = numbering.add(
-                        ObligationId::AccessBounds,
+                    let bounds = numbering.add_bounds(
                         stmt.span,
                         format!("the index of this write to `{name}` might lie outside the array"),
+                        index,
                     );
                     let write = numbering.add(
                         ObligationId::AccessWrite,
