@@ -40,6 +40,7 @@ codes! {
     UnterminatedComment => "lex::unterminated-comment": "a `/*` comment without its `*/`",
     UnknownBackslashWord => "lex::unknown-keyword": "a `\\` word that is not a keyword (`\\forall`, `\\old`, ...)",
     NumberTooLong => "lex::number-too-long": "a number literal of more than 1000 digits",
+    Preprocessor => "preprocess::directive": "a malformed `#` directive, a failing `#error`, or a misused macro",
     MissingSemicolon => "syntax::missing-semicolon": "a statement or clause not ended by `;`",
     UnexpectedToken => "syntax::unexpected-token": "a token where the grammar does not allow it",
     UnexpectedEnd => "syntax::unexpected-end": "the file ends in the middle of a construct",

@@ -24,12 +24,14 @@
 //! the stack. It decides no obligation (the outline does) and talks to no solver itself (the
 //! encoder's backends do).
 
+pub mod c;
 pub mod diagnostics;
 pub mod explain;
 pub mod hunt;
 pub mod pvl;
 pub mod run;
 pub mod source;
+mod syntax;
 pub mod verify;
 
 use diagnostics::{Code, Diagnostic};
@@ -68,7 +70,10 @@ pub fn check_bytes(path: &str, bytes: Vec<u8>) -> Checked {
 /// own `kernel::unsupported` error. A file with none of these errors is one the verifier and the
 /// executor accept.
 pub fn check_file(file: SourceFile) -> Checked {
-    let (program, mut diagnostics) = pvl::check(&file.text);
+    let (program, mut diagnostics) = match c_dialect(&file.path) {
+        Some(dialect) => c::check(&file.text, dialect),
+        None => pvl::check(&file.text),
+    };
     let Some(program) = program else { return Checked { file, program: None, diagnostics } };
     if !diagnostics.iter().any(Diagnostic::is_error) {
         diagnostics.extend(lockstep_logic::support::unsupported(&program).into_iter().map(refusal));
@@ -76,6 +81,15 @@ pub fn check_file(file: SourceFile) -> Checked {
     diagnostics.sort_by_key(|diagnostic| diagnostic.primary.span.start);
     let program = (!diagnostics.iter().any(Diagnostic::is_error)).then_some(program);
     Checked { file, program, diagnostics }
+}
+
+/// The C dialect a file's extension names: `.cl` is OpenCL C and `.cu` CUDA; anything else is PVL.
+pub fn c_dialect(path: &str) -> Option<c::Dialect> {
+    match std::path::Path::new(path).extension().and_then(|extension| extension.to_str()) {
+        Some("cl") => Some(c::Dialect::OpenCl),
+        Some("cu") => Some(c::Dialect::Cuda),
+        _ => None,
+    }
 }
 
 /// A construct the language does not support yet, as the diagnostic every command gives for it.

@@ -38,7 +38,8 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
     },
-    /// Verify kernel files (.pvl): every obligation of every kernel, for any number of threads.
+    /// Verify kernel files (.pvl, .cl, .cu): every obligation of every kernel, for any number of
+    /// threads.
     ///
     /// Prints one line per kernel and, for each failed obligation, its id (such as
     /// `access.write`), where it fails and why. Exit status: 0 all verified, 1 some obligation
@@ -55,6 +56,15 @@ enum Command {
         /// values), and say whether a concrete run confirms it or it may be spurious.
         #[arg(long)]
         replay: bool,
+        /// Verify only for launches of this many work groups: `N`, `NxM` or `NxMxK` along the
+        /// axes (GPUVerify's `--num_groups`, also written `N,M` or `[N,M]`). Without it, for any
+        /// number.
+        #[arg(long, visible_alias = "num_groups")]
+        groups: Option<lockstep_frontend::run::Extent>,
+        /// Verify only for work groups of this many threads: `N`, `NxM` or `NxMxK` (GPUVerify's
+        /// `--local_size`). Without it, for any size.
+        #[arg(long, visible_alias = "local_size")]
+        gsize: Option<lockstep_frontend::run::Extent>,
         /// Which accesses a barrier that does not fence their memory leaves unordered: `seed` (a
         /// write before it with any access after it) or `opencl` (also a read before it with a
         /// write after it).
@@ -103,11 +113,12 @@ enum Command {
         #[arg(long)]
         kernel: Option<String>,
         /// Work groups: `N`, or `NxM` or `NxMxK` along the axes `x`, `y` and `z` of a kernel that
-        /// names them (`gid_y`, ...).
-        #[arg(long, default_value = "1")]
+        /// names them (`gid_y`, ...); GPUVerify's `--num_groups`.
+        #[arg(long, default_value = "1", visible_alias = "num_groups")]
         groups: lockstep_frontend::run::Extent,
-        /// Threads per work group: `N`, or `NxM` or `NxMxK` along the axes.
-        #[arg(long, default_value = "4")]
+        /// Threads per work group: `N`, or `NxM` or `NxMxK` along the axes; GPUVerify's
+        /// `--local_size`.
+        #[arg(long, default_value = "4", visible_alias = "local_size")]
         gsize: lockstep_frontend::run::Extent,
         /// A kernel parameter's value, `NAME=VALUE` (repeatable). Parameters not given take the
         /// value a precondition pins them to (`requires n == tcount;`), else 0.
@@ -231,9 +242,15 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check { files, format } => check(&files, format),
-        Command::Verify { files, solver, output, replay, memory_model } => {
+        Command::Verify { files, solver, output, replay, groups, gsize, memory_model } => {
             let reporting = cli::verify::Reporting { emit: output.emit, json: output.format == Format::Json, replay };
-            cli::verify::run(&files, solver.backend, &solver.limits(), memory_model.into(), reporting)
+            let settings = lockstep_frontend::verify::Settings {
+                backend: cli::ivl::backend_of(solver.backend),
+                limits: solver.limits(),
+                memory_model: memory_model.into(),
+                launch: lockstep_frontend::verify::Launch { groups, gsize },
+            };
+            cli::verify::run(&files, &settings, reporting)
         }
         Command::Run {
             file,
@@ -269,6 +286,7 @@ fn main() -> ExitCode {
                 backend: cli::ivl::backend_of(solver.backend),
                 limits: solver.limits(),
                 memory_model: memory_model.into(),
+                launch: lockstep_frontend::verify::Launch::default(),
             };
             explain(&file, verdicts, &settings, format)
         }

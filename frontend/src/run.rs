@@ -31,7 +31,8 @@ pub struct Options {
 }
 
 /// Groups, or threads per group, along the axes `x`, `y` and `z`: written `16`, `16x16` or
-/// `4x4x2`, `x` first; the axes not written have extent 1.
+/// `4x4x2`, `x` first, or as GPUVerify writes them, `16,16` or `[16,16]`; the axes not written
+/// have extent 1.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Extent(pub [u32; 3]);
 
@@ -57,7 +58,8 @@ impl std::str::FromStr for Extent {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Extent, String> {
-        let parts: Vec<&str> = text.split('x').collect();
+        let inner = text.trim().trim_start_matches('[').trim_end_matches(']');
+        let parts: Vec<&str> = inner.split(['x', ',']).collect();
         if parts.len() > 3 {
             return Err(format!("`{text}` has more than three axes"));
         }

@@ -4,6 +4,7 @@
 //! back to its obligation, with a counterexample in the kernel's terms for each failure.
 
 use crate::diagnostics::{Code, Diagnostic};
+use crate::run::Extent;
 use crate::Checked;
 use lockstep_encoder::ivl::Declaration;
 use lockstep_encoder::kernel::{self, Assumed, Encoding, Probe, Reads};
@@ -84,13 +85,30 @@ pub struct Settings {
     pub backend: Backend,
     pub limits: Limits,
     pub memory_model: MemoryModel,
+    /// The launches to verify the kernels for: every launch when empty.
+    pub launch: Launch,
 }
 
 impl Default for Settings {
-    /// z3 in this process, the default limits, the seed's memory model.
+    /// z3 in this process, the default limits, the seed's memory model, every launch.
     fn default() -> Settings {
-        Settings { backend: Backend::Z3, limits: Limits::default(), memory_model: MemoryModel::default() }
+        Settings {
+            backend: Backend::Z3,
+            limits: Limits::default(),
+            memory_model: MemoryModel::default(),
+            launch: Launch::default(),
+        }
     }
+}
+
+/// A restriction of the launches a kernel is verified for, as `verify --groups` and `--gsize`
+/// (GPUVerify's `--num_groups` and `--local_size`) give it: the number of groups, and of threads
+/// per group, along the axes. A verdict then holds for those launches only
+/// ([`lockstep_logic::Kernel::restrict_launch`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Launch {
+    pub groups: Option<Extent>,
+    pub gsize: Option<Extent>,
 }
 
 /// A file, verified: its check (diagnostics, and the program when it is well formed), and the
@@ -100,10 +118,24 @@ pub struct Verification {
     pub kernels: Option<Result<Vec<KernelResult>, VerifyError>>,
 }
 
+/// Checks a file ([`crate::check_bytes`]) for verification: its kernels restricted to the
+/// launches of the settings.
+pub fn check(path: &str, bytes: Vec<u8>, settings: &Settings) -> Checked {
+    let mut checked = crate::check_bytes(path, bytes);
+    if settings.launch != Launch::default() {
+        for kernel in checked.program.iter_mut().flat_map(|program| &mut program.kernels) {
+            let span = Span::new(kernel.span.start, kernel.span.start);
+            let Launch { groups, gsize } = settings.launch;
+            kernel.restrict_launch(groups.map(|extent| extent.0), gsize.map(|extent| extent.0), span);
+        }
+    }
+    checked
+}
+
 /// The whole pipeline, from the bytes of a file to the verdicts of its kernels.
 pub fn file(path: &str, bytes: Vec<u8>, settings: &Settings) -> Verification {
     // Parse and resolve: the kernel IR, or the diagnostics that reject the file.
-    let checked = crate::check_bytes(path, bytes);
+    let checked = check(path, bytes, settings);
     let kernels = checked.program.as_ref().filter(|_| !checked.has_errors()).map(|program| {
         program
             .kernels

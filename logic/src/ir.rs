@@ -297,6 +297,37 @@ impl Kernel {
             .find_map(|clause| in_assertion(&clause.assertion, size))
     }
 
+    /// Restricts the launches the kernel is verified for to the given extents (groups, and
+    /// threads per group, along `x`, `y` and `z`), as `requires` clauses of every level that has
+    /// a contract: `groups_x == 1`, ... (which [`Kernel::pinned_size`] then finds). The extents
+    /// of axes above the kernel's dimensions multiply into its last axis, so that a launch of
+    /// `4x4` threads per group is `gsize == 16` for a kernel of one dimension.
+    pub fn restrict_launch(&mut self, groups: Option<[u32; 3]>, group_size: Option<[u32; 3]>, span: Span) {
+        let mut clauses = Vec::new();
+        for (extents, builtin) in [(groups, Builtin::Groups as fn(Axis) -> Builtin), (group_size, Builtin::GroupSize)] {
+            let Some(extents) = extents else { continue };
+            for (index, &axis) in Axis::ALL[..self.dimensions].iter().enumerate() {
+                let extent: BigInt = if index + 1 == self.dimensions {
+                    extents[index..].iter().map(|&extent| BigInt::from(extent)).product()
+                } else {
+                    BigInt::from(extents[index])
+                };
+                let size = Expr { kind: ExprKind::Builtin(builtin(axis)), ty: Type::Int, span };
+                let value = Expr { kind: ExprKind::Int(extent), ty: Type::Int, span };
+                let pinned = Expr {
+                    kind: ExprKind::Binary { op: BinaryOp::Eq, lhs: Box::new(size), rhs: Box::new(value) },
+                    ty: Type::Bool,
+                    span,
+                };
+                clauses.push(Clause { assertion: Assertion { kind: AssertionKind::Pure(pinned), span }, span });
+            }
+        }
+        let contracts = [self.kernel_contract.as_mut(), self.group_contract.as_mut(), Some(&mut self.thread_contract)];
+        for contract in contracts.into_iter().flatten() {
+            contract.requires.splice(0..0, clauses.iter().cloned());
+        }
+    }
+
     pub fn var(&self, id: VarId) -> &Var {
         &self.vars[id.index()]
     }
@@ -742,6 +773,34 @@ mod tests {
         assert!(local_only.fences(Memory::Local));
         assert!(!local_only.fences(Memory::Global));
         assert!(!Fences::default().fences(Memory::Local));
+    }
+
+    #[test]
+    fn a_restricted_launch_pins_the_sizes_of_the_kernels_axes() {
+        let span = Span::new(0, 0);
+        let mut kernel = Kernel {
+            name: "k".into(),
+            span,
+            params: vec![],
+            vars: vec![],
+            arrays: vec![],
+            kernel_contract: Some(Contract::default()),
+            group_contract: None,
+            thread_contract: Contract::default(),
+            barriers: vec![],
+            body: Block { stmts: vec![], span },
+            dimensions: 2,
+        };
+        kernel.restrict_launch(Some([2, 3, 1]), Some([4, 4, 2]), span);
+        let pinned = |builtin| kernel.pinned_size(builtin).map(|value| value.to_string());
+        assert_eq!(pinned(Builtin::Groups(Axis::X)).as_deref(), Some("2"));
+        assert_eq!(pinned(Builtin::Groups(Axis::Y)).as_deref(), Some("3"));
+        assert_eq!(pinned(Builtin::GroupSize(Axis::X)).as_deref(), Some("4"));
+        // The `z` extent of a two-dimensional kernel multiplies into `y`.
+        assert_eq!(pinned(Builtin::GroupSize(Axis::Y)).as_deref(), Some("8"));
+        // Every level with a contract sees it.
+        assert_eq!(kernel.kernel_contract.as_ref().map(|contract| contract.requires.len()), Some(4));
+        assert_eq!(kernel.thread_contract.requires.len(), 4);
     }
 
     #[test]

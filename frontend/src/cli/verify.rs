@@ -1,14 +1,13 @@
 //! `lockstep verify`: check, encode and verify kernel files.
 
-use crate::cli::ivl::{self, BackendName, Emit};
+use crate::cli::ivl::{self, Emit};
 use lockstep_encoder::kernel;
 use lockstep_logic::outline::Outline;
 
-use lockstep_encoder::smt::Limits;
 use lockstep_frontend::run::{self, Replay};
 use lockstep_frontend::source::SourceFile;
 use lockstep_frontend::verify::{self, KernelResult, ObligationResult, Verdict, VerifyError};
-use lockstep_frontend::{check_bytes, Checked};
+use lockstep_frontend::Checked;
 use lockstep_logic::fences::MemoryModel;
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -22,15 +21,8 @@ pub struct Reporting {
     pub replay: bool,
 }
 
-pub fn run(
-    paths: &[String],
-    backend: BackendName,
-    limits: &Limits,
-    memory_model: MemoryModel,
-    reporting: Reporting,
-) -> ExitCode {
+pub fn run(paths: &[String], settings: &verify::Settings, reporting: Reporting) -> ExitCode {
     let Reporting { emit, json, replay } = reporting;
-    let settings = verify::Settings { backend: ivl::backend_of(backend), limits: limits.clone(), memory_model };
     let mut rejected = false;
     let mut failed = false;
     let mut undecided = false;
@@ -41,8 +33,8 @@ pub fn run(
     let verified = in_parallel(&read, |(path, bytes)| {
         let bytes = bytes.as_ref().ok()?.clone();
         Some(match emit {
-            None => verify::file(path, bytes, &settings),
-            Some(_) => verify::Verification { checked: check_bytes(path, bytes), kernels: None },
+            None => verify::file(path, bytes, settings),
+            Some(_) => verify::Verification { checked: verify::check(path, bytes, settings), kernels: None },
         })
     });
     for ((path, bytes), verification) in read.iter().zip(verified) {
@@ -62,7 +54,7 @@ pub fn run(
         };
         if let Some(emit) = emit {
             for kernel_ir in &program.kernels {
-                let outline = Outline::of(program, kernel_ir, memory_model);
+                let outline = Outline::of(program, kernel_ir, settings.memory_model);
                 let encoding = kernel::encode(&outline);
                 ivl::write_program(&lockstep_encoder::run::without_probes(&encoding.program, &kernel::is_probe), emit);
             }
@@ -70,17 +62,16 @@ pub fn run(
         }
         match kernels.expect("every well-formed file was verified") {
             Ok(kernels) => {
-                let replays: Vec<Vec<Option<Replay>>> =
-                    kernels
-                        .iter()
-                        .map(|result| {
-                            if replay {
-                                replays(program, result, memory_model)
-                            } else {
-                                vec![None; result.results.len()]
-                            }
-                        })
-                        .collect();
+                let replays: Vec<Vec<Option<Replay>>> = kernels
+                    .iter()
+                    .map(|result| {
+                        if replay {
+                            replays(program, result, settings.memory_model)
+                        } else {
+                            vec![None; result.results.len()]
+                        }
+                    })
+                    .collect();
                 if !json {
                     // `check`'s warnings, which verification does not make go away.
                     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();

@@ -15,6 +15,11 @@ pub const MAX_DEPTH: u32 = 200;
 #[derive(Clone, Debug)]
 pub struct File {
     pub items: Vec<Item>,
+    /// Whether `tid`, `gid`, `lid`, `tcount`, `gsize` and the per-axis ids and sizes are reserved
+    /// names, as in PVL. An OpenCL or CUDA kernel names them in its own words (`threadIdx.x`,
+    /// `get_local_size(0)`), which its lowering turns into [`ExprKind::Builtin`], and leaves these
+    /// names to the program (`int tid = threadIdx.x;`).
+    pub reserved_names: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -283,6 +288,8 @@ pub enum ExprKind {
     Write,
     Result,
     Name(String),
+    /// An id or size of the launch, named in the source language's words.
+    Builtin(lockstep_logic::Builtin),
     Index {
         array: Ident,
         index: Box<Expr>,
@@ -334,6 +341,16 @@ pub struct TooDeep {
     pub span: Span,
 }
 
+/// The depth of a node whose deepest child has `child_depth`, unless that is deeper than
+/// [`MAX_DEPTH`].
+pub fn depth_of(child_depth: u32, span: Span) -> Result<u32, TooDeep> {
+    let depth = 1 + child_depth;
+    if depth > MAX_DEPTH {
+        return Err(TooDeep { span });
+    }
+    Ok(depth)
+}
+
 impl ExprKind {
     fn children(&self) -> Vec<&Expr> {
         match self {
@@ -342,7 +359,8 @@ impl ExprKind {
             | ExprKind::Read
             | ExprKind::Write
             | ExprKind::Result
-            | ExprKind::Name(_) => vec![],
+            | ExprKind::Name(_)
+            | ExprKind::Builtin(_) => vec![],
             ExprKind::Index { index, .. } => vec![index],
             ExprKind::Call { args, .. } => args.iter().collect(),
             ExprKind::Unary { operand, .. } | ExprKind::Old(operand) => vec![operand],
@@ -357,10 +375,7 @@ impl ExprKind {
 impl Expr {
     /// Builds a node, refusing one nested deeper than [`MAX_DEPTH`].
     pub fn new(kind: ExprKind, span: Span) -> Result<Expr, TooDeep> {
-        let depth = 1 + kind.children().iter().map(|child| child.depth).max().unwrap_or(0);
-        if depth > MAX_DEPTH {
-            return Err(TooDeep { span });
-        }
+        let depth = depth_of(kind.children().iter().map(|child| child.depth).max().unwrap_or(0), span)?;
         Ok(Expr { kind, span, depth })
     }
 
@@ -387,10 +402,7 @@ impl StmtKind {
 impl Stmt {
     /// Builds a statement, refusing one nested deeper than [`MAX_DEPTH`].
     pub fn new(kind: StmtKind, span: Span) -> Result<Stmt, TooDeep> {
-        let depth = 1 + kind.depth();
-        if depth > MAX_DEPTH {
-            return Err(TooDeep { span });
-        }
+        let depth = depth_of(kind.depth(), span)?;
         Ok(Stmt { kind, span, depth })
     }
 }

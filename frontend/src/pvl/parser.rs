@@ -1,10 +1,7 @@
 //! The parser driver: lexes, runs the lalrpop parser with error recovery, and turns every lexical
 //! and syntax error into a [`Diagnostic`].
 //!
-//! A missing `;` is the most common slip, and a plain LR parser only notices it at the next token,
-//! often on the next line, and then recovers badly. So when an error of a run is a `;` that the
-//! grammar expected where the next token starts a new line (or closes a block), the driver reports
-//! "missing `;`" at the end of the previous token, inserts the `;` and parses again. Every other
+//! A missing `;` is inserted and reported, and the parser run again ([`syntax`]). Every other
 //! error is left to lalrpop's recovery at the item, kernel-member and statement level, and only the
 //! first error of each line is reported (the rest of a line is usually an echo of it).
 
@@ -12,133 +9,46 @@ use crate::diagnostics::{Code, Diagnostic};
 use crate::pvl::ast::{File, TooDeep};
 use crate::pvl::grammar::FileParser;
 use crate::pvl::lexer::{lex, LexError, Spanned, Token};
-use lalrpop_util::{ErrorRecovery, ParseError};
+use crate::syntax;
 use lockstep_logic::Span;
-
-/// How many missing `;` one run inserts before it reports the rest as they come.
-const MAX_INSERTED_SEMICOLONS: usize = 64;
 
 /// Parses a whole file. The tree is returned even when there were errors (with error nodes where
 /// text was skipped); it is `None` only when the parser could not recover at all.
 pub fn parse(source: &str) -> (Option<File>, Vec<Diagnostic>) {
-    let (mut tokens, lex_errors) = lex(source);
+    let (tokens, lex_errors) = lex(source);
     let mut diagnostics: Vec<Diagnostic> =
         lex_errors.iter().map(|error| lex_diagnostic(source, error.error.clone(), error.span)).collect();
     let lex_error_starts: Vec<usize> = lex_errors.iter().map(|error| error.span.start).collect();
-    let mut insertions = 0;
-    loop {
-        let (file, errors) = run_parser(&tokens);
-        let errors = first_of_each_line(source, &lex_error_starts, errors);
-        let insertion = errors
-            .iter()
-            .find_map(|error| missing_semicolon(source, &tokens, error))
-            .filter(|_| insertions < MAX_INSERTED_SEMICOLONS);
-        if let Some(at) = insertion {
-            diagnostics.push(missing_semicolon_diagnostic(at));
-            tokens.insert(at.index, (at.offset, Token::Semi, at.offset));
-            insertions += 1;
-            continue;
-        }
-        diagnostics.extend(errors.iter().map(|error| syntax_diagnostic(source, &tokens, error)));
-        diagnostics.sort_by_key(|diagnostic| diagnostic.primary.span.start);
-        return (file, diagnostics);
-    }
+    let semicolons =
+        syntax::Semicolons { semicolon: Token::Semi, closes_block: |token: &Token| *token == Token::RBrace };
+    let (file, tokens, errors) = syntax::parse_inserting_semicolons(
+        source,
+        tokens,
+        &lex_error_starts,
+        &semicolons,
+        run_parser,
+        &mut diagnostics,
+    );
+    diagnostics.extend(errors.iter().map(|error| syntax_diagnostic(source, &tokens, error)));
+    diagnostics.sort_by_key(|diagnostic| diagnostic.primary.span.start);
+    (file, diagnostics)
 }
 
-type Error = ParseError<usize, Token, TooDeep>;
+type Error = syntax::Error<Token>;
 
-/// The syntax errors worth reporting, in order: the first on each line. After an error the parser
-/// skips ahead and resumes, and what it then says about the rest of the same line is nearly always
-/// an echo of the first mistake; a lexical error, whose text the lexer dropped, counts as the first
-/// on its line too.
-fn first_of_each_line(source: &str, lex_error_starts: &[usize], mut errors: Vec<Error>) -> Vec<Error> {
-    errors.sort_by_key(error_start);
-    let mut kept_starts: Vec<usize> = lex_error_starts.to_vec();
-    let mut kept = Vec::new();
-    for error in errors {
-        let start = error_start(&error);
-        let echoes = kept_starts
-            .iter()
-            .any(|&earlier| earlier <= start && source.get(earlier..start).is_some_and(|gap| !gap.contains('\n')));
-        if !echoes {
-            kept_starts.push(start);
-            kept.push(error);
-        }
-    }
-    kept
-}
-
-fn run_parser(tokens: &[Spanned]) -> (Option<File>, Vec<Error>) {
-    let mut recovered: Vec<ErrorRecovery<usize, Token, TooDeep>> = Vec::new();
+fn run_parser(tokens: &[Spanned]) -> syntax::Parsed<Token, File> {
+    let mut recovered = Vec::new();
     let result = FileParser::new().parse(&mut recovered, tokens.iter().cloned().map(Ok::<_, TooDeep>));
-    let mut errors: Vec<Error> = recovered.into_iter().map(|recovery| recovery.error).collect();
-    match result {
-        Ok(file) => (Some(file), errors),
-        Err(error) => {
-            errors.push(error);
-            (None, errors)
-        }
-    }
-}
-
-fn error_start(error: &Error) -> usize {
-    match error {
-        ParseError::InvalidToken { location } | ParseError::UnrecognizedEof { location, .. } => *location,
-        ParseError::UnrecognizedToken { token, .. } | ParseError::ExtraToken { token } => token.0,
-        ParseError::User { error } => error.span.start,
-    }
-}
-
-/// Where a `;` is missing: the index in the token list to insert it at, and the byte offset.
-#[derive(Clone, Copy)]
-struct Insertion {
-    index: usize,
-    offset: usize,
-}
-
-fn missing_semicolon(source: &str, tokens: &[Spanned], error: &Error) -> Option<Insertion> {
-    let (location, expected, closes_or_ends) = match error {
-        ParseError::UnrecognizedToken { token, expected } => (token.0, expected, token.1 == Token::RBrace),
-        ParseError::UnrecognizedEof { location, expected } => (*location, expected, true),
-        _ => return None,
-    };
-    if !expected.iter().any(|name| name == "\";\"") {
-        return None;
-    }
-    let index = tokens.partition_point(|token| token.0 < location);
-    let previous_end = tokens[..index].last()?.2;
-    let on_a_later_line = source.get(previous_end..location).is_some_and(|gap| gap.contains('\n'));
-    (closes_or_ends || on_a_later_line).then_some(Insertion { index, offset: previous_end })
-}
-
-fn missing_semicolon_diagnostic(at: Insertion) -> Diagnostic {
-    Diagnostic::error(Code::MissingSemicolon, "missing `;`", Span::new(at.offset, at.offset), "expected `;` here")
-        .with_help("every statement, declaration and contract clause ends with `;`")
+    syntax::parsed(result, recovered)
 }
 
 fn lex_diagnostic(source: &str, error: LexError, span: Span) -> Diagnostic {
-    let text = source.get(span.start..span.end).unwrap_or("");
     match error {
-        LexError::UnknownCharacter => {
-            let shown = text.chars().next().map_or_else(String::new, |c| c.escape_debug().to_string());
-            Diagnostic::error(Code::UnknownCharacter, format!("unknown character `{shown}`"), span, "not part of the language")
-                .with_help("remove it, or put it inside a comment")
-        }
-        LexError::UnterminatedComment => Diagnostic::error(
-            Code::UnterminatedComment,
-            "unterminated block comment",
-            Span::new(span.start, span.start + 2),
-            "this comment is never closed",
-        )
-        .with_help("close the comment with `*/`"),
-        LexError::NumberTooLong => Diagnostic::error(
-            Code::NumberTooLong,
-            "number literal too long",
-            Span::new(span.start, span.start + 1),
-            format!("more than {} digits", crate::pvl::lexer::MAX_DIGITS),
-        )
-        .with_help("integers are unbounded, but a literal this long is surely a mistake"),
+        LexError::UnknownCharacter => syntax::unknown_character(source, span),
+        LexError::UnterminatedComment => syntax::unterminated_comment(span),
+        LexError::NumberTooLong => syntax::number_too_long(span),
         LexError::UnknownBackslashWord => {
+            let text = source.get(span.start..span.end).unwrap_or("");
             Diagnostic::error(Code::UnknownBackslashWord, format!("unknown keyword `{text}`"), span, "not a keyword")
                 .with_help("the keywords that start with `\\` are `\\forall`, `\\forall*`, `\\exists`, `\\old` and `\\result`; for a fraction write `1 \\ 2`")
         }
@@ -146,60 +56,15 @@ fn lex_diagnostic(source: &str, error: LexError, span: Span) -> Diagnostic {
 }
 
 fn syntax_diagnostic(source: &str, tokens: &[Spanned], error: &Error) -> Diagnostic {
-    match error {
-        ParseError::UnrecognizedToken { token: (start, token, end), expected } => {
-            let span = Span::new(*start, *end);
-            let diagnostic = Diagnostic::error(
-                Code::UnexpectedToken,
-                format!("unexpected {}", token.describe()),
-                span,
-                format!("expected {}", describe_expected(expected)),
-            );
-            match syntax_help(tokens, *start, token, expected) {
-                Some(help) => diagnostic.with_help(help),
-                None => diagnostic,
-            }
-        }
-        ParseError::ExtraToken { token: (start, token, end) } => Diagnostic::error(
-            Code::UnexpectedToken,
-            format!("unexpected {}", token.describe()),
-            Span::new(*start, *end),
-            "nothing may follow here",
-        ),
-        ParseError::UnrecognizedEof { location, expected } => {
-            let end = source.len();
-            let span = Span::new(*location.min(&end), end);
-            match unclosed_brace(tokens) {
-                Some(open) if expected.iter().any(|name| name == "\"}\"") => {
-                    Diagnostic::error(Code::UnexpectedEnd, "unexpected end of file", span, "expected `}`")
-                        .with_secondary(open, "this `{` is never closed")
-                        .with_help("add the missing `}`")
-                }
-                _ => Diagnostic::error(
-                    Code::UnexpectedEnd,
-                    "unexpected end of file",
-                    span,
-                    format!("expected {}", describe_expected(expected)),
-                ),
-            }
-        }
-        // The lexer hands the parser only good tokens, so this does not happen; were it to, it is
-        // reported like any bad character rather than trusted away.
-        ParseError::InvalidToken { location } => Diagnostic::error(
-            Code::UnknownCharacter,
-            "invalid token",
-            Span::new(*location, *location),
-            "not part of the language",
-        ),
-        // The start of the construct is enough: its whole span may be the rest of the file.
-        ParseError::User { error } => Diagnostic::error(
-            Code::NestingTooDeep,
-            "nested too deeply",
-            Span::new(error.span.start, error.span.start + 1),
-            format!("more than {} levels of nesting", crate::pvl::ast::MAX_DEPTH),
-        )
-        .with_help("split the expression or statement, for example with a pure function or a private variable"),
-    }
+    let unclosed = syntax::unclosed(tokens, |token| *token == Token::LBrace, |token| *token == Token::RBrace);
+    syntax::diagnostic(
+        source,
+        error,
+        &TERMINALS,
+        Token::describe,
+        |start, token, expected| syntax_help(tokens, start, token, expected),
+        unclosed,
+    )
 }
 
 /// A help line for the slips that users of C, OpenCL and other verifiers make.
@@ -232,85 +97,29 @@ fn syntax_help(tokens: &[Spanned], start: usize, token: &Token, expected: &[Stri
     Some(help.to_string())
 }
 
-/// The innermost `{` that is never closed.
-fn unclosed_brace(tokens: &[Spanned]) -> Option<Span> {
-    let mut open = Vec::new();
-    for (start, token, end) in tokens {
-        match token {
-            Token::LBrace => open.push(Span::new(*start, *end)),
-            Token::RBrace => {
-                open.pop();
-            }
-            _ => {}
-        }
-    }
-    open.pop()
-}
-
-const OPERATORS: &[&str] = &[
-    "\"+\"", "\"-\"", "\"*\"", "\"/\"", "\"%\"", "\"mod\"", "\"\\\\\"", "\"==\"", "\"=\"", "\"!=\"", "\"<\"", "\"<=\"",
-    "\">\"", "\">=\"", "\"&&\"", "\"||\"", "\"->\"", "\"?\"", "\"**\"", "SepStar",
-];
-
-/// Turns lalrpop's list of expected terminals into words: `;`, `)`, an operator, an expression.
-fn describe_expected(expected: &[String]) -> String {
-    let operators = expected.iter().filter(|name| OPERATORS.contains(&name.as_str())).count();
-    let starts_expression =
-        expected.iter().any(|name| name == "Identifier") && expected.iter().any(|name| name == "Number");
-    let mut words: Vec<String> = Vec::new();
-    for name in expected {
-        if operators >= 3 && OPERATORS.contains(&name.as_str()) {
-            continue;
-        }
-        let word = match name.as_str() {
-            "Identifier" if starts_expression => "an expression".to_string(),
-            "Identifier" => "a name".to_string(),
-            "Number" => "a number".to_string(),
-            "SepStar" => "`*`".to_string(),
-            quoted => format!("`{}`", quoted.trim_matches('"').replace("\\\\", "\\")),
-        };
-        if starts_expression && is_expression_start(name) && word != "an expression" {
-            continue;
-        }
-        if !words.contains(&word) {
-            words.push(word);
-        }
-    }
-    if operators >= 3 {
-        words.push("an operator".to_string());
-    }
-    match words.len() {
-        0 => "nothing more".to_string(),
-        1 => words.remove(0),
-        n if n > 7 => format!("one of {}, ...", words[..6].join(", ")),
-        _ => {
-            let last = words.pop().unwrap_or_default();
-            format!("{} or {last}", words.join(", "))
-        }
-    }
-}
-
-fn is_expression_start(name: &str) -> bool {
-    matches!(
-        name,
-        "Number"
-            | "\"(\""
-            | "\"true\""
-            | "\"false\""
-            | "\"!\""
-            | "\"-\""
-            | "\"perm\""
-            | "\"Perm\""
-            | "\"read\""
-            | "\"write\""
-            | "\"\\\\old\""
-            | "\"\\\\sum\""
-            | "\"\\\\result\""
-            | "\"\\\\forall\""
-            | "\"\\\\forall*\""
-            | "\"\\\\exists\""
-    )
-}
+const TERMINALS: syntax::Terminals = syntax::Terminals {
+    operators: &[
+        "\"+\"", "\"-\"", "\"*\"", "\"/\"", "\"%\"", "\"mod\"", "\"\\\\\"", "\"==\"", "\"=\"", "\"!=\"", "\"<\"",
+        "\"<=\"", "\">\"", "\">=\"", "\"&&\"", "\"||\"", "\"->\"", "\"?\"", "\"**\"", "SepStar",
+    ],
+    expression_starts: &[
+        "\"(\"",
+        "\"true\"",
+        "\"false\"",
+        "\"!\"",
+        "\"-\"",
+        "\"perm\"",
+        "\"Perm\"",
+        "\"read\"",
+        "\"write\"",
+        "\"\\\\old\"",
+        "\"\\\\sum\"",
+        "\"\\\\result\"",
+        "\"\\\\forall\"",
+        "\"\\\\forall*\"",
+        "\"\\\\exists\"",
+    ],
+};
 
 #[cfg(test)]
 mod tests {

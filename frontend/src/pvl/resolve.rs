@@ -39,8 +39,13 @@ use std::collections::HashMap;
 
 /// Resolves and type-checks a parsed file.
 pub fn resolve(file: &ast::File) -> (Program, Vec<Diagnostic>) {
-    let mut resolver =
-        Resolver { diagnostics: Vec::new(), signatures: Vec::new(), function_ids: HashMap::new(), dimensions: 1 };
+    let mut resolver = Resolver {
+        diagnostics: Vec::new(),
+        signatures: Vec::new(),
+        function_ids: HashMap::new(),
+        dimensions: 1,
+        reserved_names: file.reserved_names,
+    };
     let program = resolver.program(file);
     (program, resolver.diagnostics)
 }
@@ -64,6 +69,8 @@ struct Resolver {
     function_ids: HashMap<String, FunctionId>,
     /// The dimensions of the kernel being resolved, as far as its text has named axes.
     dimensions: usize,
+    /// Whether `tid`, `lid_x`, ... are reserved names ([`ast::File::reserved_names`]).
+    reserved_names: bool,
 }
 
 /// Where an expression stands: decides which reserved names and which memory it may use.
@@ -127,6 +134,13 @@ fn builtin_named(name: &str) -> Option<Builtin> {
     Builtin::ALL.into_iter().find(|builtin| builtin.name() == name)
 }
 
+impl Resolver {
+    /// The reserved name `name` is, in a language that reserves them.
+    fn reserved(&self, name: &str) -> Option<Builtin> {
+        builtin_named(name).filter(|_| self.reserved_names)
+    }
+}
+
 /// The closest of `candidates` to `name`, if it is close enough to be a likely typo.
 fn suggestion<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     candidates
@@ -155,7 +169,7 @@ impl Resolver {
             .collect();
         let mut first_span: HashMap<String, Span> = HashMap::new();
         for function in &declared_functions {
-            if builtin_named(&function.name.name).is_some() {
+            if self.reserved(&function.name.name).is_some() {
                 self.report(
                     Diagnostic::error(
                         Code::ReservedName,
@@ -272,7 +286,7 @@ impl Resolver {
     /// Whether `name` may be declared here: it is not reserved (unless `reserved_ok`, for a bound
     /// variable named after a reserved name that has no meaning at this level) and not taken.
     fn claim(&mut self, names: &Names, name: &ast::Ident, reserved_ok: bool) -> bool {
-        if builtin_named(&name.name).is_some() && !reserved_ok {
+        if self.reserved(&name.name).is_some() && !reserved_ok {
             self.report(
                 Diagnostic::error(
                     Code::ReservedName,
@@ -513,7 +527,7 @@ impl Resolver {
             return None;
         }
         // `(\forall* int tid; ...)` in a kernel contract is natural: there `tid` means nothing else.
-        let reserved_ok = builtin_named(&var.name).is_some_and(|builtin| !builtin_in_scope(context.place, builtin));
+        let reserved_ok = self.reserved(&var.name).is_some_and(|builtin| !builtin_in_scope(context.place, builtin));
         self.claim(names, var, reserved_ok).then(|| Self::bind(names, var, Type::Int, VarKind::Bound))
     }
 
@@ -531,7 +545,7 @@ impl Resolver {
                 let index = self.expr(names, context, index, Some(Type::Int));
                 Some((array, index))
             }
-            ast::ExprKind::Name(name) if names.lookup_var(name).is_some() || builtin_named(name).is_some() => {
+            ast::ExprKind::Name(name) if names.lookup_var(name).is_some() || self.reserved(name).is_some() => {
                 self.report(
                     Diagnostic::error(
                         Code::PermissionLocation,
@@ -736,7 +750,7 @@ impl Resolver {
             return None;
         }
         let Some(id) = names.lookup_array(&array.name) else {
-            let diagnostic = if names.lookup_var(&array.name).is_some() || builtin_named(&array.name).is_some() {
+            let diagnostic = if names.lookup_var(&array.name).is_some() || self.reserved(&array.name).is_some() {
                 Diagnostic::error(
                     Code::NotAnArray,
                     format!("`{}` is not an array", array.name),
@@ -842,6 +856,7 @@ impl Resolver {
                 }
             },
             ast::ExprKind::Name(name) => self.name(names, context, name, span),
+            ast::ExprKind::Builtin(builtin) => self.builtin(context, *builtin, span),
             ast::ExprKind::Index { array, index } => {
                 let array = self.array_access(names, context, array);
                 let index = self.expr(names, context, index, Some(Type::Int));
@@ -1038,7 +1053,7 @@ impl Resolver {
             let ty = names.vars[var.index()].ty;
             return Some(Expr { kind: ExprKind::Var(var), ty, span });
         }
-        if let Some(builtin) = builtin_named(name) {
+        if let Some(builtin) = self.reserved(name) {
             return self.builtin(context, builtin, span);
         }
         let diagnostic = if names.lookup_array(name).is_some() {
@@ -1396,7 +1411,7 @@ impl BodyResolver<'_> {
             .with_help(format!(
                 "parameters are the same for all threads and read-only; copy it: `int my_{name} := {name};`"
             )),
-            None if builtin_named(name).is_some() => Diagnostic::error(
+            None if self.resolver.reserved(name).is_some() => Diagnostic::error(
                 Code::ReservedName,
                 format!("`{name}` cannot be assigned"),
                 target.span,

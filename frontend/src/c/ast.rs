@@ -1,0 +1,503 @@
+//! The syntax tree of an OpenCL C or CUDA file: what the parser builds, with spans.
+//!
+//! It is C's shape, not lockstep's: declarations with specifiers and declarators, expressions
+//! with side effects, and the annotations as VerCors writes them. [`crate::c::lower`] gives it
+//! lockstep's meaning. Nodes record their nesting depth, as PVL's do, so that the parser refuses
+//! input nested deeper than the later recursive passes can walk.
+
+use lockstep_logic::Span;
+use num_bigint::BigInt;
+
+use crate::pvl::ast::depth_of;
+pub use crate::pvl::ast::{Ident, TooDeep};
+
+#[derive(Clone, Debug)]
+pub struct File {
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Item {
+    Function(Function),
+    /// A declaration at file scope: a `__constant` array, a prototype, a global variable.
+    Declaration(Declaration),
+    /// An annotation that belongs to no function (one after the last function).
+    Annotation(Annotation),
+    /// Text the parser skipped after a syntax error; already reported.
+    Error,
+}
+
+/// A word before a declaration that is not its type: an address space, `__global__`, `const`, ...
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Qualifier {
+    /// `__kernel`, `kernel` or `__global__`: an entry point.
+    Kernel,
+    /// `__device__`: a helper function of CUDA.
+    Device,
+    Host,
+    /// `__global`, `global`.
+    Global,
+    /// `__local`, `local`.
+    Local,
+    /// `__shared__`.
+    Shared,
+    /// `__constant`, `constant`, `__constant__`.
+    Constant,
+    /// `__private`, `private`.
+    Private,
+    Const,
+    Volatile,
+    Restrict,
+    Static,
+    Inline,
+    Extern,
+}
+
+/// A C type name without its pointers and arrays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BaseType {
+    Void,
+    Bool,
+    Char,
+    Short,
+    Int,
+    Long,
+    Float,
+    Double,
+    Half,
+    SizeT,
+}
+
+#[derive(Clone, Debug)]
+pub struct TypeSpec {
+    pub base: BaseType,
+    /// `unsigned` (or `uint`, `uchar`, ...), as opposed to signed or unsaid.
+    pub unsigned: bool,
+    pub span: Span,
+}
+
+/// A word of a type as written: `unsigned long int` is three.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypeWord {
+    /// A base type, and whether the word itself makes it unsigned (`uint`, `size_t`).
+    Base(BaseType, bool),
+    Unsigned,
+    Signed,
+}
+
+/// A word of a declaration's specifiers, as the parser meets it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecWord {
+    Qualifier(Qualifier, Span),
+    Type(TypeWord, Span),
+}
+
+/// The type that type words name together: `unsigned` alone is `unsigned int`, `long int` is
+/// `long`, and a declaration without a type word is `int`, as in C89.
+pub fn type_spec(words: Vec<SpecWord>, span: Span) -> TypeSpec {
+    let mut base = None;
+    let mut unsigned = false;
+    let mut type_span: Option<Span> = None;
+    for word in words {
+        let SpecWord::Type(word, word_span) = word else { continue };
+        type_span = Some(type_span.map_or(word_span, |seen| seen.to(word_span)));
+        match word {
+            TypeWord::Unsigned => unsigned = true,
+            TypeWord::Signed => {}
+            TypeWord::Base(found, is_unsigned) => {
+                unsigned |= is_unsigned;
+                // `long int` and `short int` are `long` and `short`.
+                if !(found == BaseType::Int && matches!(base, Some(BaseType::Long | BaseType::Short))) {
+                    base = Some(found);
+                }
+            }
+        }
+    }
+    TypeSpec { base: base.unwrap_or(BaseType::Int), unsigned, span: type_span.unwrap_or(span) }
+}
+
+/// Sorts the words of a declaration into its qualifiers and its type.
+pub fn specifiers(words: Vec<SpecWord>, span: Span) -> Specifiers {
+    let qualifiers = words
+        .iter()
+        .filter_map(|word| match word {
+            SpecWord::Qualifier(qualifier, span) => Some((*qualifier, *span)),
+            SpecWord::Type(..) => None,
+        })
+        .collect();
+    Specifiers { qualifiers, ty: type_spec(words, span), span }
+}
+
+#[derive(Clone, Debug)]
+pub struct Specifiers {
+    pub qualifiers: Vec<(Qualifier, Span)>,
+    pub ty: TypeSpec,
+    pub span: Span,
+}
+
+impl Specifiers {
+    pub fn has(&self, qualifier: Qualifier) -> bool {
+        self.qualifiers.iter().any(|(found, _)| *found == qualifier)
+    }
+}
+
+/// The part of a declaration that names one thing: `*p`, `a[16]`, `s[]`.
+#[derive(Clone, Debug)]
+pub struct Declarator {
+    /// How many `*` stand before the name.
+    pub pointers: usize,
+    pub name: Ident,
+    /// The array dimensions, outermost first; `None` for `[]`.
+    pub dimensions: Vec<Option<Expr>>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Declaration {
+    pub specifiers: Specifiers,
+    pub declarators: Vec<(Declarator, Option<Expr>)>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub specifiers: Specifiers,
+    pub declarator: Declarator,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// The annotation written right before the function: its contract.
+    pub contract: Option<Annotation>,
+    pub specifiers: Specifiers,
+    pub name: Ident,
+    pub params: Vec<Param>,
+    /// `None` for a prototype.
+    pub body: Option<Block>,
+    pub span: Span,
+}
+
+/// A `/*@ ... @*/` or `//@` comment: its clauses.
+#[derive(Clone, Debug)]
+pub struct Annotation {
+    pub clauses: Vec<SpecClause>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecKind {
+    Requires,
+    Ensures,
+    Context,
+    LoopInvariant,
+    Assert,
+    Assume,
+}
+
+impl SpecKind {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            SpecKind::Requires => "requires",
+            SpecKind::Ensures => "ensures",
+            SpecKind::Context => "context",
+            SpecKind::LoopInvariant => "loop_invariant",
+            SpecKind::Assert => "assert",
+            SpecKind::Assume => "assume",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum SpecClause {
+    Clause {
+        kind: SpecKind,
+        formula: Expr,
+        span: Span,
+    },
+    /// A clause whose keyword lockstep does not know (`ghost`, `given`, `context_everywhere`, ...).
+    Unknown {
+        keyword: Ident,
+        span: Span,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+    pub depth: u32,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    Declaration(Declaration),
+    Expr(Expr),
+    If {
+        cond: Expr,
+        then_branch: Box<Stmt>,
+        else_branch: Option<Box<Stmt>>,
+    },
+    While {
+        cond: Expr,
+        body: Box<Stmt>,
+    },
+    DoWhile {
+        body: Box<Stmt>,
+        cond: Expr,
+    },
+    For {
+        init: Option<Box<Stmt>>,
+        cond: Option<Expr>,
+        step: Option<Expr>,
+        body: Box<Stmt>,
+    },
+    Break,
+    Continue,
+    Return(Option<Expr>),
+    /// `switch`, `goto`, a label: refused by the lowering, which names them.
+    Unsupported(&'static str),
+    Block(Block),
+    /// An annotation between statements: the contract of the barrier or loop after it, or
+    /// `assert`s.
+    Annotation(Annotation),
+    Empty,
+    /// Text the parser skipped after a syntax error; already reported.
+    Error,
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+    pub depth: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    Plus,
+    Not,
+    BitNot,
+    Deref,
+    AddressOf,
+    PreIncrement,
+    PreDecrement,
+    PostIncrement,
+    PostDecrement,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    Mul,
+    Div,
+    Rem,
+    Add,
+    Sub,
+    Shl,
+    Shr,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    BitAnd,
+    BitXor,
+    BitOr,
+    And,
+    Or,
+    /// `==>`, annotations only.
+    Implies,
+    /// `**`, annotations only.
+    Star,
+    /// `q \ d`, annotations only.
+    Fraction,
+}
+
+impl BinaryOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Rem => "%",
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Shl => "<<",
+            BinaryOp::Shr => ">>",
+            BinaryOp::Lt => "<",
+            BinaryOp::Le => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::Ge => ">=",
+            BinaryOp::Eq => "==",
+            BinaryOp::Ne => "!=",
+            BinaryOp::BitAnd => "&",
+            BinaryOp::BitXor => "^",
+            BinaryOp::BitOr => "|",
+            BinaryOp::And => "&&",
+            BinaryOp::Or => "||",
+            BinaryOp::Implies => "==>",
+            BinaryOp::Star => "**",
+            BinaryOp::Fraction => "\\",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuantifierKind {
+    Forall,
+    ForallStar,
+    Exists,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Int {
+        value: BigInt,
+        unsigned: bool,
+    },
+    Float(String),
+    Bool(bool),
+    Name(String),
+    Index {
+        base: Box<Expr>,
+        index: Box<Expr>,
+    },
+    Call {
+        function: Ident,
+        args: Vec<Expr>,
+    },
+    /// `s.x`, and `p->x`.
+    Member {
+        base: Box<Expr>,
+        field: Ident,
+        arrow: bool,
+    },
+    Unary {
+        op: UnaryOp,
+        operand: Box<Expr>,
+    },
+    Binary {
+        op: BinaryOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    /// `x = e` (`op` is `None`) and `x op= e`.
+    Assign {
+        op: Option<BinaryOp>,
+        target: Box<Expr>,
+        value: Box<Expr>,
+    },
+    Cond {
+        cond: Box<Expr>,
+        then_value: Box<Expr>,
+        else_value: Box<Expr>,
+    },
+    Cast {
+        ty: TypeSpec,
+        pointers: usize,
+        operand: Box<Expr>,
+    },
+    SizeofType {
+        ty: TypeSpec,
+        pointers: usize,
+    },
+    SizeofExpr(Box<Expr>),
+    Comma(Box<Expr>, Box<Expr>),
+    String,
+    // Annotations only.
+    Quantifier {
+        kind: QuantifierKind,
+        ty: TypeSpec,
+        var: Ident,
+        range: Option<Box<Expr>>,
+        body: Box<Expr>,
+    },
+    Old(Box<Expr>),
+    Perm {
+        location: Box<Expr>,
+        amount: Box<Expr>,
+    },
+    Read,
+    Write,
+    Result,
+    Gtid,
+    Ltid,
+    /// `\pointer_length(a)`, `\shared_mem_size(s)`, `\pointer_index(a, i, q)`, and any other
+    /// `\word(...)`.
+    Backslash {
+        word: Ident,
+        args: Vec<Expr>,
+    },
+}
+
+impl ExprKind {
+    fn child_depth(&self) -> u32 {
+        let depth = |expr: &Expr| expr.depth;
+        match self {
+            ExprKind::Int { .. }
+            | ExprKind::Float(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Name(_)
+            | ExprKind::SizeofType { .. }
+            | ExprKind::String
+            | ExprKind::Read
+            | ExprKind::Write
+            | ExprKind::Result
+            | ExprKind::Gtid
+            | ExprKind::Ltid => 0,
+            ExprKind::Index { base, index } => base.depth.max(index.depth),
+            ExprKind::Call { args, .. } | ExprKind::Backslash { args, .. } => args.iter().map(depth).max().unwrap_or(0),
+            ExprKind::Member { base, .. } => base.depth,
+            ExprKind::Unary { operand, .. }
+            | ExprKind::Cast { operand, .. }
+            | ExprKind::SizeofExpr(operand)
+            | ExprKind::Old(operand) => operand.depth,
+            ExprKind::Binary { lhs, rhs, .. } | ExprKind::Comma(lhs, rhs) => lhs.depth.max(rhs.depth),
+            ExprKind::Assign { target, value, .. } => target.depth.max(value.depth),
+            ExprKind::Cond { cond, then_value, else_value } => cond.depth.max(then_value.depth).max(else_value.depth),
+            ExprKind::Quantifier { range, body, .. } => range.as_deref().map_or(0, depth).max(body.depth),
+            ExprKind::Perm { location, amount } => location.depth.max(amount.depth),
+        }
+    }
+}
+
+impl Expr {
+    /// Builds a node, refusing one nested deeper than [`crate::pvl::ast::MAX_DEPTH`].
+    pub fn new(kind: ExprKind, span: Span) -> Result<Expr, TooDeep> {
+        Ok(Expr { span, depth: depth_of(kind.child_depth(), span)?, kind })
+    }
+
+    pub fn binary(op: BinaryOp, lhs: Expr, rhs: Expr) -> Result<Expr, TooDeep> {
+        let span = lhs.span.to(rhs.span);
+        Expr::new(ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span)
+    }
+}
+
+impl StmtKind {
+    fn child_depth(&self) -> u32 {
+        let depth = |stmt: &Stmt| stmt.depth;
+        match self {
+            StmtKind::If { then_branch, else_branch, .. } => {
+                then_branch.depth.max(else_branch.as_deref().map_or(0, depth))
+            }
+            StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => body.depth,
+            StmtKind::For { init, body, .. } => body.depth.max(init.as_deref().map_or(0, depth)),
+            StmtKind::Block(block) => block.stmts.iter().map(depth).max().unwrap_or(0),
+            _ => 0,
+        }
+    }
+}
+
+impl Stmt {
+    /// Builds a statement, refusing one nested deeper than [`crate::pvl::ast::MAX_DEPTH`].
+    pub fn new(kind: StmtKind, span: Span) -> Result<Stmt, TooDeep> {
+        Ok(Stmt { span, depth: depth_of(kind.child_depth(), span)?, kind })
+    }
+}

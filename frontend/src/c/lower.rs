@@ -1,0 +1,1702 @@
+//! The lowering of OpenCL C and CUDA: the C syntax tree becomes a kernel of the surface language
+//! that PVL parses into ([`crate::pvl::ast`]), which the resolver then checks into the kernel IR.
+//!
+//! What the lowering decides (documented in the README's OpenCL and CUDA section):
+//! - A kernel is a function marked `__kernel`/`kernel` (OpenCL) or `__global__` (CUDA); its
+//!   contract is the annotation right before it, and speaks for one thread, as VerCors's does.
+//! - Pointer and array parameters are arrays: global memory, or local memory for an OpenCL
+//!   `local` pointer. An array's length is the `e` of a `\pointer_length(a) == e` conjunct of the
+//!   kernel's `requires` or `context` clauses (`\shared_mem_size(s) == e` for CUDA's `extern
+//!   __shared__ int s[];`); without one it is an unknown length the contract may speak of as
+//!   `\pointer_length(a)`. `a != NULL` holds for every array.
+//! - `__shared__` and `local` arrays declared in the body are the group's local memory; arrays
+//!   of several dimensions are laid out by rows.
+//! - The ids: `threadIdx`, `blockIdx`, `blockDim`, `gridDim` (`.x`, `.y`, `.z`) and
+//!   `get_local_id`, `get_group_id`, `get_local_size`, `get_num_groups` (dimension 0, 1 or 2)
+//!   are the per-axis ids and sizes; `get_global_id(d)` is `get_group_id(d) * get_local_size(d) +
+//!   get_local_id(d)` and `get_global_size(d)` is `get_local_size(d) * get_num_groups(d)`;
+//!   `\ltid` and `\gtid` are the linear ids `lid` and `tid`.
+//! - `__syncthreads()` is a barrier that fences local and global memory; `barrier(flags)` fences
+//!   the memories its `CLK_LOCAL_MEM_FENCE` and `CLK_GLOBAL_MEM_FENCE` flags name. The annotation
+//!   right before a barrier is its contract; the one right before a loop holds its
+//!   `loop_invariant`s.
+//! - `for (init; cond; step) body` is `init; while (cond) { body step }`; compound assignments and
+//!   `++`/`--` are assignments; `min`, `max` and `abs` are conditional expressions. A `return;`
+//!   of the kernel guards the statements after it.
+//! - In code, a condition of type `int` holds when it is not 0, as in C.
+//!
+//! A construct outside this subset gets `kernel::unsupported`, naming it.
+
+use crate::c::ast;
+use crate::c::Dialect;
+use crate::diagnostics::{Code, Diagnostic};
+use crate::pvl::ast as surface;
+use lockstep_logic::{Axis, Builtin, Span};
+use num_bigint::BigInt;
+use std::collections::HashMap;
+
+/// Lowers a parsed C file: the surface file with its kernels, when it has one, and the problems.
+pub fn lower(file: &ast::File, source: &str, dialect: Dialect) -> (Option<surface::File>, Vec<Diagnostic>) {
+    let mut lowerer = Lowerer { diagnostics: Vec::new(), scopes: Vec::new() };
+    let mut items = Vec::new();
+    let mut contract: Option<&ast::Annotation> = None;
+    for item in &file.items {
+        match item {
+            ast::Item::Annotation(annotation) => {
+                if let Some(previous) = contract.replace(annotation) {
+                    lowerer.stray_annotation(previous, "an annotation before another one");
+                }
+            }
+            ast::Item::Function(function) => {
+                let written = contract.take();
+                if function.specifiers.has(ast::Qualifier::Kernel) {
+                    if let Some(kernel) = lowerer.kernel(function, written) {
+                        items.push(surface::Item::Kernel(kernel));
+                    }
+                } else if function.body.is_some() {
+                    lowerer.unsupported(
+                        function.name.span,
+                        format!("the helper function `{}`", function.name.name),
+                        "helper functions are not supported yet; write their code into the kernel",
+                    );
+                } else if let Some(annotation) = written {
+                    lowerer.stray_annotation(annotation, "an annotation before a prototype");
+                }
+            }
+            ast::Item::Declaration(declaration) => {
+                if let Some(annotation) = contract.take() {
+                    lowerer.stray_annotation(annotation, "an annotation before a declaration");
+                }
+                lowerer.file_scope_declaration(declaration);
+            }
+            ast::Item::Error => {}
+        }
+    }
+    if let Some(annotation) = contract {
+        lowerer.stray_annotation(annotation, "an annotation after the last function");
+    }
+    if items.is_empty() && !lowerer.diagnostics.iter().any(Diagnostic::is_error) {
+        let (message, label) = if source.trim().is_empty() {
+            ("the file is empty", "nothing to check")
+        } else {
+            ("the file declares no kernel", "no kernel in this file")
+        };
+        let help = match dialect {
+            Dialect::OpenCl => "an OpenCL file holds at least one `__kernel void name(...) { ... }`",
+            Dialect::Cuda => "a CUDA file holds at least one `__global__ void name(...) { ... }`",
+        };
+        lowerer.diagnostics.push(Diagnostic::error(Code::EmptyFile, message, Span::new(0, 0), label).with_help(help));
+    }
+    let lowered = (!items.is_empty()).then_some(surface::File { items, reserved_names: false });
+    (lowered, lowerer.diagnostics)
+}
+
+/// The types of C values that lockstep gives a meaning to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ValueType {
+    Int,
+    Bool,
+}
+
+impl ValueType {
+    fn surface(self) -> surface::TypeName {
+        match self {
+            ValueType::Int => surface::TypeName::Int,
+            ValueType::Bool => surface::TypeName::Bool,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Symbol {
+    Scalar(ValueType),
+    /// An array, with the sizes of its dimensions after the first (for the layout by rows).
+    Array {
+        inner_dimensions: Vec<surface::Expr>,
+    },
+}
+
+/// Where an expression stands: code (C's meaning) or an annotation (the specification language).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    Code,
+    Annotation,
+}
+
+/// What a kernel's contract says of its arrays' lengths: `\pointer_length(a) == e`.
+type Lengths = HashMap<String, surface::Expr>;
+
+struct Lowerer {
+    diagnostics: Vec<Diagnostic>,
+    /// The names in scope, innermost last.
+    scopes: Vec<HashMap<String, Symbol>>,
+}
+
+/// A kernel under construction: its members so far and the lengths its contract gives.
+struct KernelParts {
+    members: Vec<surface::Member>,
+    lengths: Lengths,
+    /// Unknown lengths, each a kernel parameter named like `\pointer_length(a)`.
+    length_params: Vec<surface::Param>,
+}
+
+impl Lowerer {
+    fn unsupported(&mut self, span: Span, construct: impl Into<String>, help: impl Into<String>) {
+        let construct = construct.into();
+        self.diagnostics.push(
+            Diagnostic::error(Code::Unsupported, format!("{construct} is not supported"), span, "not supported")
+                .with_help(help),
+        );
+    }
+
+    fn stray_annotation(&mut self, annotation: &ast::Annotation, what: &str) {
+        self.diagnostics.push(
+            Diagnostic::error(Code::StrayClause, format!("{what} belongs to nothing"), annotation.span, "belongs to nothing")
+                .with_help("an annotation stands right before a kernel (its contract), a barrier (the barrier's contract) or a loop (its `loop_invariant`s), or holds `assert`s between statements"),
+        );
+    }
+
+    fn node(&mut self, kind: surface::ExprKind, span: Span) -> Option<surface::Expr> {
+        match surface::Expr::new(kind, span) {
+            Ok(expr) => Some(expr),
+            Err(too_deep) => {
+                self.too_deep(too_deep.span);
+                None
+            }
+        }
+    }
+
+    fn too_deep(&mut self, span: Span) {
+        self.diagnostics.push(
+            Diagnostic::error(
+                Code::NestingTooDeep,
+                "nested too deeply",
+                Span::new(span.start, span.start + 1),
+                format!("more than {} levels of nesting", surface::MAX_DEPTH),
+            )
+            .with_help("split the expression or statement, for example with a private variable"),
+        );
+    }
+
+    fn binary(
+        &mut self,
+        op: surface::BinaryOp,
+        lhs: surface::Expr,
+        rhs: surface::Expr,
+        span: Span,
+    ) -> Option<surface::Expr> {
+        self.node(surface::ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span)
+    }
+
+    fn int(&mut self, value: impl Into<BigInt>, span: Span) -> Option<surface::Expr> {
+        self.node(surface::ExprKind::Int(value.into()), span)
+    }
+
+    fn builtin(&mut self, builtin: Builtin, span: Span) -> Option<surface::Expr> {
+        self.node(surface::ExprKind::Builtin(builtin), span)
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Symbol> {
+        self.scopes.iter().rev().find_map(|scope| scope.get(name))
+    }
+
+    fn declare(&mut self, name: &str, symbol: Symbol) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(name.to_string(), symbol);
+        }
+    }
+
+    fn file_scope_declaration(&mut self, declaration: &ast::Declaration) {
+        if declaration.declarators.is_empty() {
+            return;
+        }
+        self.unsupported(
+            declaration.span,
+            "a declaration outside a function",
+            "declare constants with `#define`, and arrays as kernel parameters or inside the kernel",
+        );
+    }
+
+    /// The type of a scalar, or a diagnostic naming the type lockstep does not support yet.
+    fn value_type(&mut self, ty: &ast::TypeSpec) -> Option<ValueType> {
+        match (ty.base, ty.unsigned) {
+            (ast::BaseType::Int, false) => Some(ValueType::Int),
+            (ast::BaseType::Bool, false) => Some(ValueType::Bool),
+            _ => {
+                self.unsupported(
+                    ty.span,
+                    format!("the type `{}`", type_name(ty)),
+                    "lockstep reads `int` and `bool` values so far",
+                );
+                None
+            }
+        }
+    }
+
+    fn kernel(&mut self, function: &ast::Function, contract: Option<&ast::Annotation>) -> Option<surface::KernelDecl> {
+        let Some(body) = &function.body else {
+            self.unsupported(function.span, "a kernel without a body", "give the kernel its code");
+            return None;
+        };
+        if function.specifiers.ty.base != ast::BaseType::Void {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    Code::MainSignature,
+                    "a kernel returns `void`",
+                    function.specifiers.ty.span,
+                    "not `void`",
+                )
+                .with_help("kernels return nothing; write their results into arrays"),
+            );
+        }
+        self.scopes = vec![HashMap::new()];
+        let written: Vec<&ast::SpecClause> =
+            contract.map(|contract| contract.clauses.iter().collect()).unwrap_or_default();
+        let mut parts = KernelParts { members: Vec::new(), lengths: self.lengths(&written), length_params: Vec::new() };
+        let mut params = Vec::new();
+        for param in &function.params {
+            self.param(param, &mut parts, &mut params);
+        }
+        self.shared_arrays(&body.stmts, &mut parts);
+        let mut clauses = Vec::new();
+        for clause in written {
+            match clause {
+                ast::SpecClause::Clause { kind, formula, span } => {
+                    let kind = match kind {
+                        ast::SpecKind::Requires => surface::ClauseKind::Requires,
+                        ast::SpecKind::Ensures => surface::ClauseKind::Ensures,
+                        ast::SpecKind::Context => surface::ClauseKind::Context,
+                        other => {
+                            self.misplaced_clause(*other, *span, "a kernel's contract");
+                            continue;
+                        }
+                    };
+                    if let Some(formula) = self.expr(formula, Place::Annotation, &parts.lengths) {
+                        clauses.push(surface::Member::Clause(surface::Clause {
+                            level: surface::Level::Thread,
+                            kind,
+                            formula,
+                            span: *span,
+                        }));
+                    }
+                }
+                ast::SpecClause::Unknown { keyword, span } => self.unknown_clause(keyword, *span),
+            }
+        }
+        let body = self.kernel_body(body, &parts.lengths);
+        params.append(&mut parts.length_params);
+        let mut members = parts.members;
+        members.extend(clauses);
+        let name = surface::Ident { name: "main".to_string(), span: function.name.span };
+        members.push(surface::Member::Main {
+            result: surface::TypeName::Void,
+            result_span: function.specifiers.ty.span,
+            name,
+            params: Vec::new(),
+            body: body?,
+            span: function.span,
+        });
+        Some(surface::KernelDecl { name: function.name.clone(), params, members, span: function.span })
+    }
+
+    fn misplaced_clause(&mut self, kind: ast::SpecKind, span: Span, place: &str) {
+        self.diagnostics.push(
+            Diagnostic::error(Code::StrayClause, format!("a `{}` in {place}", kind.keyword()), span, "not allowed here")
+                .with_help("contracts of kernels and barriers hold `requires`, `ensures` and `context`; `loop_invariant` stands before a loop; `assert` and `assume` between statements"),
+        );
+    }
+
+    fn unknown_clause(&mut self, keyword: &surface::Ident, span: Span) {
+        self.unsupported(
+            span,
+            format!("the annotation `{}`", keyword.name),
+            "lockstep reads `requires`, `ensures`, `context`, `loop_invariant`, `assert` and `assume` in annotations",
+        );
+    }
+
+    /// The lengths a kernel's contract gives its arrays: the `e` of each `\pointer_length(a) == e`
+    /// or `\shared_mem_size(a) == e` conjunct of a `requires` or `context` clause.
+    fn lengths(&mut self, clauses: &[&ast::SpecClause]) -> Lengths {
+        let mut found: Vec<(String, &ast::Expr)> = Vec::new();
+        for clause in clauses {
+            if let ast::SpecClause::Clause { kind: ast::SpecKind::Requires | ast::SpecKind::Context, formula, .. } =
+                clause
+            {
+                collect_lengths(formula, &mut found);
+            }
+        }
+        let mut lengths = Lengths::new();
+        for (array, length) in found {
+            if lengths.contains_key(&array) {
+                continue;
+            }
+            if let Some(length) = self.expr(length, Place::Annotation, &Lengths::new()) {
+                lengths.insert(array, length);
+            }
+        }
+        lengths
+    }
+
+    fn param(&mut self, param: &ast::Param, parts: &mut KernelParts, params: &mut Vec<surface::Param>) {
+        let declarator = &param.declarator;
+        let specifiers = &param.specifiers;
+        let is_array = declarator.pointers > 0 || !declarator.dimensions.is_empty();
+        if declarator.name.name.is_empty() {
+            if specifiers.ty.base != ast::BaseType::Void || is_array {
+                self.diagnostics.push(
+                    Diagnostic::error(Code::UnknownName, "a kernel parameter without a name", param.span, "no name")
+                        .with_help("name every parameter of a kernel"),
+                );
+            }
+            return;
+        }
+        if !is_array {
+            let Some(ty) = self.value_type(&specifiers.ty) else { return };
+            self.declare(&declarator.name.name, Symbol::Scalar(ty));
+            params.push(surface::Param {
+                ty: ty.surface(),
+                ty_span: specifiers.ty.span,
+                name: declarator.name.clone(),
+            });
+            return;
+        }
+        if declarator.pointers + declarator.dimensions.len() > 1 {
+            self.unsupported(
+                param.span,
+                "a pointer to pointers, or an array parameter of several dimensions",
+                "pass a flat array and compute its index",
+            );
+            return;
+        }
+        let memory = if specifiers.has(ast::Qualifier::Local) {
+            surface::MemorySpace::Local
+        } else {
+            surface::MemorySpace::Global
+        };
+        let word = if memory == surface::MemorySpace::Local { "\\shared_mem_size" } else { "\\pointer_length" };
+        self.array(&declarator.name, &specifiers.ty, memory, None, word, parts, param.span);
+    }
+
+    /// Declares an array member: with the given length, the one the contract states, or an
+    /// unknown length named `\word(name)`.
+    #[allow(clippy::too_many_arguments)]
+    fn array(
+        &mut self,
+        name: &surface::Ident,
+        element: &ast::TypeSpec,
+        memory: surface::MemorySpace,
+        dimensions: Option<Vec<surface::Expr>>,
+        word: &str,
+        parts: &mut KernelParts,
+        span: Span,
+    ) {
+        let Some(element_type) = self.value_type(element) else { return };
+        if element_type != ValueType::Int {
+            self.unsupported(
+                element.span,
+                format!("arrays of `{}`", type_name(element)),
+                "lockstep's arrays hold `int` elements so far",
+            );
+            return;
+        }
+        let (size, inner_dimensions) = match dimensions {
+            Some(mut dimensions) if !dimensions.is_empty() => {
+                let first = dimensions.remove(0);
+                let mut size = first;
+                for dimension in &dimensions {
+                    let Some(product) = self.binary(surface::BinaryOp::Mul, size, dimension.clone(), span) else {
+                        return;
+                    };
+                    size = product;
+                }
+                (size, dimensions)
+            }
+            _ => match parts.lengths.get(&name.name) {
+                Some(length) => (length.clone(), Vec::new()),
+                None => {
+                    let length_name = format!("{word}({})", name.name);
+                    parts.length_params.push(surface::Param {
+                        ty: surface::TypeName::Int,
+                        ty_span: name.span,
+                        name: surface::Ident { name: length_name.clone(), span: name.span },
+                    });
+                    let Some(length) = self.node(surface::ExprKind::Name(length_name), name.span) else { return };
+                    parts.lengths.insert(name.name.clone(), length.clone());
+                    (length, Vec::new())
+                }
+            },
+        };
+        self.declare(&name.name, Symbol::Array { inner_dimensions });
+        parts.members.push(surface::Member::Arrays {
+            memory,
+            element: surface::TypeName::Int,
+            element_span: element.span,
+            size,
+            names: vec![name.clone()],
+            span,
+        });
+    }
+
+    /// The local arrays a kernel body declares (`__shared__ int s[64];`, `local int t[16];`,
+    /// `extern __shared__ int s[];`), anywhere in it: they belong to the group, not to a block.
+    fn shared_arrays(&mut self, stmts: &[ast::Stmt], parts: &mut KernelParts) {
+        for stmt in stmts {
+            match &stmt.kind {
+                ast::StmtKind::Declaration(declaration) if is_local_memory(&declaration.specifiers) => {
+                    for (declarator, init) in &declaration.declarators {
+                        if init.is_some() {
+                            self.unsupported(
+                                declarator.span,
+                                "an initializer of local memory",
+                                "local memory starts undefined; let the threads write it",
+                            );
+                            continue;
+                        }
+                        let mut dimensions = Vec::new();
+                        let mut dynamic = false;
+                        for dimension in &declarator.dimensions {
+                            match dimension {
+                                Some(size) => dimensions.extend(self.expr(size, Place::Annotation, &parts.lengths)),
+                                None => dynamic = true,
+                            }
+                        }
+                        if declarator.pointers > 0 || declarator.dimensions.is_empty() {
+                            self.unsupported(
+                                declarator.span,
+                                "a local-memory scalar or pointer",
+                                "declare local memory as an array: `__shared__ int s[1];`",
+                            );
+                            continue;
+                        }
+                        let dimensions = (!dynamic).then_some(dimensions);
+                        self.array(
+                            &declarator.name,
+                            &declaration.specifiers.ty,
+                            surface::MemorySpace::Local,
+                            dimensions,
+                            "\\shared_mem_size",
+                            parts,
+                            declaration.span,
+                        );
+                    }
+                }
+                ast::StmtKind::Block(block) => self.shared_arrays(&block.stmts, parts),
+                ast::StmtKind::If { then_branch, else_branch, .. } => {
+                    self.shared_arrays(std::slice::from_ref(then_branch), parts);
+                    if let Some(else_branch) = else_branch {
+                        self.shared_arrays(std::slice::from_ref(else_branch), parts);
+                    }
+                }
+                ast::StmtKind::While { body, .. }
+                | ast::StmtKind::DoWhile { body, .. }
+                | ast::StmtKind::For { body, .. } => self.shared_arrays(std::slice::from_ref(body), parts),
+                _ => {}
+            }
+        }
+    }
+
+    fn kernel_body(&mut self, body: &ast::Block, lengths: &Lengths) -> Option<surface::Block> {
+        let stmts = self.statements(&body.stmts, lengths, false)?;
+        Some(surface::Block { stmts, span: body.span })
+    }
+
+    fn surface_stmt(&mut self, kind: surface::StmtKind, span: Span) -> Option<surface::Stmt> {
+        match surface::Stmt::new(kind, span) {
+            Ok(stmt) => Some(stmt),
+            Err(too_deep) => {
+                self.too_deep(too_deep.span);
+                None
+            }
+        }
+    }
+
+    fn block_of(&mut self, stmts: Vec<surface::Stmt>, span: Span) -> Option<surface::Stmt> {
+        self.surface_stmt(surface::StmtKind::Block(surface::Block { stmts, span }), span)
+    }
+
+    /// Lowers a list of statements. An annotation goes with the barrier or loop after it; a
+    /// `return;` (outside loops) guards the statements after it.
+    fn statements(&mut self, stmts: &[ast::Stmt], lengths: &Lengths, in_loop: bool) -> Option<Vec<surface::Stmt>> {
+        self.scopes.push(HashMap::new());
+        let lowered = self.statements_in_scope(stmts, lengths, in_loop);
+        self.scopes.pop();
+        lowered
+    }
+
+    fn statements_in_scope(
+        &mut self,
+        stmts: &[ast::Stmt],
+        lengths: &Lengths,
+        in_loop: bool,
+    ) -> Option<Vec<surface::Stmt>> {
+        let mut lowered = Vec::new();
+        let mut ok = true;
+        let mut index = 0;
+        while index < stmts.len() {
+            let stmt = &stmts[index];
+            index += 1;
+            match &stmt.kind {
+                ast::StmtKind::Annotation(annotation) => {
+                    let next = stmts.get(index);
+                    if next.is_some_and(|next| is_barrier(next) || is_loop(next)) {
+                        let next = next.expect("checked");
+                        index += 1;
+                        match self.stmt_with_annotation(next, Some(annotation), lengths, in_loop) {
+                            Some(stmts) => lowered.extend(stmts),
+                            None => ok = false,
+                        }
+                    } else {
+                        ok &= self.assertions(annotation, lengths, &mut lowered);
+                    }
+                }
+                ast::StmtKind::Return(value) if !in_loop => {
+                    if let Some(value) = value {
+                        self.diagnostics.push(
+                            Diagnostic::error(Code::MainSignature, "a kernel returns no value", value.span, "a value")
+                                .with_help("write `return;`; a kernel's results go into arrays"),
+                        );
+                        ok = false;
+                    }
+                    // The statements after it never run.
+                    break;
+                }
+                ast::StmtKind::If { cond, then_branch, else_branch }
+                    if !in_loop
+                        && (ends_in_return(then_branch) || else_branch.as_deref().is_some_and(ends_in_return)) =>
+                {
+                    // `if (c) { A; return; } else { B }  R` is `if (c) { A } else { B R }`.
+                    let rest = &stmts[index..];
+                    index = stmts.len();
+                    let condition = self.condition(cond, lengths);
+                    let branch = |lowerer: &mut Lowerer, branch: Option<&ast::Stmt>| -> Option<surface::Stmt> {
+                        let mut body: Vec<ast::Stmt> = branch.map(flatten).unwrap_or_default();
+                        if !branch.is_some_and(ends_in_return) {
+                            body.extend(rest.iter().cloned());
+                        }
+                        let span = branch.map_or(stmt.span, |branch| branch.span);
+                        let stmts = lowerer.statements(&body, lengths, false)?;
+                        lowerer.block_of(stmts, span)
+                    };
+                    let then_lowered = branch(self, Some(then_branch));
+                    let else_lowered = branch(self, else_branch.as_deref());
+                    let (Some(cond), Some(then_branch), Some(else_branch)) = (condition, then_lowered, else_lowered)
+                    else {
+                        ok = false;
+                        continue;
+                    };
+                    let kind = surface::StmtKind::If {
+                        cond,
+                        then_branch: Box::new(then_branch),
+                        else_branch: Some(Box::new(else_branch)),
+                    };
+                    match self.surface_stmt(kind, stmt.span) {
+                        Some(lowered_if) => lowered.push(lowered_if),
+                        None => ok = false,
+                    }
+                }
+                _ => match self.stmt_with_annotation(stmt, None, lengths, in_loop) {
+                    Some(stmts) => lowered.extend(stmts),
+                    None => ok = false,
+                },
+            }
+        }
+        ok.then_some(lowered)
+    }
+
+    /// The `assert`s and `assume`s of an annotation between statements.
+    fn assertions(&mut self, annotation: &ast::Annotation, lengths: &Lengths, out: &mut Vec<surface::Stmt>) -> bool {
+        let mut ok = true;
+        for clause in &annotation.clauses {
+            match clause {
+                ast::SpecClause::Clause {
+                    kind: kind @ (ast::SpecKind::Assert | ast::SpecKind::Assume),
+                    formula,
+                    span,
+                } => {
+                    let Some(formula) = self.expr(formula, Place::Annotation, lengths) else {
+                        ok = false;
+                        continue;
+                    };
+                    let kind = if *kind == ast::SpecKind::Assert {
+                        surface::StmtKind::Assert(formula)
+                    } else {
+                        surface::StmtKind::Assume(formula)
+                    };
+                    match self.surface_stmt(kind, *span) {
+                        Some(stmt) => out.push(stmt),
+                        None => ok = false,
+                    }
+                }
+                ast::SpecClause::Clause { kind, span, .. } => {
+                    self.misplaced_clause(*kind, *span, "an annotation that is not before a kernel, barrier or loop");
+                    ok = false;
+                }
+                ast::SpecClause::Unknown { keyword, span } => {
+                    self.unknown_clause(keyword, *span);
+                    ok = false;
+                }
+            }
+        }
+        ok
+    }
+
+    /// The clauses of an annotation before a barrier or a loop, of the kinds it takes.
+    fn contract_clauses(
+        &mut self,
+        annotation: Option<&ast::Annotation>,
+        lengths: &Lengths,
+        for_loop: bool,
+    ) -> Option<Vec<surface::Clause>> {
+        let mut clauses = Vec::new();
+        let mut ok = true;
+        for clause in annotation.map(|annotation| annotation.clauses.as_slice()).unwrap_or_default() {
+            match clause {
+                ast::SpecClause::Clause { kind, formula, span } => {
+                    let kind = match (kind, for_loop) {
+                        (ast::SpecKind::LoopInvariant, true) => surface::ClauseKind::Invariant,
+                        (ast::SpecKind::Requires, false) => surface::ClauseKind::Requires,
+                        (ast::SpecKind::Ensures, false) => surface::ClauseKind::Ensures,
+                        (ast::SpecKind::Context, false) => surface::ClauseKind::Context,
+                        (other, _) => {
+                            let place = if for_loop { "the annotation of a loop" } else { "a barrier's contract" };
+                            self.misplaced_clause(*other, *span, place);
+                            ok = false;
+                            continue;
+                        }
+                    };
+                    match self.expr(formula, Place::Annotation, lengths) {
+                        Some(formula) => {
+                            clauses.push(surface::Clause { level: surface::Level::Thread, kind, formula, span: *span })
+                        }
+                        None => ok = false,
+                    }
+                }
+                ast::SpecClause::Unknown { keyword, span } => {
+                    self.unknown_clause(keyword, *span);
+                    ok = false;
+                }
+            }
+        }
+        ok.then_some(clauses)
+    }
+
+    /// Lowers one statement (into none, one or several), with the annotation written before it.
+    fn stmt_with_annotation(
+        &mut self,
+        stmt: &ast::Stmt,
+        annotation: Option<&ast::Annotation>,
+        lengths: &Lengths,
+        in_loop: bool,
+    ) -> Option<Vec<surface::Stmt>> {
+        let span = stmt.span;
+        let one =
+            |lowerer: &mut Lowerer, kind: surface::StmtKind| lowerer.surface_stmt(kind, span).map(|stmt| vec![stmt]);
+        match &stmt.kind {
+            ast::StmtKind::Declaration(declaration) if is_local_memory(&declaration.specifiers) => Some(Vec::new()),
+            ast::StmtKind::Declaration(declaration) => self.declaration(declaration, lengths),
+            ast::StmtKind::Expr(expr) => match barrier_fences(expr) {
+                Some(fences) => {
+                    let fences = self.fences(fences, expr.span)?;
+                    let clauses = self.contract_clauses(annotation, lengths, false)?;
+                    one(self, surface::StmtKind::Barrier { label: None, fences: Some(fences), clauses })
+                }
+                None => self.expression_statement(expr, lengths),
+            },
+            ast::StmtKind::If { cond, then_branch, else_branch } => {
+                let cond = self.condition(cond, lengths);
+                let then_branch = self.branch(then_branch, lengths, in_loop);
+                let else_branch = match else_branch {
+                    Some(branch) => Some(self.branch(branch, lengths, in_loop)?),
+                    None => None,
+                };
+                let kind = surface::StmtKind::If {
+                    cond: cond?,
+                    then_branch: Box::new(then_branch?),
+                    else_branch: else_branch.map(Box::new),
+                };
+                one(self, kind)
+            }
+            ast::StmtKind::While { cond, body } => {
+                let invariants = self.contract_clauses(annotation, lengths, true);
+                let cond = self.condition(cond, lengths);
+                let body = self.branch(body, lengths, true);
+                one(self, surface::StmtKind::While { invariants: invariants?, cond: cond?, body: Box::new(body?) })
+            }
+            ast::StmtKind::For { init, cond, step, body } => {
+                self.scopes.push(HashMap::new());
+                let lowered =
+                    self.for_loop(stmt, annotation, init.as_deref(), cond.as_ref(), step.as_ref(), body, lengths);
+                self.scopes.pop();
+                let lowered = lowered?;
+                one(self, surface::StmtKind::Block(surface::Block { stmts: lowered, span }))
+            }
+            ast::StmtKind::DoWhile { .. } => {
+                self.unsupported(span, "`do ... while`", "write the loop as `while`");
+                None
+            }
+            ast::StmtKind::Break | ast::StmtKind::Continue => {
+                let word = if matches!(stmt.kind, ast::StmtKind::Break) { "break" } else { "continue" };
+                self.unsupported(
+                    span,
+                    format!("`{word}`"),
+                    "lockstep's loops run to their condition so far; fold the exit into the loop's condition",
+                );
+                None
+            }
+            ast::StmtKind::Return(_) => {
+                self.unsupported(span, "`return` inside a loop", "fold the exit into the loop's condition");
+                None
+            }
+            ast::StmtKind::Unsupported(construct) => {
+                self.unsupported(span, format!("`{construct}`"), "write it with `if` and `else`");
+                None
+            }
+            ast::StmtKind::Block(block) => {
+                let stmts = self.statements(&block.stmts, lengths, in_loop)?;
+                one(self, surface::StmtKind::Block(surface::Block { stmts, span }))
+            }
+            ast::StmtKind::Annotation(annotation) => {
+                let mut out = Vec::new();
+                self.assertions(annotation, lengths, &mut out).then_some(out)
+            }
+            ast::StmtKind::Empty => Some(Vec::new()),
+            ast::StmtKind::Error => None,
+        }
+    }
+
+    fn branch(&mut self, stmt: &ast::Stmt, lengths: &Lengths, in_loop: bool) -> Option<surface::Stmt> {
+        let stmts = self.statements(std::slice::from_ref(stmt), lengths, in_loop)?;
+        self.block_of(stmts, stmt.span)
+    }
+
+    /// `for (init; cond; step) body` as `init; while (cond) { body step }`.
+    #[allow(clippy::too_many_arguments)]
+    fn for_loop(
+        &mut self,
+        stmt: &ast::Stmt,
+        annotation: Option<&ast::Annotation>,
+        init: Option<&ast::Stmt>,
+        cond: Option<&ast::Expr>,
+        step: Option<&ast::Expr>,
+        body: &ast::Stmt,
+        lengths: &Lengths,
+    ) -> Option<Vec<surface::Stmt>> {
+        let mut lowered = match init {
+            Some(init) => self.stmt_with_annotation(init, None, lengths, false)?,
+            None => Vec::new(),
+        };
+        let invariants = self.contract_clauses(annotation, lengths, true);
+        let cond = match cond {
+            Some(cond) => self.condition(cond, lengths),
+            None => self.node(surface::ExprKind::Bool(true), stmt.span),
+        };
+        let mut body_stmts = self.statements(std::slice::from_ref(body), lengths, true);
+        if let Some(step) = step {
+            match (self.expression_statement(step, lengths), body_stmts.as_mut()) {
+                (Some(step), Some(body_stmts)) => body_stmts.extend(step),
+                _ => body_stmts = None,
+            }
+        }
+        let body = self.block_of(body_stmts?, body.span)?;
+        let kind = surface::StmtKind::While { invariants: invariants?, cond: cond?, body: Box::new(body) };
+        lowered.push(self.surface_stmt(kind, stmt.span)?);
+        Some(lowered)
+    }
+
+    fn declaration(&mut self, declaration: &ast::Declaration, lengths: &Lengths) -> Option<Vec<surface::Stmt>> {
+        let ty = self.value_type(&declaration.specifiers.ty)?;
+        let mut lowered = Vec::new();
+        let mut ok = true;
+        for (declarator, init) in &declaration.declarators {
+            if declarator.pointers > 0 || !declarator.dimensions.is_empty() {
+                self.unsupported(
+                    declarator.span,
+                    "a private array or pointer",
+                    "keep private values in scalars, or use local or global memory",
+                );
+                ok = false;
+                continue;
+            }
+            let init = match init {
+                Some(init) => match self.value(init, ty, lengths) {
+                    Some(value) => Some(value),
+                    None => {
+                        ok = false;
+                        continue;
+                    }
+                },
+                None => None,
+            };
+            self.declare(&declarator.name.name, Symbol::Scalar(ty));
+            let kind = surface::StmtKind::Declare {
+                ty: ty.surface(),
+                ty_span: declaration.specifiers.ty.span,
+                name: declarator.name.clone(),
+                init,
+            };
+            match self.surface_stmt(kind, declarator.span) {
+                Some(stmt) => lowered.push(stmt),
+                None => ok = false,
+            }
+        }
+        ok.then_some(lowered)
+    }
+
+    /// An expression of type `ty` in code: an `int` where a `bool` is wanted holds when it is not
+    /// 0, and a `bool` where an `int` is wanted is 1 or 0, as in C.
+    fn value(&mut self, expr: &ast::Expr, ty: ValueType, lengths: &Lengths) -> Option<surface::Expr> {
+        let (value, found) = self.typed(expr, Place::Code, lengths)?;
+        self.convert(value, found, ty, expr.span)
+    }
+
+    fn convert(
+        &mut self,
+        value: surface::Expr,
+        found: ValueType,
+        wanted: ValueType,
+        span: Span,
+    ) -> Option<surface::Expr> {
+        match (found, wanted) {
+            (ValueType::Int, ValueType::Bool) => {
+                let zero = self.int(0, span)?;
+                self.binary(surface::BinaryOp::Ne, value, zero, span)
+            }
+            (ValueType::Bool, ValueType::Int) => {
+                let one = self.int(1, span)?;
+                let zero = self.int(0, span)?;
+                self.node(
+                    surface::ExprKind::Cond {
+                        cond: Box::new(value),
+                        then_value: Box::new(one),
+                        else_value: Box::new(zero),
+                    },
+                    span,
+                )
+            }
+            _ => Some(value),
+        }
+    }
+
+    fn condition(&mut self, expr: &ast::Expr, lengths: &Lengths) -> Option<surface::Expr> {
+        self.value(expr, ValueType::Bool, lengths)
+    }
+
+    /// An expression statement: an assignment, `++`/`--`, or a call.
+    fn expression_statement(&mut self, expr: &ast::Expr, lengths: &Lengths) -> Option<Vec<surface::Stmt>> {
+        let span = expr.span;
+        let (target, op, value): (&ast::Expr, Option<ast::BinaryOp>, Option<&ast::Expr>) = match &expr.kind {
+            ast::ExprKind::Assign { op, target, value } => (target, *op, Some(value)),
+            ast::ExprKind::Unary { op: ast::UnaryOp::PreIncrement | ast::UnaryOp::PostIncrement, operand } => {
+                (operand, Some(ast::BinaryOp::Add), None)
+            }
+            ast::ExprKind::Unary { op: ast::UnaryOp::PreDecrement | ast::UnaryOp::PostDecrement, operand } => {
+                (operand, Some(ast::BinaryOp::Sub), None)
+            }
+            ast::ExprKind::Comma(first, second) => {
+                let mut lowered = self.expression_statement(first, lengths)?;
+                lowered.extend(self.expression_statement(second, lengths)?);
+                return Some(lowered);
+            }
+            ast::ExprKind::Call { function, .. } => {
+                self.unsupported(
+                    span,
+                    format!("a call of `{}` as a statement", function.name),
+                    "lockstep knows the barriers, and the built-ins that compute values",
+                );
+                return None;
+            }
+            _ => {
+                self.unsupported(span, "an expression statement without an effect", "remove it");
+                return None;
+            }
+        };
+        // The value assigned: `e`, or `target op e` for `op=`, `++` and `--`.
+        let assigned = match (op, value) {
+            (None, Some(value)) => ast::Expr { kind: value.kind.clone(), span: value.span, depth: value.depth },
+            (Some(op), value) => {
+                let one =
+                    ast::Expr { kind: ast::ExprKind::Int { value: BigInt::from(1), unsigned: false }, span, depth: 1 };
+                let rhs = value.cloned().unwrap_or(one);
+                match ast::Expr::binary(op, target.clone(), rhs) {
+                    Ok(expr) => ast::Expr { span, ..expr },
+                    Err(too_deep) => {
+                        self.too_deep(too_deep.span);
+                        return None;
+                    }
+                }
+            }
+            (None, None) => return None,
+        };
+        let kind = match &target.kind {
+            ast::ExprKind::Name(name) => {
+                let ty = match self.lookup(name) {
+                    Some(Symbol::Scalar(ty)) => *ty,
+                    _ => ValueType::Int,
+                };
+                let value = self.value(&assigned, ty, lengths)?;
+                surface::StmtKind::Assign { target: surface::Ident { name: name.clone(), span: target.span }, value }
+            }
+            ast::ExprKind::Index { .. } | ast::ExprKind::Unary { op: ast::UnaryOp::Deref, .. } => {
+                let (array, index) = self.location(target, Place::Code, lengths)?;
+                let value = self.value(&assigned, ValueType::Int, lengths)?;
+                surface::StmtKind::Write { target: array, index, value }
+            }
+            _ => {
+                self.unsupported(
+                    target.span,
+                    "an assignment to this kind of target",
+                    "assign to a variable or an array element",
+                );
+                return None;
+            }
+        };
+        self.surface_stmt(kind, span).map(|stmt| vec![stmt])
+    }
+
+    fn fences(&mut self, fences: Fences, span: Span) -> Option<Vec<surface::FenceName>> {
+        let name = |name: &str| surface::Ident { name: name.to_string(), span };
+        match fences {
+            Fences::Both => Some(vec![name("local"), name("global")]),
+            Fences::Flags(flags) => {
+                let mut names = Vec::new();
+                let mut ok = true;
+                for flag in flags_of(flags) {
+                    match &flag.kind {
+                        ast::ExprKind::Name(word) if word == "CLK_LOCAL_MEM_FENCE" => names.push(name("local")),
+                        ast::ExprKind::Name(word) if word == "CLK_GLOBAL_MEM_FENCE" => names.push(name("global")),
+                        ast::ExprKind::Int { value, .. } if *value == BigInt::from(0) => {}
+                        _ => {
+                            self.diagnostics.push(
+                                Diagnostic::error(Code::UnknownFence, "a barrier flag lockstep does not know", flag.span, "not a fence flag")
+                                    .with_help("OpenCL's barriers take `CLK_LOCAL_MEM_FENCE`, `CLK_GLOBAL_MEM_FENCE` or both, joined by `|`"),
+                            );
+                            ok = false;
+                        }
+                    }
+                }
+                ok.then_some(names)
+            }
+        }
+    }
+
+    /// An array element being written or read: the array and the (row-major) index.
+    fn location(
+        &mut self,
+        expr: &ast::Expr,
+        place: Place,
+        lengths: &Lengths,
+    ) -> Option<(surface::Ident, surface::Expr)> {
+        let mut indices = Vec::new();
+        let mut base = expr;
+        loop {
+            match &base.kind {
+                ast::ExprKind::Index { base: inner, index } => {
+                    indices.push(index.as_ref());
+                    base = inner;
+                }
+                ast::ExprKind::Unary { op: ast::UnaryOp::Deref, operand } if indices.is_empty() => {
+                    let zero = ast::Expr {
+                        kind: ast::ExprKind::Int { value: BigInt::from(0), unsigned: false },
+                        span: base.span,
+                        depth: 1,
+                    };
+                    return self.location_at(operand, &[&zero], expr.span, place, lengths);
+                }
+                _ => break,
+            }
+        }
+        indices.reverse();
+        self.location_at(base, &indices, expr.span, place, lengths)
+    }
+
+    fn location_at(
+        &mut self,
+        base: &ast::Expr,
+        indices: &[&ast::Expr],
+        span: Span,
+        place: Place,
+        lengths: &Lengths,
+    ) -> Option<(surface::Ident, surface::Expr)> {
+        let ast::ExprKind::Name(name) = &base.kind else {
+            self.unsupported(base.span, "pointer arithmetic", "index the array itself: `a[i + k]`");
+            return None;
+        };
+        let array = surface::Ident { name: name.clone(), span: base.span };
+        let inner_dimensions = match self.lookup(name) {
+            Some(Symbol::Array { inner_dimensions }) => inner_dimensions.clone(),
+            _ => Vec::new(),
+        };
+        if indices.len() != inner_dimensions.len() + 1 {
+            if inner_dimensions.is_empty() {
+                // Not an array at all, or indexed twice: the resolver says which.
+                let index = self.index(indices.first()?, place, lengths)?;
+                return Some((array, index));
+            }
+            self.unsupported(
+                span,
+                "an access to part of an array of several dimensions",
+                "index every dimension: `s[i][j]`",
+            );
+            return None;
+        }
+        // Row-major: ((i0 * d1 + i1) * d2 + i2) ...
+        let mut flat = self.index(indices[0], place, lengths)?;
+        for (index, dimension) in indices[1..].iter().zip(&inner_dimensions) {
+            let index = self.index(index, place, lengths)?;
+            let scaled = self.binary(surface::BinaryOp::Mul, flat, dimension.clone(), span)?;
+            flat = self.binary(surface::BinaryOp::Add, scaled, index, span)?;
+        }
+        Some((array, flat))
+    }
+
+    fn index(&mut self, index: &ast::Expr, place: Place, lengths: &Lengths) -> Option<surface::Expr> {
+        let (value, ty) = self.typed(index, place, lengths)?;
+        self.convert(value, ty, ValueType::Int, index.span)
+    }
+
+    /// An expression where the surface language decides its type (annotations, array lengths).
+    fn expr(&mut self, expr: &ast::Expr, place: Place, lengths: &Lengths) -> Option<surface::Expr> {
+        self.typed(expr, place, lengths).map(|(value, _)| value)
+    }
+
+    /// An expression and its C type. In annotations the type is only a guess, and the resolver
+    /// checks the result.
+    fn typed(&mut self, expr: &ast::Expr, place: Place, lengths: &Lengths) -> Option<(surface::Expr, ValueType)> {
+        let span = expr.span;
+        let int = |lowered: Option<surface::Expr>| lowered.map(|value| (value, ValueType::Int));
+        let boolean = |lowered: Option<surface::Expr>| lowered.map(|value| (value, ValueType::Bool));
+        match &expr.kind {
+            ast::ExprKind::Int { value, unsigned } => {
+                if *unsigned && place == Place::Code {
+                    self.unsupported(span, "an unsigned literal", "lockstep reads `int` values so far");
+                    return None;
+                }
+                int(self.int(value.clone(), span))
+            }
+            ast::ExprKind::Bool(value) => boolean(self.node(surface::ExprKind::Bool(*value), span)),
+            ast::ExprKind::Float(_) => {
+                self.unsupported(span, "a floating-point value", "lockstep reads `int` and `bool` values so far");
+                None
+            }
+            ast::ExprKind::String => {
+                self.unsupported(span, "a string", "kernels compute with numbers");
+                None
+            }
+            ast::ExprKind::Name(name) => {
+                if name == "NULL" && place == Place::Annotation {
+                    self.unsupported(
+                        span,
+                        "`NULL` outside `a != NULL`",
+                        "arrays are never `NULL`; compare an array with it: `a != NULL`",
+                    );
+                    return None;
+                }
+                let ty = match self.lookup(name) {
+                    Some(Symbol::Scalar(ty)) => *ty,
+                    _ => ValueType::Int,
+                };
+                self.node(surface::ExprKind::Name(name.clone()), span).map(|value| (value, ty))
+            }
+            ast::ExprKind::Index { .. } | ast::ExprKind::Unary { op: ast::UnaryOp::Deref, .. } => {
+                let (array, index) = self.location(expr, place, lengths)?;
+                int(self.node(surface::ExprKind::Index { array, index: Box::new(index) }, span))
+            }
+            ast::ExprKind::Member { base, field, arrow } => match (&base.kind, *arrow) {
+                (ast::ExprKind::Name(name), false) => {
+                    let Some(axis) = axis_named(&field.name) else {
+                        self.unsupported(
+                            span,
+                            "a struct field",
+                            "lockstep knows the fields `.x`, `.y` and `.z` of CUDA's ids",
+                        );
+                        return None;
+                    };
+                    let builtin = match name.as_str() {
+                        "threadIdx" => Builtin::LocalId(axis),
+                        "blockIdx" => Builtin::GroupId(axis),
+                        "blockDim" => Builtin::GroupSize(axis),
+                        "gridDim" => Builtin::Groups(axis),
+                        _ => {
+                            self.unsupported(
+                                span,
+                                "a struct field",
+                                "lockstep knows `threadIdx`, `blockIdx`, `blockDim` and `gridDim`",
+                            );
+                            return None;
+                        }
+                    };
+                    int(self.builtin(builtin, span))
+                }
+                _ => {
+                    self.unsupported(
+                        span,
+                        "a struct field",
+                        "lockstep knows the fields `.x`, `.y` and `.z` of CUDA's ids",
+                    );
+                    None
+                }
+            },
+            ast::ExprKind::Call { function, args } => self.call(function, args, span, place, lengths),
+            ast::ExprKind::Unary { op, operand } => self.unary(*op, operand, span, place, lengths),
+            ast::ExprKind::Binary { op, lhs, rhs } => self.binary_expr(*op, lhs, rhs, span, place, lengths),
+            ast::ExprKind::Assign { .. } => {
+                self.unsupported(span, "an assignment inside an expression", "assign in a statement of its own");
+                None
+            }
+            ast::ExprKind::Cond { cond, then_value, else_value } => {
+                let cond =
+                    if place == Place::Code { self.condition(cond, lengths) } else { self.expr(cond, place, lengths) };
+                let (then_value, then_type) = self.typed(then_value, place, lengths)?;
+                let (else_value, else_type) = self.typed(else_value, place, lengths)?;
+                let ty = if then_type == else_type { then_type } else { ValueType::Int };
+                let then_value = self.convert(then_value, then_type, ty, span)?;
+                let else_value = self.convert(else_value, else_type, ty, span)?;
+                let kind = surface::ExprKind::Cond {
+                    cond: Box::new(cond?),
+                    then_value: Box::new(then_value),
+                    else_value: Box::new(else_value),
+                };
+                self.node(kind, span).map(|value| (value, ty))
+            }
+            ast::ExprKind::Cast { ty, pointers, operand } => {
+                if *pointers > 0 {
+                    self.unsupported(span, "a pointer cast", "index the array itself");
+                    return None;
+                }
+                let wanted = self.value_type(ty)?;
+                let (value, found) = self.typed(operand, place, lengths)?;
+                self.convert(value, found, wanted, span).map(|value| (value, wanted))
+            }
+            ast::ExprKind::SizeofType { .. } | ast::ExprKind::SizeofExpr(_) => {
+                self.unsupported(span, "`sizeof`", "write the size as a number");
+                None
+            }
+            ast::ExprKind::Comma(..) => {
+                self.unsupported(
+                    span,
+                    "the comma operator in an expression",
+                    "write the parts as statements of their own",
+                );
+                None
+            }
+            ast::ExprKind::Quantifier { kind, ty, var, range, body } if place == Place::Annotation => self
+                .quantifier(*kind, ty, var, range.as_deref(), body, span, lengths)
+                .map(|value| (value, ValueType::Bool)),
+            ast::ExprKind::Old(inner) if place == Place::Annotation => {
+                let (inner, ty) = self.typed(inner, place, lengths)?;
+                self.node(surface::ExprKind::Old(Box::new(inner)), span).map(|value| (value, ty))
+            }
+            ast::ExprKind::Perm { location, amount } if place == Place::Annotation => {
+                let location = match &location.kind {
+                    ast::ExprKind::Unary { op: ast::UnaryOp::AddressOf, operand } => operand,
+                    _ => location,
+                };
+                let (array, index) = self.location(location, place, lengths)?;
+                let location = self.node(surface::ExprKind::Index { array, index: Box::new(index) }, location.span)?;
+                let amount = self.expr(amount, place, lengths)?;
+                let kind = surface::ExprKind::Perm {
+                    style: surface::PermStyle::Fraction,
+                    location: Box::new(location),
+                    amount: Box::new(amount),
+                };
+                boolean(self.node(kind, span))
+            }
+            ast::ExprKind::Read if place == Place::Annotation => int(self.node(surface::ExprKind::Read, span)),
+            ast::ExprKind::Write if place == Place::Annotation => int(self.node(surface::ExprKind::Write, span)),
+            ast::ExprKind::Result if place == Place::Annotation => int(self.node(surface::ExprKind::Result, span)),
+            ast::ExprKind::Gtid if place == Place::Annotation => int(self.builtin(Builtin::Tid, span)),
+            ast::ExprKind::Ltid if place == Place::Annotation => int(self.builtin(Builtin::Lid, span)),
+            ast::ExprKind::Backslash { word, args } if place == Place::Annotation => {
+                self.backslash(word, args, span, lengths)
+            }
+            ast::ExprKind::Quantifier { .. }
+            | ast::ExprKind::Old(_)
+            | ast::ExprKind::Perm { .. }
+            | ast::ExprKind::Read
+            | ast::ExprKind::Write
+            | ast::ExprKind::Result
+            | ast::ExprKind::Gtid
+            | ast::ExprKind::Ltid
+            | ast::ExprKind::Backslash { .. } => {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        Code::UnexpectedToken,
+                        "a specification construct in code",
+                        span,
+                        "only in annotations",
+                    )
+                    .with_help("write specifications inside `/*@ ... @*/` or `//@` comments"),
+                );
+                None
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn quantifier(
+        &mut self,
+        kind: ast::QuantifierKind,
+        ty: &ast::TypeSpec,
+        var: &surface::Ident,
+        range: Option<&ast::Expr>,
+        body: &ast::Expr,
+        span: Span,
+        lengths: &Lengths,
+    ) -> Option<surface::Expr> {
+        let bound_type = self.value_type(ty)?;
+        self.scopes.push(HashMap::from([(var.name.clone(), Symbol::Scalar(bound_type))]));
+        // VerCors's two-part `(\forall int i; range ==> body)`: the range is the implication's
+        // left side.
+        let (range, body) = match (range, &body.kind) {
+            (Some(range), _) => {
+                (self.expr(range, Place::Annotation, lengths), self.expr(body, Place::Annotation, lengths))
+            }
+            (None, ast::ExprKind::Binary { op: ast::BinaryOp::Implies, lhs, rhs }) => {
+                (self.expr(lhs, Place::Annotation, lengths), self.expr(rhs, Place::Annotation, lengths))
+            }
+            (None, _) => (self.node(surface::ExprKind::Bool(true), span), self.expr(body, Place::Annotation, lengths)),
+        };
+        self.scopes.pop();
+        let kind = match kind {
+            ast::QuantifierKind::Forall => surface::QuantifierKind::Forall,
+            ast::QuantifierKind::ForallStar => surface::QuantifierKind::ForallStar,
+            ast::QuantifierKind::Exists => surface::QuantifierKind::Exists,
+        };
+        let quantifier = surface::ExprKind::Quantifier {
+            kind,
+            ty: bound_type.surface(),
+            ty_span: ty.span,
+            var: var.clone(),
+            range: Box::new(range?),
+            body: Box::new(body?),
+        };
+        self.node(quantifier, span)
+    }
+
+    /// `\pointer_length(a)`, `\shared_mem_size(s)` and `\pointer_index(a, i, q)`.
+    fn backslash(
+        &mut self,
+        word: &surface::Ident,
+        args: &[ast::Expr],
+        span: Span,
+        lengths: &Lengths,
+    ) -> Option<(surface::Expr, ValueType)> {
+        let array_length = |lowerer: &mut Lowerer, array: &ast::Expr| -> Option<surface::Expr> {
+            let ast::ExprKind::Name(name) = &array.kind else {
+                lowerer.unsupported(
+                    array.span,
+                    format!("`{}` of something other than an array", word.name),
+                    "name the array itself",
+                );
+                return None;
+            };
+            match lengths.get(name) {
+                Some(length) => Some(surface::Expr { span, ..length.clone() }),
+                None => {
+                    lowerer.diagnostics.push(
+                        Diagnostic::error(
+                            Code::NotAnArray,
+                            format!("`{name}` is not an array of the kernel"),
+                            array.span,
+                            "no length",
+                        )
+                        .with_help(
+                            "`\\pointer_length` and `\\shared_mem_size` take an array parameter or a local array",
+                        ),
+                    );
+                    None
+                }
+            }
+        };
+        match (word.name.as_str(), args) {
+            ("\\pointer_length" | "\\shared_mem_size", [array]) => {
+                array_length(self, array).map(|length| (length, ValueType::Int))
+            }
+            ("\\pointer_index", [array, index, amount]) => {
+                // `\pointer_index(a, i, q)`: `0 <= i < \pointer_length(a) ** Perm(&a[i], q)`.
+                let length = array_length(self, array)?;
+                let ast::ExprKind::Name(name) = &array.kind else { return None };
+                let lowered_index = self.index(index, Place::Annotation, lengths)?;
+                let zero = self.int(0, span)?;
+                let lower = self.binary(surface::BinaryOp::Le, zero, lowered_index.clone(), span)?;
+                let upper = self.binary(surface::BinaryOp::Lt, lowered_index.clone(), length, span)?;
+                let in_bounds = self.binary(surface::BinaryOp::And, lower, upper, span)?;
+                let array = surface::Ident { name: name.clone(), span: array.span };
+                let location = self.node(surface::ExprKind::Index { array, index: Box::new(lowered_index) }, span)?;
+                let amount = self.expr(amount, Place::Annotation, lengths)?;
+                let perm = self.node(
+                    surface::ExprKind::Perm {
+                        style: surface::PermStyle::Fraction,
+                        location: Box::new(location),
+                        amount: Box::new(amount),
+                    },
+                    span,
+                )?;
+                self.binary(surface::BinaryOp::Star, in_bounds, perm, span).map(|value| (value, ValueType::Bool))
+            }
+            _ => {
+                self.unsupported(span, format!("`{}`", word.name), "lockstep reads `\\pointer_length`, `\\pointer_index`, `\\shared_mem_size`, `\\old`, `\\gtid`, `\\ltid`, `\\forall`, `\\forall*` and `\\exists` in annotations");
+                None
+            }
+        }
+    }
+
+    fn unary(
+        &mut self,
+        op: ast::UnaryOp,
+        operand: &ast::Expr,
+        span: Span,
+        place: Place,
+        lengths: &Lengths,
+    ) -> Option<(surface::Expr, ValueType)> {
+        match op {
+            ast::UnaryOp::Plus => self.typed(operand, place, lengths),
+            ast::UnaryOp::Neg => {
+                let value = self.index(operand, place, lengths)?;
+                self.node(surface::ExprKind::Unary { op: surface::UnaryOp::Neg, operand: Box::new(value) }, span)
+                    .map(|value| (value, ValueType::Int))
+            }
+            ast::UnaryOp::Not => {
+                let value = if place == Place::Code {
+                    self.condition(operand, lengths)?
+                } else {
+                    self.expr(operand, place, lengths)?
+                };
+                self.node(surface::ExprKind::Unary { op: surface::UnaryOp::Not, operand: Box::new(value) }, span)
+                    .map(|value| (value, ValueType::Bool))
+            }
+            ast::UnaryOp::BitNot => {
+                self.unsupported(span, "`~`", "lockstep reads C's arithmetic, comparison and logical operators so far");
+                None
+            }
+            ast::UnaryOp::AddressOf => {
+                self.unsupported(span, "`&` outside `Perm(&a[i], q)`", "lockstep has no pointers to private variables");
+                None
+            }
+            // `*p` is an array read, lowered with `a[i]` in `typed`.
+            ast::UnaryOp::Deref
+            | ast::UnaryOp::PreIncrement
+            | ast::UnaryOp::PreDecrement
+            | ast::UnaryOp::PostIncrement
+            | ast::UnaryOp::PostDecrement => {
+                self.unsupported(
+                    span,
+                    "`++` or `--` inside an expression",
+                    "increment in a statement of its own: `i++;`",
+                );
+                None
+            }
+        }
+    }
+
+    fn binary_expr(
+        &mut self,
+        op: ast::BinaryOp,
+        lhs: &ast::Expr,
+        rhs: &ast::Expr,
+        span: Span,
+        place: Place,
+        lengths: &Lengths,
+    ) -> Option<(surface::Expr, ValueType)> {
+        use ast::BinaryOp as C;
+        use surface::BinaryOp as S;
+        // `a != NULL` holds for every array.
+        if matches!(op, C::Ne | C::Eq)
+            && [lhs, rhs].iter().any(|side| matches!(&side.kind, ast::ExprKind::Name(name) if name == "NULL"))
+        {
+            return self.node(surface::ExprKind::Bool(op == C::Ne), span).map(|value| (value, ValueType::Bool));
+        }
+        let (surface_op, operands, result) = match op {
+            C::Mul => (S::Mul, ValueType::Int, ValueType::Int),
+            C::Div => (S::Div, ValueType::Int, ValueType::Int),
+            C::Rem => (S::Rem, ValueType::Int, ValueType::Int),
+            C::Add => (S::Add, ValueType::Int, ValueType::Int),
+            C::Sub => (S::Sub, ValueType::Int, ValueType::Int),
+            C::Lt => (S::Lt, ValueType::Int, ValueType::Bool),
+            C::Le => (S::Le, ValueType::Int, ValueType::Bool),
+            C::Gt => (S::Gt, ValueType::Int, ValueType::Bool),
+            C::Ge => (S::Ge, ValueType::Int, ValueType::Bool),
+            C::Eq => (S::Eq, ValueType::Int, ValueType::Bool),
+            C::Ne => (S::Ne, ValueType::Int, ValueType::Bool),
+            C::And => (S::And, ValueType::Bool, ValueType::Bool),
+            C::Or => (S::Or, ValueType::Bool, ValueType::Bool),
+            C::Implies | C::Star | C::Fraction if place == Place::Annotation => {
+                let surface_op = match op {
+                    C::Implies => S::Implies,
+                    C::Star => S::Star,
+                    _ => S::Fraction,
+                };
+                let lhs = self.expr(lhs, place, lengths);
+                let rhs = self.expr(rhs, place, lengths);
+                let ty = if op == C::Fraction { ValueType::Int } else { ValueType::Bool };
+                return self.binary(surface_op, lhs?, rhs?, span).map(|value| (value, ty));
+            }
+            C::Implies | C::Star | C::Fraction => {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        Code::UnexpectedToken,
+                        format!("`{}` in code", op.symbol()),
+                        span,
+                        "only in annotations",
+                    )
+                    .with_help("write specifications inside `/*@ ... @*/` or `//@` comments"),
+                );
+                return None;
+            }
+            C::Shl | C::Shr | C::BitAnd | C::BitOr | C::BitXor => {
+                self.unsupported(
+                    span,
+                    format!("`{}`", op.symbol()),
+                    "lockstep reads C's arithmetic, comparison and logical operators so far",
+                );
+                return None;
+            }
+        };
+        let side = |lowerer: &mut Lowerer, operand: &ast::Expr| -> Option<surface::Expr> {
+            if place == Place::Annotation {
+                // The specification language has its own types; the resolver checks them.
+                let (value, found) = lowerer.typed(operand, place, lengths)?;
+                let wanted = if matches!(op, C::Eq | C::Ne) { found } else { operands };
+                lowerer.convert(value, found, wanted, operand.span)
+            } else {
+                let (value, found) = lowerer.typed(operand, place, lengths)?;
+                let wanted = if matches!(op, C::Eq | C::Ne) { ValueType::Int } else { operands };
+                lowerer.convert(value, found, wanted, operand.span)
+            }
+        };
+        let lhs = side(self, lhs);
+        let rhs = side(self, rhs);
+        self.binary(surface_op, lhs?, rhs?, span).map(|value| (value, result))
+    }
+
+    /// A call in an expression: an id or size, or `min`, `max`, `abs`.
+    fn call(
+        &mut self,
+        function: &surface::Ident,
+        args: &[ast::Expr],
+        span: Span,
+        place: Place,
+        lengths: &Lengths,
+    ) -> Option<(surface::Expr, ValueType)> {
+        let name = function.name.as_str();
+        let by_dimension = match name {
+            "get_local_id" => Some(Builtin::LocalId as fn(Axis) -> Builtin),
+            "get_group_id" => Some(Builtin::GroupId as fn(Axis) -> Builtin),
+            "get_local_size" => Some(Builtin::GroupSize as fn(Axis) -> Builtin),
+            "get_num_groups" => Some(Builtin::Groups as fn(Axis) -> Builtin),
+            "get_global_id" | "get_global_size" => None,
+            "min" | "max" | "abs" => return self.min_max_abs(name, args, span, place, lengths),
+            _ => {
+                self.unsupported(span, format!("a call of `{name}`"), "lockstep knows the ids and sizes of the launch, `min`, `max` and `abs`; helper functions are not supported yet");
+                return None;
+            }
+        };
+        let axis = match args {
+            [ast::Expr { kind: ast::ExprKind::Int { value, .. }, .. }] => [0, 1, 2]
+                .into_iter()
+                .find(|dimension| *value == BigInt::from(*dimension))
+                .map(|dimension| Axis::ALL[dimension]),
+            _ => None,
+        };
+        let Some(axis) = axis else {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    Code::ArgumentCount,
+                    format!("`{name}` takes the dimension 0, 1 or 2"),
+                    span,
+                    "not a dimension",
+                )
+                .with_help(format!("write the dimension as a number: `{name}(0)`")),
+            );
+            return None;
+        };
+        let lowered = match by_dimension {
+            Some(builtin) => self.builtin(builtin(axis), span),
+            None if name == "get_global_id" => {
+                let group = self.builtin(Builtin::GroupId(axis), span)?;
+                let size = self.builtin(Builtin::GroupSize(axis), span)?;
+                let local = self.builtin(Builtin::LocalId(axis), span)?;
+                let offset = self.binary(surface::BinaryOp::Mul, group, size, span)?;
+                self.binary(surface::BinaryOp::Add, offset, local, span)
+            }
+            None => {
+                let size = self.builtin(Builtin::GroupSize(axis), span)?;
+                let groups = self.builtin(Builtin::Groups(axis), span)?;
+                self.binary(surface::BinaryOp::Mul, size, groups, span)
+            }
+        };
+        lowered.map(|value| (value, ValueType::Int))
+    }
+
+    fn min_max_abs(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+        span: Span,
+        place: Place,
+        lengths: &Lengths,
+    ) -> Option<(surface::Expr, ValueType)> {
+        let wanted = if name == "abs" { 1 } else { 2 };
+        if args.len() != wanted {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    Code::ArgumentCount,
+                    format!("`{name}` takes {wanted} argument(s)"),
+                    span,
+                    format!("{} given", args.len()),
+                )
+                .with_help(format!("call it as `{name}({})`", if wanted == 1 { "x" } else { "a, b" })),
+            );
+            return None;
+        }
+        let mut values = Vec::new();
+        for arg in args {
+            values.push(self.index(arg, place, lengths)?);
+        }
+        let (test, then_value, else_value) = match name {
+            "abs" => {
+                let zero = self.int(0, span)?;
+                let negated = self.node(
+                    surface::ExprKind::Unary { op: surface::UnaryOp::Neg, operand: Box::new(values[0].clone()) },
+                    span,
+                )?;
+                (self.binary(surface::BinaryOp::Lt, values[0].clone(), zero, span)?, negated, values[0].clone())
+            }
+            "min" => (
+                self.binary(surface::BinaryOp::Le, values[0].clone(), values[1].clone(), span)?,
+                values[0].clone(),
+                values[1].clone(),
+            ),
+            _ => (
+                self.binary(surface::BinaryOp::Ge, values[0].clone(), values[1].clone(), span)?,
+                values[0].clone(),
+                values[1].clone(),
+            ),
+        };
+        let kind = surface::ExprKind::Cond {
+            cond: Box::new(test),
+            then_value: Box::new(then_value),
+            else_value: Box::new(else_value),
+        };
+        self.node(kind, span).map(|value| (value, ValueType::Int))
+    }
+}
+
+/// What a barrier call fences.
+#[derive(Clone, Copy)]
+enum Fences<'e> {
+    /// `__syncthreads()`: local and global memory.
+    Both,
+    /// `barrier(flags)`.
+    Flags(&'e ast::Expr),
+}
+
+/// The fences of a barrier call statement, if the expression is one.
+fn barrier_fences(expr: &ast::Expr) -> Option<Fences<'_>> {
+    let ast::ExprKind::Call { function, args } = &expr.kind else { return None };
+    match (function.name.as_str(), args.as_slice()) {
+        ("__syncthreads", []) => Some(Fences::Both),
+        ("barrier" | "work_group_barrier", [flags]) => Some(Fences::Flags(flags)),
+        _ => None,
+    }
+}
+
+/// The flags of `a | b | c`.
+fn flags_of(expr: &ast::Expr) -> Vec<&ast::Expr> {
+    match &expr.kind {
+        ast::ExprKind::Binary { op: ast::BinaryOp::BitOr, lhs, rhs } => {
+            let mut flags = flags_of(lhs);
+            flags.extend(flags_of(rhs));
+            flags
+        }
+        _ => vec![expr],
+    }
+}
+
+fn is_barrier(stmt: &ast::Stmt) -> bool {
+    matches!(&stmt.kind, ast::StmtKind::Expr(expr) if barrier_fences(expr).is_some())
+}
+
+fn is_loop(stmt: &ast::Stmt) -> bool {
+    matches!(stmt.kind, ast::StmtKind::While { .. } | ast::StmtKind::For { .. } | ast::StmtKind::DoWhile { .. })
+}
+
+fn is_local_memory(specifiers: &ast::Specifiers) -> bool {
+    specifiers.has(ast::Qualifier::Shared) || specifiers.has(ast::Qualifier::Local)
+}
+
+/// Whether a statement ends with `return;` on every path that reaches its end... as written: a
+/// `return` statement, or a block whose last statement is one.
+fn ends_in_return(stmt: &ast::Stmt) -> bool {
+    match &stmt.kind {
+        ast::StmtKind::Return(_) => true,
+        ast::StmtKind::Block(block) => block.stmts.last().is_some_and(ends_in_return),
+        _ => false,
+    }
+}
+
+/// The statements of a branch, with a final `return;` dropped.
+fn flatten(stmt: &ast::Stmt) -> Vec<ast::Stmt> {
+    let mut stmts = match &stmt.kind {
+        ast::StmtKind::Block(block) => block.stmts.clone(),
+        _ => vec![stmt.clone()],
+    };
+    if stmts.last().is_some_and(ends_in_return) {
+        let last = stmts.pop().expect("checked");
+        if let ast::StmtKind::Block(_) = last.kind {
+            stmts.extend(flatten(&last));
+        }
+    }
+    stmts
+}
+
+fn axis_named(name: &str) -> Option<Axis> {
+    match name {
+        "x" => Some(Axis::X),
+        "y" => Some(Axis::Y),
+        "z" => Some(Axis::Z),
+        _ => None,
+    }
+}
+
+/// The `\pointer_length(a) == e` and `\shared_mem_size(a) == e` conjuncts of a formula.
+fn collect_lengths<'e>(formula: &'e ast::Expr, found: &mut Vec<(String, &'e ast::Expr)>) {
+    match &formula.kind {
+        ast::ExprKind::Binary { op: ast::BinaryOp::And | ast::BinaryOp::Star, lhs, rhs } => {
+            collect_lengths(lhs, found);
+            collect_lengths(rhs, found);
+        }
+        ast::ExprKind::Binary { op: ast::BinaryOp::Eq, lhs, rhs } => {
+            for (side, other) in [(lhs, rhs), (rhs, lhs)] {
+                if let ast::ExprKind::Backslash { word, args } = &side.kind {
+                    if let ("\\pointer_length" | "\\shared_mem_size", [array]) = (word.name.as_str(), args.as_slice()) {
+                        if let ast::ExprKind::Name(name) = &array.kind {
+                            found.push((name.clone(), other));
+                        }
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn type_name(ty: &ast::TypeSpec) -> String {
+    let base = match ty.base {
+        ast::BaseType::Void => "void",
+        ast::BaseType::Bool => "bool",
+        ast::BaseType::Char => "char",
+        ast::BaseType::Short => "short",
+        ast::BaseType::Int => "int",
+        ast::BaseType::Long => "long",
+        ast::BaseType::Float => "float",
+        ast::BaseType::Double => "double",
+        ast::BaseType::Half => "half",
+        ast::BaseType::SizeT => return "size_t".to_string(),
+    };
+    if ty.unsigned {
+        format!("unsigned {base}")
+    } else {
+        base.to_string()
+    }
+}

@@ -1,0 +1,184 @@
+//! The parser driver of OpenCL C and CUDA: lexes, preprocesses, runs the lalrpop parser with error
+//! recovery, and turns every lexical and syntax error into a [`Diagnostic`].
+//!
+//! As in PVL ([`crate::syntax`]), a missing `;` is inserted and reported, and only the first error
+//! of each line is reported. A syntax error at a C construct that lockstep does not support
+//! (`struct`, `typedef`, `goto`, a vector or image type, ...) is reported as `kernel::unsupported`
+//! naming it, rather than as a token the grammar did not expect.
+
+use crate::c::ast::{File, TooDeep};
+use crate::c::grammar::FileParser;
+use crate::c::lexer::{lex, LexError, Spanned, Token};
+use crate::c::preprocess::preprocess;
+use crate::c::Dialect;
+use crate::diagnostics::{Code, Diagnostic};
+use crate::syntax;
+use lalrpop_util::ParseError;
+use lockstep_logic::Span;
+
+type Error = syntax::Error<Token>;
+
+/// Parses a whole file. The tree is returned even when there were errors (with error nodes where
+/// text was skipped); it is `None` only when the parser could not recover at all.
+pub fn parse(source: &str, dialect: Dialect) -> (Option<File>, Vec<Diagnostic>) {
+    let (tokens, lex_errors) = lex(source, dialect);
+    let mut diagnostics: Vec<Diagnostic> = lex_errors
+        .iter()
+        .map(|error| match error.error {
+            LexError::UnknownCharacter => syntax::unknown_character(source, error.span),
+            LexError::UnterminatedComment => syntax::unterminated_comment(error.span),
+            LexError::NumberTooLong => syntax::number_too_long(error.span),
+        })
+        .collect();
+    let lex_error_starts: Vec<usize> = lex_errors.iter().map(|error| error.span.start).collect();
+    let (tokens, preprocess_diagnostics) = preprocess(source, tokens);
+    diagnostics.extend(preprocess_diagnostics);
+    let semicolons =
+        syntax::Semicolons { semicolon: Token::Semi, closes_block: |token: &Token| *token == Token::RBrace };
+    let (file, tokens, errors) = syntax::parse_inserting_semicolons(
+        source,
+        tokens,
+        &lex_error_starts,
+        &semicolons,
+        run_parser,
+        &mut diagnostics,
+    );
+    diagnostics.extend(errors.iter().map(|error| syntax_diagnostic(source, &tokens, error)));
+    diagnostics.sort_by_key(|diagnostic| diagnostic.primary.span.start);
+    (file, diagnostics)
+}
+
+fn run_parser(tokens: &[Spanned]) -> syntax::Parsed<Token, File> {
+    let mut recovered = Vec::new();
+    let result = FileParser::new().parse(&mut recovered, tokens.iter().cloned().map(Ok::<_, TooDeep>));
+    syntax::parsed(result, recovered)
+}
+
+/// The C constructs lockstep does not support, by the token that starts them, with what to say.
+fn unsupported_construct(token: &Token) -> Option<(String, &'static str)> {
+    let (construct, help) = match token {
+        Token::Struct | Token::Union => {
+            (format!("a `{}` type", token.spelling()), "pass the fields as separate arrays")
+        }
+        Token::Enum => ("an `enum` type".to_string(), "use `#define` constants"),
+        Token::Typedef => ("`typedef`".to_string(), "write the type itself"),
+        Token::Goto => ("`goto`".to_string(), "use structured control flow: `if`, loops, `break` and `continue`"),
+        Token::Ellipsis => ("a variadic function".to_string(), "give the function a fixed list of parameters"),
+        Token::Ident(name) if is_vector_or_opaque_type(name) => (
+            format!("the type `{name}`"),
+            "lockstep reads the scalar types of OpenCL C and CUDA; write vector code one component at a time",
+        ),
+        _ => return None,
+    };
+    Some((construct, help))
+}
+
+/// OpenCL's and CUDA's vector types (`float4`, `int2`, ...) and opaque types (`event_t`, images).
+fn is_vector_or_opaque_type(name: &str) -> bool {
+    const SCALARS: &[&str] =
+        &["char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "double", "half"];
+    let digits = name.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    let scalar = &name[..name.len() - digits.len()];
+    let vector = SCALARS.contains(&scalar) && ["2", "3", "4", "8", "16"].contains(&digits);
+    let opaque = ["event_t", "sampler_t", "image1d_t", "image2d_t", "image3d_t", "dim3", "size_t3"].contains(&name);
+    vector || opaque
+}
+
+fn syntax_diagnostic(source: &str, tokens: &[Spanned], error: &Error) -> Diagnostic {
+    // A vector type is an identifier to the grammar: the error is at the name after it.
+    let construct = match error {
+        ParseError::UnrecognizedToken { token: (start, token, end), .. } => {
+            let index = tokens.partition_point(|token| token.0 < *start);
+            let previous = index.checked_sub(1).map(|previous| &tokens[previous]);
+            match (unsupported_construct(token), previous) {
+                (Some(found), _) => Some((found, Span::new(*start, *end))),
+                (None, Some((start, previous, end))) => {
+                    unsupported_construct(previous).map(|found| (found, Span::new(*start, *end)))
+                }
+                (None, None) => None,
+            }
+        }
+        _ => None,
+    };
+    if let Some(((construct, help), span)) = construct {
+        return Diagnostic::error(Code::Unsupported, format!("{construct} is not supported"), span, "not supported")
+            .with_help(help);
+    }
+    let unclosed = syntax::unclosed(tokens, |token| *token == Token::LBrace, |token| *token == Token::RBrace);
+    syntax::diagnostic(source, error, &TERMINALS, Token::describe, |_, _, _| None, unclosed)
+}
+
+const TERMINALS: syntax::Terminals = syntax::Terminals {
+    operators: &[
+        "\"+\"", "\"-\"", "\"*\"", "\"/\"", "\"%\"", "\"\\\\\"", "\"==\"", "\"=\"", "\"!=\"", "\"<\"", "\"<=\"",
+        "\">\"", "\">=\"", "\"&&\"", "\"||\"", "\"==>\"", "\"?\"", "\"**\"", "\"&\"", "\"|\"", "\"^\"", "\"<<\"",
+        "\">>\"", "\"+=\"", "\"-=\"", "\"*=\"", "\"/=\"", "\"%=\"", "\"&=\"", "\"|=\"", "\"^=\"", "\"<<=\"", "\">>=\"",
+        "\"++\"", "\"--\"", "\"[\"", "\".\"", "\"->\"", "\",\"",
+    ],
+    expression_starts: &[
+        "\"(\"",
+        "\"true\"",
+        "\"false\"",
+        "\"!\"",
+        "\"-\"",
+        "\"+\"",
+        "\"~\"",
+        "\"*\"",
+        "\"&\"",
+        "\"++\"",
+        "\"--\"",
+        "\"sizeof\"",
+        "\"Perm\"",
+        "\"read\"",
+        "\"write\"",
+        "\"\\\\old\"",
+        "\"\\\\result\"",
+        "\"\\\\gtid\"",
+        "\"\\\\ltid\"",
+        "BackslashWord",
+        "FloatNumber",
+        "CharNumber",
+        "StringLiteral",
+    ],
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(source: &str) -> Vec<(Code, usize)> {
+        parse(source, Dialect::OpenCl)
+            .1
+            .iter()
+            .map(|diagnostic| (diagnostic.code, diagnostic.primary.span.start))
+            .collect()
+    }
+
+    #[test]
+    fn an_opencl_kernel_with_annotations_parses() {
+        let source = "#include <opencl.h>\n/*@ context \\pointer_length(a) == n; requires Perm(&a[get_global_id(0)], write); @*/\n__kernel void k(global int* a, int n) {\n  int i = get_global_id(0);\n  for (int j = 0; j < 4; j++) { a[i] += j; }\n  /*@ requires true; @*/\n  barrier(CLK_GLOBAL_MEM_FENCE);\n}\n";
+        let (file, diagnostics) = parse(source, Dialect::OpenCl);
+        assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+        assert_eq!(file.unwrap().items.len(), 2);
+    }
+
+    #[test]
+    fn a_missing_semicolon_is_inserted() {
+        assert_eq!(codes("void f() { int x = 1\n x = 2; }"), [(Code::MissingSemicolon, 20)]);
+    }
+
+    #[test]
+    fn unsupported_constructs_are_named() {
+        for (source, construct) in [
+            ("struct S { int x; };", "a `struct` type"),
+            ("__kernel void k(float4 v) {}", "the type `float4`"),
+            ("__kernel void k() { event_t e; }", "the type `event_t`"),
+            ("__kernel void k() { goto end; }", "`goto`"),
+        ] {
+            let diagnostics = parse(source, Dialect::OpenCl).1;
+            assert_eq!(diagnostics.len(), 1, "{source}: {diagnostics:#?}");
+            assert_eq!(diagnostics[0].code, Code::Unsupported);
+            assert_eq!(diagnostics[0].message, format!("{construct} is not supported"));
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! Other verifiers' test suites, read where they lie (`../shared/suites/`, next to the repository;
+//! never copied into it): VerCors's annotated OpenCL and CUDA examples verify as they are written.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn suites() -> PathBuf {
+    let suites = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/suites");
+    assert!(suites.is_dir(), "the suites are read from {} (next to the repository)", suites.display());
+    suites
+}
+
+fn verify(file: &Path, options: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .arg("verify")
+        .args(options)
+        .arg(file)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the lockstep binary runs")
+}
+
+/// VerCors's annotated GPU examples, unchanged. `cuda.cu` indexes its array by the thread's id in
+/// its block, so it is race-free only when launched as one block: VerCors takes that for granted
+/// (its contract holds for no launch of several blocks, so it verifies vacuously), and lockstep
+/// needs it said, with `--groups 1`.
+#[test]
+fn vercors_annotated_gpu_examples_verify_unchanged() {
+    let folder = suites().join("vercors-gpgpu");
+    let examples: [(&str, &[&str]); 7] = [
+        ("cuda.cu", &["--groups", "1"]),
+        ("cuda_blur.cu", &[]),
+        ("dynamic_shared_cuda.cu", &[]),
+        ("static_shared_cuda.cu", &[]),
+        ("dynamic_shared_opencl.cl", &[]),
+        ("static_shared_opencl.cl", &[]),
+        ("global_fence_opencl.cl", &[]),
+    ];
+    for (name, options) in examples {
+        let output = verify(&folder.join(name), options);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{name}:\n{stdout}{stderr}");
+        assert!(stdout.contains(": verified"), "{name}: {stdout}");
+    }
+}
+
+/// Without the launch restriction, `cuda.cu`'s blocks race on `a`, and lockstep says so.
+#[test]
+fn vercors_cuda_example_races_between_blocks() {
+    let output = verify(&suites().join("vercors-gpgpu/cuda.cu"), &["--format", "json"]);
+    assert_eq!(output.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
+    let failed: Vec<(&str, u64)> = report["files"][0]["kernels"][0]["obligations"]
+        .as_array()
+        .expect("obligations")
+        .iter()
+        .filter(|obligation| obligation["status"] == "failed")
+        .map(|obligation| (obligation["id"].as_str().unwrap_or(""), obligation["line"].as_u64().unwrap_or(0)))
+        .collect();
+    assert_eq!(failed, [("kernel.resources", 8)]);
+}
