@@ -34,6 +34,7 @@ pub mod source;
 mod syntax;
 pub mod verify;
 
+pub use c::integers::Integers;
 use diagnostics::{Code, Diagnostic};
 use lockstep_logic::Program;
 use source::SourceFile;
@@ -54,8 +55,14 @@ impl Checked {
 
 /// Decodes, parses and checks the bytes of a file.
 pub fn check_bytes(path: &str, bytes: Vec<u8>) -> Checked {
+    check_bytes_reading(path, bytes, None)
+}
+
+/// [`check_bytes`], reading integers as asked rather than as the file's language does by default
+/// (mathematical in PVL, machine integers in OpenCL and CUDA).
+pub fn check_bytes_reading(path: &str, bytes: Vec<u8>, integers: Option<Integers>) -> Checked {
     match SourceFile::decode(path, bytes) {
-        Ok(file) => check_file(file),
+        Ok(file) => check_file_reading(file, integers),
         Err((file, span)) => {
             let diagnostic =
                 Diagnostic::error(Code::InvalidUtf8, "the file is not valid UTF-8", span, "invalid byte here")
@@ -70,9 +77,14 @@ pub fn check_bytes(path: &str, bytes: Vec<u8>) -> Checked {
 /// own `kernel::unsupported` error. A file with none of these errors is one the verifier and the
 /// executor accept.
 pub fn check_file(file: SourceFile) -> Checked {
+    check_file_reading(file, None)
+}
+
+/// [`check_file`], reading integers as asked ([`check_bytes_reading`]).
+pub fn check_file_reading(file: SourceFile, integers: Option<Integers>) -> Checked {
     let (program, mut diagnostics) = match c_dialect(&file.path) {
-        Some(dialect) => c::check(&file.text, dialect),
-        None => pvl::check(&file.text),
+        Some(dialect) => c::check(&file.text, dialect, integers.unwrap_or(Integers::Machine)),
+        None => pvl::check(&file.text, integers.unwrap_or(Integers::Mathematical)),
     };
     let Some(program) = program else { return Checked { file, program: None, diagnostics } };
     if !diagnostics.iter().any(Diagnostic::is_error) {

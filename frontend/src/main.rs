@@ -65,6 +65,8 @@ enum Command {
         /// `--local_size`). Without it, for any size.
         #[arg(long, visible_alias = "local_size")]
         gsize: Option<lockstep_frontend::run::Extent>,
+        #[command(flatten)]
+        integers: IntegerOptions,
         /// Which accesses a barrier that does not fence their memory leaves unordered: `seed` (a
         /// write before it with any access after it) or `opencl` (also a read before it with a
         /// write after it).
@@ -149,6 +151,8 @@ enum Command {
         /// before it with a write after it).
         #[arg(long, value_enum, default_value_t = MemoryModelName::Seed)]
         memory_model: MemoryModelName,
+        #[command(flatten)]
+        integers: IntegerOptions,
         /// How to report: `human` or `json`.
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
@@ -211,6 +215,32 @@ impl SolverOptions {
     }
 }
 
+/// How integers are read, where a file's language does not decide.
+#[derive(clap::Args)]
+struct IntegerOptions {
+    /// Read PVL's `int` in code as C's 32-bit `int`: every `+`, `-`, `*`, `/` and negation must
+    /// stay in its range (`arith.overflow`), for launches of at most 2^31 - 1 threads. OpenCL and
+    /// CUDA files always read their integers so, unless `--mathematical-integers`.
+    #[arg(long, conflicts_with = "mathematical_integers")]
+    int32: bool,
+    /// Read the integers of OpenCL and CUDA code as mathematical integers, as VerCors does: no
+    /// wrap-around of unsigned types and no overflow check of signed ones.
+    #[arg(long)]
+    mathematical_integers: bool,
+}
+
+impl IntegerOptions {
+    fn integers(&self) -> Option<lockstep_frontend::Integers> {
+        if self.int32 {
+            Some(lockstep_frontend::Integers::Machine)
+        } else if self.mathematical_integers {
+            Some(lockstep_frontend::Integers::Mathematical)
+        } else {
+            None
+        }
+    }
+}
+
 /// The memory models of `lockstep_logic::fences`, by the names the command line uses.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum MemoryModelName {
@@ -242,13 +272,14 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check { files, format } => check(&files, format),
-        Command::Verify { files, solver, output, replay, groups, gsize, memory_model } => {
+        Command::Verify { files, solver, output, replay, groups, gsize, integers, memory_model } => {
             let reporting = cli::verify::Reporting { emit: output.emit, json: output.format == Format::Json, replay };
             let settings = lockstep_frontend::verify::Settings {
                 backend: cli::ivl::backend_of(solver.backend),
                 limits: solver.limits(),
                 memory_model: memory_model.into(),
                 launch: lockstep_frontend::verify::Launch { groups, gsize },
+                integers: integers.integers(),
             };
             cli::verify::run(&files, &settings, reporting)
         }
@@ -265,6 +296,7 @@ fn main() -> ExitCode {
             runs,
             limit,
             memory_model,
+            integers,
             format,
         } => cli::run::run(&cli::run::Arguments {
             file,
@@ -279,6 +311,7 @@ fn main() -> ExitCode {
             runs,
             limit,
             memory_model: memory_model.into(),
+            integers: integers.integers(),
             json: format == Format::Json,
         }),
         Command::Explain { file, verdicts, solver, format, memory_model } => {
@@ -287,6 +320,7 @@ fn main() -> ExitCode {
                 limits: solver.limits(),
                 memory_model: memory_model.into(),
                 launch: lockstep_frontend::verify::Launch::default(),
+                integers: None,
             };
             explain(&file, verdicts, &settings, format)
         }

@@ -2,6 +2,8 @@
 //! words and places a diagnostic shows.
 //!
 //! Decisions where the issue is silent:
+//! - the unstated length of an OpenCL or CUDA array is a cell per thread of the launch (of the
+//!   group, for local memory), unless given as a parameter (`--param '\pointer_length(a)=16'`);
 //! - a parameter the user does not give takes the value a thread precondition pins it to
 //!   (`requires n == tcount;`), else 0, or with random memory a random value in `[1, 8]` (small and
 //!   positive, as sizes, strides and divisors want);
@@ -111,6 +113,20 @@ pub const MAX_THREADS: u32 = 1 << 20;
 
 /// The values random memory takes lie in `[-RANDOM_RANGE, RANDOM_RANGE]`.
 const RANDOM_RANGE: i64 = 16;
+/// The length of an array whose OpenCL or CUDA kernel does not state it (the parameter the
+/// lowering names `\pointer_length(a)` or `\shared_mem_size(s)`), when the run is not given it:
+/// a cell per thread of the launch, or of the group for local memory, as kernels index them.
+fn unstated_length(name: &str, options: &Options) -> Option<i64> {
+    let threads = |extent: Extent| i64::try_from(extent.total()).unwrap_or(i64::MAX);
+    if name.starts_with("\\pointer_length(") {
+        Some(threads(options.groups).saturating_mul(threads(options.gsize)))
+    } else if name.starts_with("\\shared_mem_size(") {
+        Some(threads(options.gsize))
+    } else {
+        None
+    }
+}
+
 /// Random parameters lie in `[1, RANDOM_PARAMETER]`.
 const RANDOM_PARAMETER: u64 = 8;
 
@@ -157,11 +173,13 @@ pub fn launch(program: &Program, kernel: &Kernel, options: &Options) -> Result<L
         .params
         .iter()
         .map(|param| {
-            let given = options.params.iter().find(|(name, _)| *name == kernel.var(*param).name);
-            match (given, options.random_memory) {
-                (Some((_, value)), _) => Value::Int(value.clone()),
-                (None, Some(_)) => Value::int(1 + random.next() % RANDOM_PARAMETER),
-                (None, None) => Value::int(0),
+            let name = &kernel.var(*param).name;
+            let given = options.params.iter().find(|(given, _)| given == name);
+            match (given, unstated_length(name, options), options.random_memory) {
+                (Some((_, value)), _, _) => Value::Int(value.clone()),
+                (None, Some(length), _) => Value::int(length),
+                (None, None, Some(_)) => Value::int(1 + random.next() % RANDOM_PARAMETER),
+                (None, None, None) => Value::int(0),
             }
         })
         .collect();

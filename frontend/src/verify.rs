@@ -87,6 +87,9 @@ pub struct Settings {
     pub memory_model: MemoryModel,
     /// The launches to verify the kernels for: every launch when empty.
     pub launch: Launch,
+    /// How integers are read, where the file's language does not decide (`--int32`,
+    /// `--mathematical-integers`).
+    pub integers: Option<crate::Integers>,
 }
 
 impl Default for Settings {
@@ -97,6 +100,7 @@ impl Default for Settings {
             limits: Limits::default(),
             memory_model: MemoryModel::default(),
             launch: Launch::default(),
+            integers: None,
         }
     }
 }
@@ -121,7 +125,7 @@ pub struct Verification {
 /// Checks a file ([`crate::check_bytes`]) for verification: its kernels restricted to the
 /// launches of the settings.
 pub fn check(path: &str, bytes: Vec<u8>, settings: &Settings) -> Checked {
-    let mut checked = crate::check_bytes(path, bytes);
+    let mut checked = crate::check_bytes_reading(path, bytes, settings.integers);
     if settings.launch != Launch::default() {
         for kernel in checked.program.iter_mut().flat_map(|program| &mut program.kernels) {
             let span = Span::new(kernel.span.start, kernel.span.start);

@@ -760,3 +760,37 @@ fn a_tile_copy_is_handed_over_at_the_barrier_without_a_quantifier() {
     assert_eq!(verdict(&twice), Some(0));
     assert_eq!(verdict(&kernel("", "(lid + 2) % gsize")), Some(1));
 }
+
+/// `--int32` reads PVL's `int` in code as C's: an addition that may leave its range fails
+/// `arith.overflow`, one the launch's limit keeps in range does not, and without the option
+/// integers are mathematical.
+#[test]
+fn int32_checks_the_overflow_of_code_arithmetic() {
+    let path = "frontend/tests/verify/increment.pvl";
+    assert_eq!(lockstep(&["verify", path]).status.code(), Some(0));
+    let output = lockstep(&["verify", "--int32", "--format", "json", path]);
+    assert_eq!(output.status.code(), Some(1));
+    let report = json(&output);
+    let overflows: Vec<(u64, &str)> = report["files"][0]["kernels"][0]["obligations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|obligation| obligation["id"] == "arith.overflow")
+        .map(|obligation| (obligation["line"].as_u64().unwrap(), obligation["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(overflows, [(10, "failed"), (11, "verified"), (12, "verified")]);
+}
+
+/// `lockstep run` takes an unannotated OpenCL kernel and GPUVerify's launch options; its arrays
+/// have a cell per thread, and an `int` addition that leaves the type is `arith.overflow`.
+#[test]
+fn run_executes_an_unannotated_opencl_kernel() {
+    let path = "frontend/tests/verify/add.cl";
+    let clean = lockstep(&["run", "--local_size=4", "--num_groups=2", path]);
+    assert_eq!(clean.status.code(), Some(0), "{}", String::from_utf8_lossy(&clean.stderr));
+    let overflow =
+        lockstep(&["run", "--local_size=4", "--num_groups=2", "--init", "a=2147483647", "--init", "b=1", path]);
+    assert_eq!(overflow.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&overflow.stderr);
+    assert!(stderr.contains("arith.overflow") && stderr.contains("2147483648"), "{stderr}");
+}

@@ -100,6 +100,143 @@ const VOCABULARY: &[&str] = &[
 const SEEDS: &[&str] =
     &[include_str!("../../examples/seed/demo.pvl"), include_str!("../../examples/seed/binomial.pvl")];
 
+/// The words of OpenCL C and CUDA, annotations and directives included.
+const C_VOCABULARY: &[&str] = &[
+    "__kernel",
+    "kernel",
+    "__global__",
+    "__device__",
+    "__shared__",
+    "extern",
+    "global",
+    "local",
+    "__global",
+    "__local",
+    "constant",
+    "void",
+    "int",
+    "unsigned",
+    "char",
+    "short",
+    "long",
+    "size_t",
+    "uint",
+    "bool",
+    "float",
+    "const",
+    "struct",
+    "if",
+    "else",
+    "for",
+    "while",
+    "do",
+    "break",
+    "continue",
+    "return",
+    "switch",
+    "case",
+    "sizeof",
+    "barrier",
+    "__syncthreads",
+    "CLK_LOCAL_MEM_FENCE",
+    "CLK_GLOBAL_MEM_FENCE",
+    "get_global_id",
+    "get_local_id",
+    "threadIdx",
+    "blockIdx",
+    ".x",
+    ".y",
+    "min",
+    "abs",
+    "NULL",
+    "/*@",
+    "@*/",
+    "//@",
+    "\n",
+    "requires",
+    "ensures",
+    "context",
+    "loop_invariant",
+    "assert",
+    "Perm",
+    "read",
+    "write",
+    "\\forall",
+    "\\forall*",
+    "\\exists",
+    "\\old",
+    "\\gtid",
+    "\\ltid",
+    "\\pointer_length",
+    "\\pointer_index",
+    "\\shared_mem_size",
+    "\\bogus",
+    "#define",
+    "#if",
+    "#ifdef",
+    "#endif",
+    "#include",
+    "<opencl.h>",
+    "#pragma",
+    "N",
+    "F(x)",
+    "a",
+    "b",
+    "i",
+    "x",
+    "0",
+    "1",
+    "7u",
+    "0x10",
+    "2147483647",
+    "4294967296",
+    "1.5f",
+    "'c'",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    ";",
+    ",",
+    "=",
+    "+=",
+    "<<=",
+    "++",
+    "--",
+    "==",
+    "!=",
+    "<",
+    "<=",
+    ">>",
+    "<<",
+    "+",
+    "-",
+    "*",
+    "**",
+    "/",
+    "\\",
+    "%",
+    "&&",
+    "||",
+    "&",
+    "|",
+    "^",
+    "~",
+    "!",
+    "==>",
+    "?",
+    ":",
+    "->",
+    "...",
+    "@",
+    "#",
+];
+
+const C_SEEDS: &[(&str, &str)] =
+    &[("fuzz.cu", include_str!("verify/blur.cu")), ("fuzz.cl", include_str!("verify/add.cl"))];
+
 /// What must hold for every input: spans inside the text, rendering works, and a program is
 /// returned exactly when there is no error.
 fn assert_sane(checked: &Checked) {
@@ -120,22 +257,35 @@ fn tokens() -> impl Strategy<Value = String> {
     prop::collection::vec(prop::sample::select(VOCABULARY), 0..120).prop_map(|words| words.join(" "))
 }
 
-/// A seed example with one whitespace-separated word deleted, duplicated or replaced.
+/// A text with one whitespace-separated word deleted, duplicated or replaced by `word`.
+fn mutate(seed: &str, at: prop::sample::Index, action: u8, word: &str) -> String {
+    let mut words: Vec<&str> = seed.split(' ').collect();
+    let index = at.index(words.len());
+    match action {
+        0 => {
+            words.remove(index);
+        }
+        1 => words.insert(index, words[index]),
+        _ => words[index] = word,
+    }
+    words.join(" ")
+}
+
+/// A seed example, mutated.
 fn mutated_seed() -> impl Strategy<Value = String> {
-    (prop::sample::select(SEEDS), any::<prop::sample::Index>(), 0..3u8, prop::sample::select(VOCABULARY)).prop_map(
-        |(seed, at, action, word)| {
-            let mut words: Vec<&str> = seed.split(' ').collect();
-            let index = at.index(words.len());
-            match action {
-                0 => {
-                    words.remove(index);
-                }
-                1 => words.insert(index, words[index]),
-                _ => words[index] = word,
-            }
-            words.join(" ")
-        },
-    )
+    (prop::sample::select(SEEDS), any::<prop::sample::Index>(), 0..3u8, prop::sample::select(VOCABULARY))
+        .prop_map(|(seed, at, action, word)| mutate(seed, at, action, word))
+}
+
+fn c_tokens() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(C_VOCABULARY), 0..120)
+        .prop_map(|words| words.join(" ").replace("\\n", "\n"))
+}
+
+/// A C seed, mutated.
+fn mutated_c_seed() -> impl Strategy<Value = (&'static str, String)> {
+    (prop::sample::select(C_SEEDS), any::<prop::sample::Index>(), 0..3u8, prop::sample::select(C_VOCABULARY))
+        .prop_map(|((path, seed), at, action, word)| (path, mutate(seed, at, action, word)))
 }
 
 /// 512 cases per generator in the test suite, or `PROPTEST_CASES` for a longer campaign.
@@ -160,6 +310,21 @@ proptest! {
     #[test]
     fn mutated_seed_examples_never_panic(text in mutated_seed()) {
         assert_sane(&check_file(SourceFile::new("fuzz.pvl", text)));
+    }
+
+    #[test]
+    fn random_bytes_never_panic_as_opencl_or_cuda(bytes in prop::collection::vec(any::<u8>(), 0..400), cuda: bool) {
+        assert_sane(&check_bytes(if cuda { "fuzz.cu" } else { "fuzz.cl" }, bytes));
+    }
+
+    #[test]
+    fn random_c_token_sequences_never_panic(text in c_tokens(), cuda: bool) {
+        assert_sane(&check_file(SourceFile::new(if cuda { "fuzz.cu" } else { "fuzz.cl" }, text)));
+    }
+
+    #[test]
+    fn mutated_c_kernels_never_panic((path, text) in mutated_c_seed()) {
+        assert_sane(&check_file(SourceFile::new(path, text)));
     }
 
     /// The concrete executor takes whatever the checker accepts, on any small launch.
@@ -191,7 +356,18 @@ fn very_deep_input_is_refused_without_overflowing_the_stack() {
         assert_sane(&check_file(SourceFile::new("deep.pvl", text)));
         let chain = format!("kernel k {{ void main() {{ int y := {}1; }} }}", "1 + ".repeat(50_000));
         assert_sane(&check_file(SourceFile::new("long.pvl", chain)));
+        let c = format!("__kernel void k() {{ bool x = true; int y = {nested}; }}");
+        assert_sane(&check_file(SourceFile::new("deep.cl", c)));
     }
+    let c_chain = format!("__global__ void k() {{ int y = {}1; }}", "1 + ".repeat(50_000));
+    assert_sane(&check_file(SourceFile::new("long.cu", c_chain)));
+    // A macro that expands to itself many times over stops.
+    let mut macros = String::from("#define A0 x + x\n");
+    for level in 1..40 {
+        macros.push_str(&format!("#define A{level} A{} + A{}\n", level - 1, level - 1));
+    }
+    macros.push_str("__kernel void k() { int y = A39; }");
+    assert_sane(&check_file(SourceFile::new("macros.cl", macros)));
 }
 
 #[test]

@@ -5,7 +5,11 @@ use lockstep_frontend::source::SourceFile;
 use lockstep_logic::{Amount, Assertion, AssertionKind, Expr, ExprKind, Kernel, Program, StmtKind};
 
 fn program(text: &str) -> Program {
-    let checked = check_file(SourceFile::new("test.pvl", text));
+    program_in("test.pvl", text)
+}
+
+fn program_in(path: &str, text: &str) -> Program {
+    let checked = check_file(SourceFile::new(path, text));
     let rendered: Vec<String> = checked.diagnostics.iter().map(|d| d.render(&checked.file)).collect();
     checked.program.unwrap_or_else(|| panic!("rejected:\n{}", rendered.join("\n")))
 }
@@ -38,6 +42,7 @@ fn show_expr(kernel: &Kernel, program: &Program, expr: &Expr) -> String {
         }
         ExprKind::Old(value) => format!("(old {})", show(value)),
         ExprKind::Result => "result".to_string(),
+        ExprKind::InRange { value, int } => format!("(in {} {})", int.name().replace(' ', "_"), show(value)),
     }
 }
 
@@ -292,4 +297,74 @@ fn a_private_copy_of_a_thread_id_is_determined() {
     assert_eq!(determined("u").as_deref(), Some("(Add lid (Mul n gsize))"));
     assert_eq!(determined("v"), None);
     assert_eq!(determined("w"), None);
+}
+
+/// The values the statements of a kernel's body assign, in order.
+fn assigned_values(path: &str, text: &str) -> Vec<String> {
+    let program = program_in(path, text);
+    let kernel = &program.kernels[0];
+    kernel
+        .body
+        .stmts
+        .iter()
+        .filter_map(|stmt| match &stmt.kind {
+            StmtKind::Declare { init: Some(value), .. } | StmtKind::Assign { value, .. } => Some(value),
+            StmtKind::Write { value, .. } => Some(value),
+            _ => None,
+        })
+        .map(|value| show_expr(kernel, &program, value))
+        .collect()
+}
+
+/// C's integers in CUDA code: index arithmetic within the launch stays exact, a signed addition
+/// that may leave `int` is checked, unsigned arithmetic wraps, a narrowing conversion wraps as two's
+/// complement, and `x & 7`, `x >> 1` and `x << 2` are `mod`, division and (checked) multiplication.
+#[test]
+fn c_integers_wrap_check_or_stay_exact_by_their_types() {
+    let text = "__global__ void k(int* a, unsigned int* u, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        a[i] = a[i] + 1;
+        u[i] = u[i] + 1u;
+        char c = n;
+        unsigned int m = i & 7;
+        int h = i >> 1;
+        int d = i << 2;
+    }";
+    assert_eq!(
+        assigned_values("k.cu", text),
+        [
+            "(Add (Mul gid_x gsize_x) lid_x)",
+            "(in int (Add a[i] 1))",
+            "(Mod (Add u[i] 1) 4294967296)",
+            "(Add (Mod (Sub n -128) 256) -128)",
+            "(Mod i 8)",
+            "(Div i 2)",
+            "(in int (Mul i 4))",
+        ]
+    );
+    // Read as mathematical integers, as VerCors reads them, nothing wraps or is checked.
+    let checked = lockstep_frontend::check_bytes_reading(
+        "k.cu",
+        text.as_bytes().to_vec(),
+        Some(lockstep_frontend::Integers::Mathematical),
+    );
+    let program = checked.program.expect("well formed");
+    let kernel = &program.kernels[0];
+    let StmtKind::Write { value, .. } = &kernel.body.stmts[1].kind else { panic!("a write") };
+    assert_eq!(show_expr(kernel, &program, value), "(Add a[i] 1)");
+}
+
+/// Every C kernel assumes the launch's limit and its integer parameters' ranges, before its own
+/// clauses.
+#[test]
+fn c_kernels_assume_the_launch_limit_and_their_parameters_types() {
+    let text = "/*@ requires n > 0; @*/ __kernel void k(global int* a, uint n) { }";
+    let program = program_in("k.cl", text);
+    let kernel = &program.kernels[0];
+    let clauses: Vec<String> =
+        kernel.thread_contract.requires.iter().map(|clause| show(kernel, &program, &clause.assertion)).collect();
+    assert_eq!(
+        clauses,
+        ["(Le tcount 2147483647)", "(Le 0 \\pointer_length(a))", "(And (Le 0 n) (Le n 4294967295))", "(Gt n 0)",]
+    );
 }

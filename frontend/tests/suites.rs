@@ -20,10 +20,10 @@ fn verify(file: &Path, options: &[&str]) -> Output {
         .expect("the lockstep binary runs")
 }
 
-/// VerCors's annotated GPU examples, unchanged. `cuda.cu` indexes its array by the thread's id in
-/// its block, so it is race-free only when launched as one block: VerCors takes that for granted
-/// (its contract holds for no launch of several blocks, so it verifies vacuously), and lockstep
-/// needs it said, with `--groups 1`.
+/// VerCors's annotated GPU examples, unchanged, read as VerCors reads C: with mathematical
+/// integers. `cuda.cu` indexes its array by the thread's id in its block, so it is race-free only
+/// when launched as one block: VerCors takes that for granted (its contract holds for no launch of
+/// several blocks, so it verifies vacuously), and lockstep needs it said, with `--groups 1`.
 #[test]
 fn vercors_annotated_gpu_examples_verify_unchanged() {
     let folder = suites().join("vercors-gpgpu");
@@ -37,7 +37,8 @@ fn vercors_annotated_gpu_examples_verify_unchanged() {
         ("global_fence_opencl.cl", &[]),
     ];
     for (name, options) in examples {
-        let output = verify(&folder.join(name), options);
+        let options = [options, &["--mathematical-integers"]].concat();
+        let output = verify(&folder.join(name), &options);
         let stdout = String::from_utf8_lossy(&output.stdout);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(0), "{name}:\n{stdout}{stderr}");
@@ -45,18 +46,45 @@ fn vercors_annotated_gpu_examples_verify_unchanged() {
     }
 }
 
-/// Without the launch restriction, `cuda.cu`'s blocks race on `a`, and lockstep says so.
-#[test]
-fn vercors_cuda_example_races_between_blocks() {
-    let output = verify(&suites().join("vercors-gpgpu/cuda.cu"), &["--format", "json"]);
-    assert_eq!(output.status.code(), Some(1));
+/// The failed obligations of a run, as `(id, line)`.
+fn failures(output: &Output) -> Vec<(String, u64)> {
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
-    let failed: Vec<(&str, u64)> = report["files"][0]["kernels"][0]["obligations"]
+    report["files"][0]["kernels"][0]["obligations"]
         .as_array()
         .expect("obligations")
         .iter()
         .filter(|obligation| obligation["status"] == "failed")
-        .map(|obligation| (obligation["id"].as_str().unwrap_or(""), obligation["line"].as_u64().unwrap_or(0)))
-        .collect();
-    assert_eq!(failed, [("kernel.resources", 8)]);
+        .map(|obligation| {
+            (obligation["id"].as_str().unwrap_or("").to_string(), obligation["line"].as_u64().unwrap_or(0))
+        })
+        .collect()
+}
+
+/// Without the launch restriction, `cuda.cu`'s blocks race on `a`, and lockstep says so.
+#[test]
+fn vercors_cuda_example_races_between_blocks() {
+    let output = verify(&suites().join("vercors-gpgpu/cuda.cu"), &["--format", "json", "--mathematical-integers"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(failures(&output), [("kernel.resources".to_string(), 8)]);
+}
+
+/// With C's own integers (lockstep's default for OpenCL and CUDA), the examples that add two
+/// input values, `out[tid] += s[0]`, may overflow `int`: undefined behaviour that VerCors's
+/// mathematical integers hide.
+#[test]
+fn vercors_examples_overflow_with_machine_integers() {
+    let folder = suites().join("vercors-gpgpu");
+    for (name, line) in [
+        ("dynamic_shared_cuda.cu", 46),
+        ("static_shared_cuda.cu", 45),
+        ("dynamic_shared_opencl.cl", 45),
+        ("static_shared_opencl.cl", 45),
+        ("global_fence_opencl.cl", 45),
+    ] {
+        let output = verify(&folder.join(name), &["--format", "json"]);
+        assert_eq!(output.status.code(), Some(1), "{name}");
+        assert_eq!(failures(&output), [("arith.overflow".to_string(), line)], "{name}");
+    }
+    let output = verify(&folder.join("cuda.cu"), &["--format", "json", "--groups", "1"]);
+    assert_eq!(failures(&output), [("arith.overflow".to_string(), 17)], "cuda.cu: a[tid] * 2");
 }

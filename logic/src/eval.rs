@@ -22,7 +22,9 @@
 //! Arithmetic is on unbounded integers, as in the logic: `/` truncates towards zero and `%` takes
 //! the sign of the dividend, as C does; `mod` lies in `[0, |d|)`.
 
-use crate::{ArrayId, BinaryOp, Builtin, Expr, ExprKind, Function, FunctionId, Quantifier, Span, UnaryOp, VarId};
+use crate::{
+    ArrayId, BinaryOp, Builtin, Expr, ExprKind, Function, FunctionId, MachineInt, Quantifier, Span, UnaryOp, VarId,
+};
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive, Zero};
 use std::cell::{Cell, RefCell};
@@ -74,6 +76,8 @@ pub const MAX_VALUE_BITS: u64 = 4096;
 pub enum EvalError {
     /// `/`, `%` or `mod` by zero.
     DivisionByZero { span: Span },
+    /// A signed machine operation whose exact result lies outside its type.
+    Overflow { value: BigInt, int: MachineInt, span: Span },
     /// A call whose arguments break the function's `requires`.
     PreconditionFailed { function: FunctionId, call: Span, requirement: Span },
     /// A call whose value breaks the function's `ensures`.
@@ -268,6 +272,15 @@ impl<'p> Evaluator<'p> {
                 self.in_scope(inner, old, bound)?
             }
             ExprKind::Result => env.result(span)?,
+            ExprKind::InRange { value, int } => {
+                let result = self.in_scope(value, env, bound)?;
+                let (least, greatest) = int.bounds();
+                let exact = result.as_int(span)?;
+                if *exact < least || *exact > greatest {
+                    return Err(EvalError::Overflow { value: exact.clone(), int: *int, span });
+                }
+                result
+            }
         })
     }
 

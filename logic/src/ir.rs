@@ -303,7 +303,7 @@ impl Kernel {
     /// of axes above the kernel's dimensions multiply into its last axis, so that a launch of
     /// `4x4` threads per group is `gsize == 16` for a kernel of one dimension.
     pub fn restrict_launch(&mut self, groups: Option<[u32; 3]>, group_size: Option<[u32; 3]>, span: Span) {
-        let mut clauses = Vec::new();
+        let mut facts = Vec::new();
         for (extents, builtin) in [(groups, Builtin::Groups as fn(Axis) -> Builtin), (group_size, Builtin::GroupSize)] {
             let Some(extents) = extents else { continue };
             for (index, &axis) in Axis::ALL[..self.dimensions].iter().enumerate() {
@@ -314,14 +314,27 @@ impl Kernel {
                 };
                 let size = Expr { kind: ExprKind::Builtin(builtin(axis)), ty: Type::Int, span };
                 let value = Expr { kind: ExprKind::Int(extent), ty: Type::Int, span };
-                let pinned = Expr {
+                facts.push(Expr {
                     kind: ExprKind::Binary { op: BinaryOp::Eq, lhs: Box::new(size), rhs: Box::new(value) },
                     ty: Type::Bool,
                     span,
-                };
-                clauses.push(Clause { assertion: Assertion { kind: AssertionKind::Pure(pinned), span }, span });
+                });
             }
         }
+        self.assume(facts);
+    }
+
+    /// Adds facts about the launch and the parameters (`tcount <= 2147483647`) as the first
+    /// `requires` clauses of every level that has a contract, so that every thread of every launch
+    /// the kernel is verified for sees them, and every written clause may rely on them.
+    pub fn assume(&mut self, facts: Vec<Expr>) {
+        let clauses: Vec<Clause> = facts
+            .into_iter()
+            .map(|fact| {
+                let span = fact.span;
+                Clause { assertion: Assertion { kind: AssertionKind::Pure(fact), span }, span }
+            })
+            .collect();
         let contracts = [self.kernel_contract.as_mut(), self.group_contract.as_mut(), Some(&mut self.thread_contract)];
         for contract in contracts.into_iter().flatten() {
             contract.requires.splice(0..0, clauses.iter().cloned());
@@ -575,6 +588,7 @@ impl Expr {
                 ExprKind::Sum { var: *var, lower: recurse(lower), upper: recurse(upper), body: recurse(body) }
             }
             ExprKind::Old(inner) => ExprKind::Old(recurse(inner)),
+            ExprKind::InRange { value, int } => ExprKind::InRange { value: recurse(value), int: *int },
         };
         Expr { kind, ty: self.ty, span: self.span }
     }
@@ -609,7 +623,9 @@ impl Expr {
         match &self.kind {
             ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Builtin(_) | ExprKind::Var(_) | ExprKind::Result => {}
             ExprKind::Read { index, .. } => out.push(index),
-            ExprKind::Unary { operand, .. } | ExprKind::Old(operand) => out.push(operand),
+            ExprKind::Unary { operand, .. } | ExprKind::Old(operand) | ExprKind::InRange { value: operand, .. } => {
+                out.push(operand)
+            }
             ExprKind::Binary { lhs, rhs, .. } => out.extend([&**lhs, &**rhs]),
             ExprKind::Cond { cond, then_value, else_value } => out.extend([&**cond, &**then_value, &**else_value]),
             ExprKind::Call { args, .. } => out.extend(args),
@@ -666,6 +682,48 @@ pub enum ExprKind {
     Old(Box<Expr>),
     /// `\result` in a pure function's postcondition.
     Result,
+    /// The exact result of an operation on signed machine integers of `int` (C's `+`, `-`, `*`,
+    /// `/`, `<<` in OpenCL or CUDA code): its value is `value`'s, and it is well defined only when
+    /// that lies in the type's range, because signed overflow is undefined behaviour
+    /// (`arith.overflow`). Unsigned operations wrap, and need no such node.
+    InRange {
+        value: Box<Expr>,
+        int: MachineInt,
+    },
+}
+
+/// An integer type of C: its width in bits, and whether it is signed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MachineInt {
+    pub bits: u32,
+    pub signed: bool,
+}
+
+impl MachineInt {
+    /// The least and the greatest value of the type.
+    pub fn bounds(self) -> (BigInt, BigInt) {
+        if self.signed {
+            let half = BigInt::from(1) << (self.bits - 1);
+            (-half.clone(), half - 1)
+        } else {
+            (BigInt::from(0), (BigInt::from(1) << self.bits) - 1)
+        }
+    }
+
+    /// How C writes the type: `int`, `unsigned int`, `long`, ...
+    pub fn name(self) -> &'static str {
+        match (self.bits, self.signed) {
+            (8, true) => "char",
+            (8, false) => "unsigned char",
+            (16, true) => "short",
+            (16, false) => "unsigned short",
+            (32, true) => "int",
+            (32, false) => "unsigned int",
+            (64, true) => "long",
+            (64, false) => "unsigned long",
+            _ => "integer",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -35,6 +35,9 @@ pub enum ObligationId {
     /// A recursive pure function's calls decrease its measure, so it terminates.
     FunctionTermination,
     DivisionByZero,
+    /// An operation on signed machine integers stays in its type's range (OpenCL and CUDA code:
+    /// signed overflow is undefined behaviour).
+    ArithOverflow,
     /// A permission amount that depends on the launch (`write \ gsize`) is positive.
     AmountPositive,
     /// A contract reads only memory its own resources (given earlier) hold (PO-12).
@@ -45,7 +48,7 @@ pub enum ObligationId {
 }
 
 impl ObligationId {
-    pub const ALL: [ObligationId; 23] = [
+    pub const ALL: [ObligationId; 24] = [
         ObligationId::KernelResources,
         ObligationId::GroupResources,
         ObligationId::BarrierResources,
@@ -66,6 +69,7 @@ impl ObligationId {
         ObligationId::FunctionPost,
         ObligationId::FunctionTermination,
         ObligationId::DivisionByZero,
+        ObligationId::ArithOverflow,
         ObligationId::AmountPositive,
         ObligationId::Frame,
         ObligationId::BarrierDivergence,
@@ -94,6 +98,7 @@ impl ObligationId {
             ObligationId::FunctionPost => "function.post",
             ObligationId::FunctionTermination => "function.termination",
             ObligationId::DivisionByZero => "division.by.zero",
+            ObligationId::ArithOverflow => "arith.overflow",
             ObligationId::AmountPositive => "amount.positive",
             ObligationId::Frame => "frame",
             ObligationId::BarrierDivergence => "barrier.divergence",

@@ -125,6 +125,8 @@ impl<'k> Context<'k> {
                 self.sums.borrow_mut().application(go(lower), go(upper), &name, &translated, &types)
             }
             ExprKind::Old(inner) => self.value(inner, true),
+            // A machine result is its exact value; `arith.overflow` checks its range (E19).
+            ExprKind::InRange { value, .. } => go(value),
         }
     }
 
@@ -173,6 +175,16 @@ impl<'k> Context<'k> {
                 Expr::binary(BinaryOp::Gt, mask, real_zero())
             }
             Requirement::NonZero(divisor) => Expr::binary(BinaryOp::Ne, self.translate(divisor), Expr::int(0)),
+            Requirement::InRange { value, int } => {
+                // least <= value <= greatest (E19).
+                let value = self.translate(value);
+                let (least, greatest) = int.bounds();
+                Expr::binary(
+                    BinaryOp::And,
+                    Expr::binary(BinaryOp::Le, Expr::Int(least), value.clone()),
+                    Expr::binary(BinaryOp::Le, value, Expr::Int(greatest)),
+                )
+            }
             Requirement::Positive(divisor) => Expr::binary(BinaryOp::Ge, self.translate(divisor), Expr::int(1)),
             Requirement::Precondition { function, args, clause } => {
                 let function = &self.functions[function.index()];
@@ -281,6 +293,7 @@ impl FunctionContext<'_> {
             // The resolver keeps memory, thread ids and `\old` out of pure functions; should one
             // arrive anyway, it stands for nothing known.
             ExprKind::Read { .. } | ExprKind::Builtin(_) | ExprKind::Old(_) => Expr::var(names::UNKNOWN),
+            ExprKind::InRange { value, .. } => go(value),
         }
     }
 }

@@ -28,16 +28,23 @@
 //! A construct outside this subset gets `kernel::unsupported`, naming it.
 
 use crate::c::ast;
+use crate::c::integers::{self, CType, Integers, Value};
 use crate::c::Dialect;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::pvl::ast as surface;
-use lockstep_logic::{Axis, Builtin, Span};
+use lockstep_logic::{Axis, Builtin, MachineInt, Span};
 use num_bigint::BigInt;
-use std::collections::HashMap;
+use num_traits::{Signed, ToPrimitive};
+use std::collections::{HashMap, HashSet};
 
 /// Lowers a parsed C file: the surface file with its kernels, when it has one, and the problems.
-pub fn lower(file: &ast::File, source: &str, dialect: Dialect) -> (Option<surface::File>, Vec<Diagnostic>) {
-    let mut lowerer = Lowerer { diagnostics: Vec::new(), scopes: Vec::new() };
+pub fn lower(
+    file: &ast::File,
+    source: &str,
+    dialect: Dialect,
+    integers: Integers,
+) -> (Option<surface::File>, Vec<Diagnostic>) {
+    let mut lowerer = Lowerer { diagnostics: Vec::new(), integers, scopes: Vec::new(), assigned: HashSet::new() };
     let mut items = Vec::new();
     let mut contract: Option<&ast::Annotation> = None;
     for item in &file.items {
@@ -91,29 +98,33 @@ pub fn lower(file: &ast::File, source: &str, dialect: Dialect) -> (Option<surfac
     (lowered, lowerer.diagnostics)
 }
 
-/// The types of C values that lockstep gives a meaning to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ValueType {
-    Int,
-    Bool,
+#[derive(Clone, Debug)]
+enum Symbol {
+    /// A scalar: its type, and where its value lies (narrower than the type for a variable the
+    /// kernel never assigns after its declaration).
+    Scalar(CType, integers::Interval),
+    /// An array: its element type, and the sizes of its dimensions after the first (for the
+    /// layout by rows).
+    Array { element: CType, inner_dimensions: Vec<surface::Expr> },
 }
 
-impl ValueType {
-    fn surface(self) -> surface::TypeName {
-        match self {
-            ValueType::Int => surface::TypeName::Int,
-            ValueType::Bool => surface::TypeName::Bool,
-        }
+/// The C type of an integer literal: `int` (`unsigned` with a `u`) where it fits, else 64 bits.
+fn literal_type(value: &BigInt, unsigned: bool) -> MachineInt {
+    let narrow = if unsigned { integers::UINT } else { integers::INT };
+    let (_, greatest) = narrow.bounds();
+    if *value <= greatest {
+        narrow
+    } else {
+        MachineInt { bits: 64, signed: !unsigned }
     }
 }
 
-#[derive(Clone, Debug)]
-enum Symbol {
-    Scalar(ValueType),
-    /// An array, with the sizes of its dimensions after the first (for the layout by rows).
-    Array {
-        inner_dimensions: Vec<surface::Expr>,
-    },
+/// The size in bytes of a type, as `sizeof` gives it.
+fn size_of(ty: CType) -> u32 {
+    match ty {
+        CType::Bool => 1,
+        CType::Int(int) => int.bits / 8,
+    }
 }
 
 /// Where an expression stands: code (C's meaning) or an annotation (the specification language).
@@ -128,13 +139,20 @@ type Lengths = HashMap<String, surface::Expr>;
 
 struct Lowerer {
     diagnostics: Vec<Diagnostic>,
+    /// How the file's code reads its integers.
+    integers: Integers,
     /// The names in scope, innermost last.
     scopes: Vec<HashMap<String, Symbol>>,
+    /// The names the kernel being lowered assigns (`x = e`, `x += e`, `x++`) anywhere.
+    assigned: HashSet<String>,
 }
 
 /// A kernel under construction: its members so far and the lengths its contract gives.
 struct KernelParts {
     members: Vec<surface::Member>,
+    /// Facts of the C program that the kernel's contract assumes: the launch's limit and the
+    /// ranges of integer parameters.
+    facts: Vec<surface::Expr>,
     lengths: Lengths,
     /// Unknown lengths, each a kernel parameter named like `\pointer_length(a)`.
     length_params: Vec<surface::Param>,
@@ -217,20 +235,25 @@ impl Lowerer {
         );
     }
 
-    /// The type of a scalar, or a diagnostic naming the type lockstep does not support yet.
-    fn value_type(&mut self, ty: &ast::TypeSpec) -> Option<ValueType> {
-        match (ty.base, ty.unsigned) {
-            (ast::BaseType::Int, false) => Some(ValueType::Int),
-            (ast::BaseType::Bool, false) => Some(ValueType::Bool),
-            _ => {
+    /// The type of a value, or a diagnostic naming the type lockstep does not support yet.
+    /// `char` is signed, as in OpenCL; `long` and `size_t` have 64 bits, as on every GPU.
+    fn c_type(&mut self, ty: &ast::TypeSpec) -> Option<CType> {
+        let bits = match ty.base {
+            ast::BaseType::Bool => return Some(CType::Bool),
+            ast::BaseType::Char => 8,
+            ast::BaseType::Short => 16,
+            ast::BaseType::Int => 32,
+            ast::BaseType::Long | ast::BaseType::SizeT => 64,
+            ast::BaseType::Void | ast::BaseType::Float | ast::BaseType::Double | ast::BaseType::Half => {
                 self.unsupported(
                     ty.span,
                     format!("the type `{}`", type_name(ty)),
-                    "lockstep reads `int` and `bool` values so far",
+                    "lockstep reads the integer types and `bool` so far",
                 );
-                None
+                return None;
             }
-        }
+        };
+        Some(CType::Int(MachineInt { bits, signed: !ty.unsigned }))
     }
 
     fn kernel(&mut self, function: &ast::Function, contract: Option<&ast::Annotation>) -> Option<surface::KernelDecl> {
@@ -250,9 +273,19 @@ impl Lowerer {
             );
         }
         self.scopes = vec![HashMap::new()];
+        self.assigned = HashSet::new();
+        assigned_names(&body.stmts, &mut self.assigned);
         let written: Vec<&ast::SpecClause> =
             contract.map(|contract| contract.clauses.iter().collect()).unwrap_or_default();
-        let mut parts = KernelParts { members: Vec::new(), lengths: self.lengths(&written), length_params: Vec::new() };
+        let mut parts = KernelParts {
+            members: Vec::new(),
+            facts: Vec::new(),
+            lengths: self.lengths(&written),
+            length_params: Vec::new(),
+        };
+        if self.integers == Integers::Machine {
+            parts.facts.extend(self.checked(integers::launch_limit_clause(function.name.span)));
+        }
         let mut params = Vec::new();
         for param in &function.params {
             self.param(param, &mut parts, &mut params);
@@ -286,6 +319,15 @@ impl Lowerer {
         let body = self.kernel_body(body, &parts.lengths);
         params.append(&mut parts.length_params);
         let mut members = parts.members;
+        // The C program's facts come first, so that the written clauses may rely on them.
+        members.extend(parts.facts.into_iter().map(|formula| {
+            surface::Member::Clause(surface::Clause {
+                level: surface::Level::Thread,
+                kind: surface::ClauseKind::Requires,
+                span: formula.span,
+                formula,
+            })
+        }));
         members.extend(clauses);
         let name = surface::Ident { name: "main".to_string(), span: function.name.span };
         members.push(surface::Member::Main {
@@ -351,13 +393,20 @@ impl Lowerer {
             return;
         }
         if !is_array {
-            let Some(ty) = self.value_type(&specifiers.ty) else { return };
-            self.declare(&declarator.name.name, Symbol::Scalar(ty));
+            let Some(ty) = self.c_type(&specifiers.ty) else { return };
+            self.declare(&declarator.name.name, Symbol::Scalar(ty, ty.interval()));
             params.push(surface::Param {
                 ty: ty.surface(),
                 ty_span: specifiers.ty.span,
                 name: declarator.name.clone(),
             });
+            // A parameter of an integer type holds a value of the type.
+            if let (CType::Int(int_type), Integers::Machine) = (ty, self.integers) {
+                let span = declarator.name.span;
+                if let Some(formula) = self.checked(integers::in_type(&declarator.name.name, int_type, span)) {
+                    parts.facts.push(formula);
+                }
+            }
             return;
         }
         if declarator.pointers + declarator.dimensions.len() > 1 {
@@ -390,13 +439,9 @@ impl Lowerer {
         parts: &mut KernelParts,
         span: Span,
     ) {
-        let Some(element_type) = self.value_type(element) else { return };
-        if element_type != ValueType::Int {
-            self.unsupported(
-                element.span,
-                format!("arrays of `{}`", type_name(element)),
-                "lockstep's arrays hold `int` elements so far",
-            );
+        let Some(element_type) = self.c_type(element) else { return };
+        if element_type == CType::Bool {
+            self.unsupported(element.span, "arrays of `bool`", "store booleans as 0 and 1 in an integer array");
             return;
         }
         let (size, inner_dimensions) = match dimensions {
@@ -411,8 +456,17 @@ impl Lowerer {
                 }
                 (size, dimensions)
             }
-            _ => match parts.lengths.get(&name.name) {
-                Some(length) => (length.clone(), Vec::new()),
+            _ => match parts.lengths.get(&name.name).cloned() {
+                Some(length) => {
+                    // A C array's length is never negative.
+                    let zero = self.int(0, length.span);
+                    if let Some(non_negative) =
+                        zero.and_then(|zero| self.binary(surface::BinaryOp::Le, zero, length.clone(), length.span))
+                    {
+                        parts.facts.push(non_negative);
+                    }
+                    (length, Vec::new())
+                }
                 None => {
                     let length_name = format!("{word}({})", name.name);
                     parts.length_params.push(surface::Param {
@@ -421,12 +475,18 @@ impl Lowerer {
                         name: surface::Ident { name: length_name.clone(), span: name.span },
                     });
                     let Some(length) = self.node(surface::ExprKind::Name(length_name), name.span) else { return };
+                    let zero = self.int(0, name.span);
+                    if let Some(non_negative) =
+                        zero.and_then(|zero| self.binary(surface::BinaryOp::Le, zero, length.clone(), name.span))
+                    {
+                        parts.facts.push(non_negative);
+                    }
                     parts.lengths.insert(name.name.clone(), length.clone());
                     (length, Vec::new())
                 }
             },
         };
-        self.declare(&name.name, Symbol::Array { inner_dimensions });
+        self.declare(&name.name, Symbol::Array { element: element_type, inner_dimensions });
         parts.members.push(surface::Member::Arrays {
             memory,
             element: surface::TypeName::Int,
@@ -804,7 +864,7 @@ impl Lowerer {
     }
 
     fn declaration(&mut self, declaration: &ast::Declaration, lengths: &Lengths) -> Option<Vec<surface::Stmt>> {
-        let ty = self.value_type(&declaration.specifiers.ty)?;
+        let ty = self.c_type(&declaration.specifiers.ty)?;
         let mut lowered = Vec::new();
         let mut ok = true;
         for (declarator, init) in &declaration.declarators {
@@ -818,7 +878,7 @@ impl Lowerer {
                 continue;
             }
             let init = match init {
-                Some(init) => match self.value(init, ty, lengths) {
+                Some(init) => match self.typed(init, Place::Code, lengths) {
                     Some(value) => Some(value),
                     None => {
                         ok = false;
@@ -827,7 +887,23 @@ impl Lowerer {
                 },
                 None => None,
             };
-            self.declare(&declarator.name.name, Symbol::Scalar(ty));
+            let init = match init {
+                Some(value) => match self.checked(integers::convert(value, ty, self.integers, declarator.span)) {
+                    Some(value) => Some(value),
+                    None => {
+                        ok = false;
+                        continue;
+                    }
+                },
+                None => None,
+            };
+            // A variable never assigned again keeps the interval of its first value.
+            let interval = match &init {
+                Some(value) if !self.assigned.contains(&declarator.name.name) => value.interval.clone(),
+                _ => ty.interval(),
+            };
+            let init = init.map(|value| value.expr);
+            self.declare(&declarator.name.name, Symbol::Scalar(ty, interval));
             let kind = surface::StmtKind::Declare {
                 ty: ty.surface(),
                 ty_span: declaration.specifiers.ty.span,
@@ -842,43 +918,40 @@ impl Lowerer {
         ok.then_some(lowered)
     }
 
-    /// An expression of type `ty` in code: an `int` where a `bool` is wanted holds when it is not
-    /// 0, and a `bool` where an `int` is wanted is 1 or 0, as in C.
-    fn value(&mut self, expr: &ast::Expr, ty: ValueType, lengths: &Lengths) -> Option<surface::Expr> {
-        let (value, found) = self.typed(expr, Place::Code, lengths)?;
-        self.convert(value, found, ty, expr.span)
-    }
-
-    fn convert(
-        &mut self,
-        value: surface::Expr,
-        found: ValueType,
-        wanted: ValueType,
-        span: Span,
-    ) -> Option<surface::Expr> {
-        match (found, wanted) {
-            (ValueType::Int, ValueType::Bool) => {
-                let zero = self.int(0, span)?;
-                self.binary(surface::BinaryOp::Ne, value, zero, span)
-            }
-            (ValueType::Bool, ValueType::Int) => {
-                let one = self.int(1, span)?;
-                let zero = self.int(0, span)?;
-                self.node(
-                    surface::ExprKind::Cond {
-                        cond: Box::new(value),
-                        then_value: Box::new(one),
-                        else_value: Box::new(zero),
-                    },
-                    span,
-                )
-            }
-            _ => Some(value),
+    /// How integers are read at a place: annotations are mathematical, code as the file asks.
+    fn integers(&self, place: Place) -> Integers {
+        match place {
+            Place::Code => self.integers,
+            Place::Annotation => Integers::Mathematical,
         }
     }
 
+    /// A lowered value converted to `ty`, as C converts it (code) or as the specification
+    /// language compares it (annotations).
+    fn converted(&mut self, value: Value, ty: CType, place: Place, span: Span) -> Option<surface::Expr> {
+        let integers = self.integers(place);
+        self.checked(integers::convert(value, ty, integers, span)).map(|value| value.expr)
+    }
+
+    fn checked<T>(&mut self, built: Result<T, surface::TooDeep>) -> Option<T> {
+        match built {
+            Ok(value) => Some(value),
+            Err(too_deep) => {
+                self.too_deep(too_deep.span);
+                None
+            }
+        }
+    }
+
+    /// An expression of type `ty` in code: an `int` where a `bool` is wanted holds when it is not
+    /// 0, and a `bool` where an `int` is wanted is 1 or 0, as in C.
+    fn value(&mut self, expr: &ast::Expr, ty: CType, lengths: &Lengths) -> Option<surface::Expr> {
+        let value = self.typed(expr, Place::Code, lengths)?;
+        self.converted(value, ty, Place::Code, expr.span)
+    }
+
     fn condition(&mut self, expr: &ast::Expr, lengths: &Lengths) -> Option<surface::Expr> {
-        self.value(expr, ValueType::Bool, lengths)
+        self.value(expr, CType::Bool, lengths)
     }
 
     /// An expression statement: an assignment, `++`/`--`, or a call.
@@ -910,9 +983,10 @@ impl Lowerer {
                 return None;
             }
         };
-        // The value assigned: `e`, or `target op e` for `op=`, `++` and `--`.
+        // The value assigned: `e`, or `target op e` for `op=`, `++` and `--`, converted to the
+        // target's type.
         let assigned = match (op, value) {
-            (None, Some(value)) => ast::Expr { kind: value.kind.clone(), span: value.span, depth: value.depth },
+            (None, Some(value)) => value.clone(),
             (Some(op), value) => {
                 let one =
                     ast::Expr { kind: ast::ExprKind::Int { value: BigInt::from(1), unsigned: false }, span, depth: 1 };
@@ -930,15 +1004,15 @@ impl Lowerer {
         let kind = match &target.kind {
             ast::ExprKind::Name(name) => {
                 let ty = match self.lookup(name) {
-                    Some(Symbol::Scalar(ty)) => *ty,
-                    _ => ValueType::Int,
+                    Some(Symbol::Scalar(ty, _)) => *ty,
+                    _ => CType::Int(integers::INT),
                 };
                 let value = self.value(&assigned, ty, lengths)?;
                 surface::StmtKind::Assign { target: surface::Ident { name: name.clone(), span: target.span }, value }
             }
             ast::ExprKind::Index { .. } | ast::ExprKind::Unary { op: ast::UnaryOp::Deref, .. } => {
-                let (array, index) = self.location(target, Place::Code, lengths)?;
-                let value = self.value(&assigned, ValueType::Int, lengths)?;
+                let (array, index, element) = self.location(target, Place::Code, lengths)?;
+                let value = self.value(&assigned, element, lengths)?;
                 surface::StmtKind::Write { target: array, index, value }
             }
             _ => {
@@ -985,7 +1059,7 @@ impl Lowerer {
         expr: &ast::Expr,
         place: Place,
         lengths: &Lengths,
-    ) -> Option<(surface::Ident, surface::Expr)> {
+    ) -> Option<(surface::Ident, surface::Expr, CType)> {
         let mut indices = Vec::new();
         let mut base = expr;
         loop {
@@ -1016,21 +1090,21 @@ impl Lowerer {
         span: Span,
         place: Place,
         lengths: &Lengths,
-    ) -> Option<(surface::Ident, surface::Expr)> {
+    ) -> Option<(surface::Ident, surface::Expr, CType)> {
         let ast::ExprKind::Name(name) = &base.kind else {
             self.unsupported(base.span, "pointer arithmetic", "index the array itself: `a[i + k]`");
             return None;
         };
         let array = surface::Ident { name: name.clone(), span: base.span };
-        let inner_dimensions = match self.lookup(name) {
-            Some(Symbol::Array { inner_dimensions }) => inner_dimensions.clone(),
-            _ => Vec::new(),
+        let (element, inner_dimensions) = match self.lookup(name) {
+            Some(Symbol::Array { element, inner_dimensions }) => (*element, inner_dimensions.clone()),
+            _ => (CType::Int(integers::INT), Vec::new()),
         };
         if indices.len() != inner_dimensions.len() + 1 {
             if inner_dimensions.is_empty() {
                 // Not an array at all, or indexed twice: the resolver says which.
                 let index = self.index(indices.first()?, place, lengths)?;
-                return Some((array, index));
+                return Some((array, index, element));
             }
             self.unsupported(
                 span,
@@ -1046,36 +1120,43 @@ impl Lowerer {
             let scaled = self.binary(surface::BinaryOp::Mul, flat, dimension.clone(), span)?;
             flat = self.binary(surface::BinaryOp::Add, scaled, index, span)?;
         }
-        Some((array, flat))
+        Some((array, flat, element))
     }
 
     fn index(&mut self, index: &ast::Expr, place: Place, lengths: &Lengths) -> Option<surface::Expr> {
-        let (value, ty) = self.typed(index, place, lengths)?;
-        self.convert(value, ty, ValueType::Int, index.span)
+        let value = self.typed(index, place, lengths)?;
+        let ty = match value.ty {
+            CType::Bool => CType::Int(integers::INT),
+            ty => ty,
+        };
+        self.converted(value, ty, place, index.span)
     }
 
     /// An expression where the surface language decides its type (annotations, array lengths).
     fn expr(&mut self, expr: &ast::Expr, place: Place, lengths: &Lengths) -> Option<surface::Expr> {
-        self.typed(expr, place, lengths).map(|(value, _)| value)
+        self.typed(expr, place, lengths).map(|value| value.expr)
     }
 
-    /// An expression and its C type. In annotations the type is only a guess, and the resolver
-    /// checks the result.
-    fn typed(&mut self, expr: &ast::Expr, place: Place, lengths: &Lengths) -> Option<(surface::Expr, ValueType)> {
+    /// A lowered value with its C type and interval. In annotations the type is only a guess that
+    /// the resolver checks, and integers are mathematical.
+    fn typed(&mut self, expr: &ast::Expr, place: Place, lengths: &Lengths) -> Option<Value> {
         let span = expr.span;
-        let int = |lowered: Option<surface::Expr>| lowered.map(|value| (value, ValueType::Int));
-        let boolean = |lowered: Option<surface::Expr>| lowered.map(|value| (value, ValueType::Bool));
+        let int = |lowerer: &mut Lowerer, lowered: Option<surface::Expr>, ty: MachineInt| {
+            let _ = lowerer;
+            lowered.map(|expr| Value { expr, ty: CType::Int(ty), interval: CType::Int(ty).interval() })
+        };
+        let boolean = |lowered: Option<surface::Expr>| {
+            lowered.map(|expr| Value { expr, ty: CType::Bool, interval: CType::Bool.interval() })
+        };
         match &expr.kind {
             ast::ExprKind::Int { value, unsigned } => {
-                if *unsigned && place == Place::Code {
-                    self.unsupported(span, "an unsigned literal", "lockstep reads `int` values so far");
-                    return None;
-                }
-                int(self.int(value.clone(), span))
+                let ty = literal_type(value, *unsigned);
+                let lowered = self.int(value.clone(), span)?;
+                Some(Value { expr: lowered, ty: CType::Int(ty), interval: integers::Interval::exactly(value) })
             }
             ast::ExprKind::Bool(value) => boolean(self.node(surface::ExprKind::Bool(*value), span)),
             ast::ExprKind::Float(_) => {
-                self.unsupported(span, "a floating-point value", "lockstep reads `int` and `bool` values so far");
+                self.unsupported(span, "a floating-point value", "lockstep reads integer and `bool` values so far");
                 None
             }
             ast::ExprKind::String => {
@@ -1091,51 +1172,40 @@ impl Lowerer {
                     );
                     return None;
                 }
-                let ty = match self.lookup(name) {
-                    Some(Symbol::Scalar(ty)) => *ty,
-                    _ => ValueType::Int,
+                let (ty, interval) = match self.lookup(name) {
+                    Some(Symbol::Scalar(ty, interval)) => (*ty, interval.clone()),
+                    _ => (CType::Int(integers::INT), CType::Int(integers::INT).interval()),
                 };
-                self.node(surface::ExprKind::Name(name.clone()), span).map(|value| (value, ty))
+                let lowered = self.node(surface::ExprKind::Name(name.clone()), span)?;
+                Some(Value { expr: lowered, ty, interval })
             }
             ast::ExprKind::Index { .. } | ast::ExprKind::Unary { op: ast::UnaryOp::Deref, .. } => {
-                let (array, index) = self.location(expr, place, lengths)?;
-                int(self.node(surface::ExprKind::Index { array, index: Box::new(index) }, span))
+                let (array, index, element) = self.location(expr, place, lengths)?;
+                let lowered = self.node(surface::ExprKind::Index { array, index: Box::new(index) }, span)?;
+                Some(Value { expr: lowered, ty: element, interval: element.interval() })
             }
-            ast::ExprKind::Member { base, field, arrow } => match (&base.kind, *arrow) {
-                (ast::ExprKind::Name(name), false) => {
-                    let Some(axis) = axis_named(&field.name) else {
-                        self.unsupported(
-                            span,
-                            "a struct field",
-                            "lockstep knows the fields `.x`, `.y` and `.z` of CUDA's ids",
-                        );
-                        return None;
-                    };
-                    let builtin = match name.as_str() {
-                        "threadIdx" => Builtin::LocalId(axis),
-                        "blockIdx" => Builtin::GroupId(axis),
-                        "blockDim" => Builtin::GroupSize(axis),
-                        "gridDim" => Builtin::Groups(axis),
-                        _ => {
-                            self.unsupported(
-                                span,
-                                "a struct field",
-                                "lockstep knows `threadIdx`, `blockIdx`, `blockDim` and `gridDim`",
-                            );
-                            return None;
-                        }
-                    };
-                    int(self.builtin(builtin, span))
-                }
-                _ => {
+            ast::ExprKind::Member { base, field, arrow } => {
+                let builtin = match (&base.kind, *arrow, axis_named(&field.name)) {
+                    (ast::ExprKind::Name(name), false, Some(axis)) => match name.as_str() {
+                        "threadIdx" => Some(Builtin::LocalId(axis)),
+                        "blockIdx" => Some(Builtin::GroupId(axis)),
+                        "blockDim" => Some(Builtin::GroupSize(axis)),
+                        "gridDim" => Some(Builtin::Groups(axis)),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let Some(builtin) = builtin else {
                     self.unsupported(
                         span,
                         "a struct field",
-                        "lockstep knows the fields `.x`, `.y` and `.z` of CUDA's ids",
+                        "lockstep knows the fields `.x`, `.y` and `.z` of CUDA's `threadIdx`, `blockIdx`, `blockDim` and `gridDim`",
                     );
-                    None
-                }
-            },
+                    return None;
+                };
+                // CUDA's ids and sizes are `unsigned int`.
+                self.builtin_value(builtin, integers::UINT, span)
+            }
             ast::ExprKind::Call { function, args } => self.call(function, args, span, place, lengths),
             ast::ExprKind::Unary { op, operand } => self.unary(*op, operand, span, place, lengths),
             ast::ExprKind::Binary { op, lhs, rhs } => self.binary_expr(*op, lhs, rhs, span, place, lengths),
@@ -1144,31 +1214,53 @@ impl Lowerer {
                 None
             }
             ast::ExprKind::Cond { cond, then_value, else_value } => {
-                let cond =
-                    if place == Place::Code { self.condition(cond, lengths) } else { self.expr(cond, place, lengths) };
-                let (then_value, then_type) = self.typed(then_value, place, lengths)?;
-                let (else_value, else_type) = self.typed(else_value, place, lengths)?;
-                let ty = if then_type == else_type { then_type } else { ValueType::Int };
-                let then_value = self.convert(then_value, then_type, ty, span)?;
-                let else_value = self.convert(else_value, else_type, ty, span)?;
+                let cond = match place {
+                    Place::Code => self.condition(cond, lengths),
+                    Place::Annotation => self.expr(cond, place, lengths),
+                };
+                let then_value = self.typed(then_value, place, lengths);
+                let else_value = self.typed(else_value, place, lengths);
+                let (cond, then_value, else_value) = (cond?, then_value?, else_value?);
+                let ty = match (then_value.ty, else_value.ty) {
+                    (CType::Bool, CType::Bool) => CType::Bool,
+                    (then_type, else_type) => CType::Int(integers::common(then_type, else_type)),
+                };
+                let interval = match ty {
+                    CType::Bool => ty.interval(),
+                    CType::Int(_) => integers::either(&then_value.interval, &else_value.interval),
+                };
+                let then_value = self.converted(then_value, ty, place, span)?;
+                let else_value = self.converted(else_value, ty, place, span)?;
                 let kind = surface::ExprKind::Cond {
-                    cond: Box::new(cond?),
+                    cond: Box::new(cond),
                     then_value: Box::new(then_value),
                     else_value: Box::new(else_value),
                 };
-                self.node(kind, span).map(|value| (value, ty))
+                let lowered = self.node(kind, span)?;
+                Some(Value { expr: lowered, ty, interval })
             }
             ast::ExprKind::Cast { ty, pointers, operand } => {
                 if *pointers > 0 {
                     self.unsupported(span, "a pointer cast", "index the array itself");
                     return None;
                 }
-                let wanted = self.value_type(ty)?;
-                let (value, found) = self.typed(operand, place, lengths)?;
-                self.convert(value, found, wanted, span).map(|value| (value, wanted))
+                let wanted = self.c_type(ty)?;
+                let value = self.typed(operand, place, lengths)?;
+                let integers = self.integers(place);
+                self.checked(integers::convert(value, wanted, integers, span))
             }
-            ast::ExprKind::SizeofType { .. } | ast::ExprKind::SizeofExpr(_) => {
-                self.unsupported(span, "`sizeof`", "write the size as a number");
+            ast::ExprKind::SizeofType { ty, pointers } => {
+                let size = if *pointers > 0 { Some(8) } else { self.c_type(ty).map(size_of) };
+                let value = BigInt::from(size?);
+                let lowered = self.int(value.clone(), span)?;
+                Some(Value {
+                    expr: lowered,
+                    ty: CType::Int(integers::SIZE_T),
+                    interval: integers::Interval::exactly(&value),
+                })
+            }
+            ast::ExprKind::SizeofExpr(_) => {
+                self.unsupported(span, "`sizeof` of an expression", "write `sizeof` of the type: `sizeof(int)`");
                 None
             }
             ast::ExprKind::Comma(..) => {
@@ -1179,19 +1271,20 @@ impl Lowerer {
                 );
                 None
             }
-            ast::ExprKind::Quantifier { kind, ty, var, range, body } if place == Place::Annotation => self
-                .quantifier(*kind, ty, var, range.as_deref(), body, span, lengths)
-                .map(|value| (value, ValueType::Bool)),
+            ast::ExprKind::Quantifier { kind, ty, var, range, body } if place == Place::Annotation => {
+                boolean(self.quantifier(*kind, ty, var, range.as_deref(), body, span, lengths))
+            }
             ast::ExprKind::Old(inner) if place == Place::Annotation => {
-                let (inner, ty) = self.typed(inner, place, lengths)?;
-                self.node(surface::ExprKind::Old(Box::new(inner)), span).map(|value| (value, ty))
+                let inner = self.typed(inner, place, lengths)?;
+                let lowered = self.node(surface::ExprKind::Old(Box::new(inner.expr)), span)?;
+                Some(Value { expr: lowered, ..inner })
             }
             ast::ExprKind::Perm { location, amount } if place == Place::Annotation => {
                 let location = match &location.kind {
                     ast::ExprKind::Unary { op: ast::UnaryOp::AddressOf, operand } => operand,
                     _ => location,
                 };
-                let (array, index) = self.location(location, place, lengths)?;
+                let (array, index, _) = self.location(location, place, lengths)?;
                 let location = self.node(surface::ExprKind::Index { array, index: Box::new(index) }, location.span)?;
                 let amount = self.expr(amount, place, lengths)?;
                 let kind = surface::ExprKind::Perm {
@@ -1201,11 +1294,20 @@ impl Lowerer {
                 };
                 boolean(self.node(kind, span))
             }
-            ast::ExprKind::Read if place == Place::Annotation => int(self.node(surface::ExprKind::Read, span)),
-            ast::ExprKind::Write if place == Place::Annotation => int(self.node(surface::ExprKind::Write, span)),
-            ast::ExprKind::Result if place == Place::Annotation => int(self.node(surface::ExprKind::Result, span)),
-            ast::ExprKind::Gtid if place == Place::Annotation => int(self.builtin(Builtin::Tid, span)),
-            ast::ExprKind::Ltid if place == Place::Annotation => int(self.builtin(Builtin::Lid, span)),
+            ast::ExprKind::Read if place == Place::Annotation => {
+                let lowered = self.node(surface::ExprKind::Read, span);
+                int(self, lowered, integers::INT)
+            }
+            ast::ExprKind::Write if place == Place::Annotation => {
+                let lowered = self.node(surface::ExprKind::Write, span);
+                int(self, lowered, integers::INT)
+            }
+            ast::ExprKind::Result if place == Place::Annotation => {
+                let lowered = self.node(surface::ExprKind::Result, span);
+                int(self, lowered, integers::INT)
+            }
+            ast::ExprKind::Gtid if place == Place::Annotation => self.builtin_value(Builtin::Tid, integers::INT, span),
+            ast::ExprKind::Ltid if place == Place::Annotation => self.builtin_value(Builtin::Lid, integers::INT, span),
             ast::ExprKind::Backslash { word, args } if place == Place::Annotation => {
                 self.backslash(word, args, span, lengths)
             }
@@ -1232,6 +1334,12 @@ impl Lowerer {
         }
     }
 
+    /// An id or size of the launch, of the C type the language gives it.
+    fn builtin_value(&mut self, builtin: Builtin, ty: MachineInt, span: Span) -> Option<Value> {
+        let lowered = self.builtin(builtin, span)?;
+        Some(Value { expr: lowered, ty: CType::Int(ty), interval: integers::builtin_interval(builtin) })
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn quantifier(
         &mut self,
@@ -1243,8 +1351,8 @@ impl Lowerer {
         span: Span,
         lengths: &Lengths,
     ) -> Option<surface::Expr> {
-        let bound_type = self.value_type(ty)?;
-        self.scopes.push(HashMap::from([(var.name.clone(), Symbol::Scalar(bound_type))]));
+        let bound_type = self.c_type(ty)?;
+        self.scopes.push(HashMap::from([(var.name.clone(), Symbol::Scalar(bound_type, bound_type.interval()))]));
         // VerCors's two-part `(\forall int i; range ==> body)`: the range is the implication's
         // left side.
         let (range, body) = match (range, &body.kind) {
@@ -1274,13 +1382,7 @@ impl Lowerer {
     }
 
     /// `\pointer_length(a)`, `\shared_mem_size(s)` and `\pointer_index(a, i, q)`.
-    fn backslash(
-        &mut self,
-        word: &surface::Ident,
-        args: &[ast::Expr],
-        span: Span,
-        lengths: &Lengths,
-    ) -> Option<(surface::Expr, ValueType)> {
+    fn backslash(&mut self, word: &surface::Ident, args: &[ast::Expr], span: Span, lengths: &Lengths) -> Option<Value> {
         let array_length = |lowerer: &mut Lowerer, array: &ast::Expr| -> Option<surface::Expr> {
             let ast::ExprKind::Name(name) = &array.kind else {
                 lowerer.unsupported(
@@ -1310,7 +1412,9 @@ impl Lowerer {
         };
         match (word.name.as_str(), args) {
             ("\\pointer_length" | "\\shared_mem_size", [array]) => {
-                array_length(self, array).map(|length| (length, ValueType::Int))
+                let length = array_length(self, array)?;
+                let ty = CType::Int(integers::INT);
+                Some(Value { expr: length, ty, interval: ty.interval() })
             }
             ("\\pointer_index", [array, index, amount]) => {
                 // `\pointer_index(a, i, q)`: `0 <= i < \pointer_length(a) ** Perm(&a[i], q)`.
@@ -1332,7 +1436,8 @@ impl Lowerer {
                     },
                     span,
                 )?;
-                self.binary(surface::BinaryOp::Star, in_bounds, perm, span).map(|value| (value, ValueType::Bool))
+                let lowered = self.binary(surface::BinaryOp::Star, in_bounds, perm, span)?;
+                Some(Value { expr: lowered, ty: CType::Bool, interval: CType::Bool.interval() })
             }
             _ => {
                 self.unsupported(span, format!("`{}`", word.name), "lockstep reads `\\pointer_length`, `\\pointer_index`, `\\shared_mem_size`, `\\old`, `\\gtid`, `\\ltid`, `\\forall`, `\\forall*` and `\\exists` in annotations");
@@ -1348,26 +1453,48 @@ impl Lowerer {
         span: Span,
         place: Place,
         lengths: &Lengths,
-    ) -> Option<(surface::Expr, ValueType)> {
+    ) -> Option<Value> {
+        let integers = self.integers(place);
         match op {
-            ast::UnaryOp::Plus => self.typed(operand, place, lengths),
+            ast::UnaryOp::Plus => {
+                let value = self.typed(operand, place, lengths)?;
+                let ty = CType::Int(integers::promoted(value.ty));
+                self.checked(integers::convert(value, ty, integers, span))
+            }
             ast::UnaryOp::Neg => {
-                let value = self.index(operand, place, lengths)?;
-                self.node(surface::ExprKind::Unary { op: surface::UnaryOp::Neg, operand: Box::new(value) }, span)
-                    .map(|value| (value, ValueType::Int))
+                // `-x` is `0 - x` in x's promoted type.
+                let value = self.typed(operand, place, lengths)?;
+                let zero = Value {
+                    expr: self.int(0, span)?,
+                    ty: CType::Int(integers::promoted(value.ty)),
+                    interval: integers::Interval::new(0, 0),
+                };
+                self.checked(integers::arithmetic(integers::Arithmetic::Sub, zero, value, integers, span))
             }
             ast::UnaryOp::Not => {
-                let value = if place == Place::Code {
-                    self.condition(operand, lengths)?
-                } else {
-                    self.expr(operand, place, lengths)?
+                let value = match place {
+                    Place::Code => self.condition(operand, lengths)?,
+                    Place::Annotation => self.expr(operand, place, lengths)?,
                 };
-                self.node(surface::ExprKind::Unary { op: surface::UnaryOp::Not, operand: Box::new(value) }, span)
-                    .map(|value| (value, ValueType::Bool))
+                let lowered =
+                    self.node(surface::ExprKind::Unary { op: surface::UnaryOp::Not, operand: Box::new(value) }, span)?;
+                Some(Value { expr: lowered, ty: CType::Bool, interval: CType::Bool.interval() })
             }
             ast::UnaryOp::BitNot => {
-                self.unsupported(span, "`~`", "lockstep reads C's arithmetic, comparison and logical operators so far");
-                None
+                // `~x` is `-x - 1` in a signed type and `2^N - 1 - x` in an unsigned one.
+                let value = self.typed(operand, place, lengths)?;
+                let ty = integers::promoted(value.ty);
+                let value = self.checked(integers::convert(value, CType::Int(ty), integers, span))?;
+                let (least, greatest) = ty.bounds();
+                let from = if ty.signed { BigInt::from(-1) } else { greatest.clone() };
+                let base = Value {
+                    expr: self.int(from.clone(), span)?,
+                    ty: CType::Int(ty),
+                    interval: integers::Interval::exactly(&from),
+                };
+                let lowered =
+                    self.checked(integers::arithmetic(integers::Arithmetic::Sub, base, value, integers, span))?;
+                Some(Value { interval: integers::Interval { least, greatest }, ..lowered })
             }
             ast::UnaryOp::AddressOf => {
                 self.unsupported(span, "`&` outside `Perm(&a[i], q)`", "lockstep has no pointers to private variables");
@@ -1397,29 +1524,64 @@ impl Lowerer {
         span: Span,
         place: Place,
         lengths: &Lengths,
-    ) -> Option<(surface::Expr, ValueType)> {
+    ) -> Option<Value> {
         use ast::BinaryOp as C;
         use surface::BinaryOp as S;
+        let boolean = |lowered: Option<surface::Expr>| {
+            lowered.map(|expr| Value { expr, ty: CType::Bool, interval: CType::Bool.interval() })
+        };
         // `a != NULL` holds for every array.
         if matches!(op, C::Ne | C::Eq)
             && [lhs, rhs].iter().any(|side| matches!(&side.kind, ast::ExprKind::Name(name) if name == "NULL"))
         {
-            return self.node(surface::ExprKind::Bool(op == C::Ne), span).map(|value| (value, ValueType::Bool));
+            return boolean(self.node(surface::ExprKind::Bool(op == C::Ne), span));
         }
-        let (surface_op, operands, result) = match op {
-            C::Mul => (S::Mul, ValueType::Int, ValueType::Int),
-            C::Div => (S::Div, ValueType::Int, ValueType::Int),
-            C::Rem => (S::Rem, ValueType::Int, ValueType::Int),
-            C::Add => (S::Add, ValueType::Int, ValueType::Int),
-            C::Sub => (S::Sub, ValueType::Int, ValueType::Int),
-            C::Lt => (S::Lt, ValueType::Int, ValueType::Bool),
-            C::Le => (S::Le, ValueType::Int, ValueType::Bool),
-            C::Gt => (S::Gt, ValueType::Int, ValueType::Bool),
-            C::Ge => (S::Ge, ValueType::Int, ValueType::Bool),
-            C::Eq => (S::Eq, ValueType::Int, ValueType::Bool),
-            C::Ne => (S::Ne, ValueType::Int, ValueType::Bool),
-            C::And => (S::And, ValueType::Bool, ValueType::Bool),
-            C::Or => (S::Or, ValueType::Bool, ValueType::Bool),
+        let integers = self.integers(place);
+        let arithmetic = match op {
+            C::Add => Some(integers::Arithmetic::Add),
+            C::Sub => Some(integers::Arithmetic::Sub),
+            C::Mul => Some(integers::Arithmetic::Mul),
+            C::Div => Some(integers::Arithmetic::Div),
+            C::Rem => Some(integers::Arithmetic::Rem),
+            _ => None,
+        };
+        if let Some(arithmetic) = arithmetic {
+            let lhs = self.typed(lhs, place, lengths);
+            let rhs = self.typed(rhs, place, lengths);
+            return self.checked(integers::arithmetic(arithmetic, lhs?, rhs?, integers, span));
+        }
+        let comparison = match op {
+            C::Lt => Some(S::Lt),
+            C::Le => Some(S::Le),
+            C::Gt => Some(S::Gt),
+            C::Ge => Some(S::Ge),
+            C::Eq => Some(S::Eq),
+            C::Ne => Some(S::Ne),
+            _ => None,
+        };
+        if let Some(comparison) = comparison {
+            let lhs = self.typed(lhs, place, lengths);
+            let rhs = self.typed(rhs, place, lengths);
+            let (lhs, rhs) = (lhs?, rhs?);
+            // Booleans compare as booleans in annotations; everything else in the operands'
+            // common type, as C compares.
+            let ty = match (lhs.ty, rhs.ty) {
+                (CType::Bool, CType::Bool) if place == Place::Annotation || matches!(op, C::Eq | C::Ne) => CType::Bool,
+                (lhs_type, rhs_type) => CType::Int(integers::common(lhs_type, rhs_type)),
+            };
+            let lhs = self.converted(lhs, ty, place, span);
+            let rhs = self.converted(rhs, ty, place, span);
+            return boolean(self.binary(comparison, lhs?, rhs?, span));
+        }
+        match op {
+            C::And | C::Or => {
+                let surface_op = if op == C::And { S::And } else { S::Or };
+                let (lhs, rhs) = match place {
+                    Place::Code => (self.condition(lhs, lengths), self.condition(rhs, lengths)),
+                    Place::Annotation => (self.expr(lhs, place, lengths), self.expr(rhs, place, lengths)),
+                };
+                boolean(self.binary(surface_op, lhs?, rhs?, span))
+            }
             C::Implies | C::Star | C::Fraction if place == Place::Annotation => {
                 let surface_op = match op {
                     C::Implies => S::Implies,
@@ -1428,8 +1590,9 @@ impl Lowerer {
                 };
                 let lhs = self.expr(lhs, place, lengths);
                 let rhs = self.expr(rhs, place, lengths);
-                let ty = if op == C::Fraction { ValueType::Int } else { ValueType::Bool };
-                return self.binary(surface_op, lhs?, rhs?, span).map(|value| (value, ty));
+                let lowered = self.binary(surface_op, lhs?, rhs?, span)?;
+                let ty = if op == C::Fraction { CType::Int(integers::INT) } else { CType::Bool };
+                Some(Value { expr: lowered, ty, interval: ty.interval() })
             }
             C::Implies | C::Star | C::Fraction => {
                 self.diagnostics.push(
@@ -1441,32 +1604,96 @@ impl Lowerer {
                     )
                     .with_help("write specifications inside `/*@ ... @*/` or `//@` comments"),
                 );
-                return None;
+                None
             }
-            C::Shl | C::Shr | C::BitAnd | C::BitOr | C::BitXor => {
-                self.unsupported(
-                    span,
-                    format!("`{}`", op.symbol()),
-                    "lockstep reads C's arithmetic, comparison and logical operators so far",
-                );
-                return None;
+            C::Shl | C::Shr => self.shift(op == C::Shl, lhs, rhs, span, place, lengths),
+            C::BitAnd => self.mask(lhs, rhs, span, place, lengths),
+            _ => {
+                self.unsupported(span, format!("`{}`", op.symbol()), "lockstep reads `&` with a mask `2^k - 1`, shifts by constants, and C's arithmetic, comparison and logical operators so far");
+                None
             }
+        }
+    }
+
+    /// `x << k` and `x >> k` by a constant `k`: `x * 2^k` and `x / 2^k` (rounded down, as GPUs
+    /// shift signed values), in `x`'s promoted type.
+    fn shift(
+        &mut self,
+        left: bool,
+        value: &ast::Expr,
+        amount: &ast::Expr,
+        span: Span,
+        place: Place,
+        lengths: &Lengths,
+    ) -> Option<Value> {
+        let integers = self.integers(place);
+        let value = self.typed(value, place, lengths)?;
+        let ty = integers::promoted(value.ty);
+        let value = self.checked(integers::convert(value, CType::Int(ty), integers, span))?;
+        let shift = match &amount.kind {
+            ast::ExprKind::Int { value, .. } => value.to_u32().filter(|&shift| shift < ty.bits),
+            _ => None,
         };
-        let side = |lowerer: &mut Lowerer, operand: &ast::Expr| -> Option<surface::Expr> {
-            if place == Place::Annotation {
-                // The specification language has its own types; the resolver checks them.
-                let (value, found) = lowerer.typed(operand, place, lengths)?;
-                let wanted = if matches!(op, C::Eq | C::Ne) { found } else { operands };
-                lowerer.convert(value, found, wanted, operand.span)
-            } else {
-                let (value, found) = lowerer.typed(operand, place, lengths)?;
-                let wanted = if matches!(op, C::Eq | C::Ne) { ValueType::Int } else { operands };
-                lowerer.convert(value, found, wanted, operand.span)
-            }
+        let Some(shift) = shift else {
+            self.unsupported(
+                amount.span,
+                "a shift by an amount that is not a constant below the type's width",
+                "shift by a number: `x << 2`; write a variable shift as a multiplication or division",
+            );
+            return None;
         };
-        let lhs = side(self, lhs);
-        let rhs = side(self, rhs);
-        self.binary(surface_op, lhs?, rhs?, span).map(|value| (value, result))
+        let power = BigInt::from(1) << shift;
+        let factor = Value {
+            expr: self.int(power.clone(), span)?,
+            ty: CType::Int(ty),
+            interval: integers::Interval::exactly(&power),
+        };
+        if left {
+            return self.checked(integers::arithmetic(integers::Arithmetic::Mul, value, factor, integers, span));
+        }
+        // Rounded down: `(x - x mod 2^k) / 2^k`, which is `x / 2^k` for a non-negative `x`.
+        let non_negative = value.interval.least >= BigInt::from(0);
+        let dividend = if non_negative {
+            value.expr
+        } else {
+            let remainder = self.binary(surface::BinaryOp::Mod, value.expr.clone(), factor.expr.clone(), span)?;
+            self.binary(surface::BinaryOp::Sub, value.expr, remainder, span)?
+        };
+        let lowered = self.binary(surface::BinaryOp::Div, dividend, factor.expr, span)?;
+        let interval = integers::Interval {
+            least: (&value.interval.least).min(&BigInt::from(0)).clone() / &power - 1,
+            greatest: (&value.interval.greatest).max(&BigInt::from(0)).clone() / &power,
+        };
+        Some(Value { expr: lowered, ty: CType::Int(ty), interval })
+    }
+
+    /// `x & (2^k - 1)`: `x mod 2^k`, in the operands' common type (where `x` is non-negative).
+    fn mask(&mut self, lhs: &ast::Expr, rhs: &ast::Expr, span: Span, place: Place, lengths: &Lengths) -> Option<Value> {
+        let integers = self.integers(place);
+        let lhs = self.typed(lhs, place, lengths)?;
+        let rhs = self.typed(rhs, place, lengths)?;
+        let ty = integers::common(lhs.ty, rhs.ty);
+        let (value, mask) = if rhs.interval.least == rhs.interval.greatest { (lhs, rhs) } else { (rhs, lhs) };
+        let value = self.checked(integers::convert(value, CType::Int(ty), integers, span))?;
+        let modulus: BigInt = &mask.interval.least + 1;
+        let is_mask = mask.interval.least == mask.interval.greatest
+            && modulus > BigInt::from(0)
+            && (&modulus & (&modulus - 1)) == BigInt::from(0);
+        if !is_mask || value.interval.least < BigInt::from(0) {
+            self.unsupported(
+                span,
+                "`&` other than with a constant mask `2^k - 1` of a non-negative value",
+                "write `x & 7` as `x % 8` for a non-negative `x`",
+            );
+            return None;
+        }
+        let divisor = self.int(modulus.clone(), span)?;
+        let lowered = self.binary(surface::BinaryOp::Mod, value.expr, divisor, span)?;
+        Some(Value {
+            expr: lowered,
+            ty: CType::Int(ty),
+            interval: integers::Interval { least: BigInt::from(0), greatest: modulus - 1 },
+        })
     }
 
     /// A call in an expression: an id or size, or `min`, `max`, `abs`.
@@ -1477,7 +1704,7 @@ impl Lowerer {
         span: Span,
         place: Place,
         lengths: &Lengths,
-    ) -> Option<(surface::Expr, ValueType)> {
+    ) -> Option<Value> {
         let name = function.name.as_str();
         let by_dimension = match name {
             "get_local_id" => Some(Builtin::LocalId as fn(Axis) -> Builtin),
@@ -1487,7 +1714,11 @@ impl Lowerer {
             "get_global_id" | "get_global_size" => None,
             "min" | "max" | "abs" => return self.min_max_abs(name, args, span, place, lengths),
             _ => {
-                self.unsupported(span, format!("a call of `{name}`"), "lockstep knows the ids and sizes of the launch, `min`, `max` and `abs`; helper functions are not supported yet");
+                self.unsupported(
+                    span,
+                    format!("a call of `{name}`"),
+                    "lockstep knows the ids and sizes of the launch, `min`, `max` and `abs`; helper functions are not supported yet",
+                );
                 return None;
             }
         };
@@ -1510,22 +1741,28 @@ impl Lowerer {
             );
             return None;
         };
-        let lowered = match by_dimension {
-            Some(builtin) => self.builtin(builtin(axis), span),
-            None if name == "get_global_id" => {
-                let group = self.builtin(Builtin::GroupId(axis), span)?;
-                let size = self.builtin(Builtin::GroupSize(axis), span)?;
-                let local = self.builtin(Builtin::LocalId(axis), span)?;
-                let offset = self.binary(surface::BinaryOp::Mul, group, size, span)?;
-                self.binary(surface::BinaryOp::Add, offset, local, span)
-            }
+        // OpenCL's ids and sizes are `size_t`.
+        let id = |lowerer: &mut Lowerer, builtin: Builtin| lowerer.builtin_value(builtin, integers::SIZE_T, span);
+        match by_dimension {
+            Some(builtin) => id(self, builtin(axis)),
             None => {
-                let size = self.builtin(Builtin::GroupSize(axis), span)?;
-                let groups = self.builtin(Builtin::Groups(axis), span)?;
-                self.binary(surface::BinaryOp::Mul, size, groups, span)
+                let (first, second, third) = if name == "get_global_id" {
+                    (Builtin::GroupId(axis), Builtin::GroupSize(axis), Some(Builtin::LocalId(axis)))
+                } else {
+                    (Builtin::GroupSize(axis), Builtin::Groups(axis), None)
+                };
+                let integers = self.integers(place);
+                let (first, second) = (id(self, first)?, id(self, second)?);
+                let mut value =
+                    self.checked(integers::arithmetic(integers::Arithmetic::Mul, first, second, integers, span))?;
+                if let Some(third) = third {
+                    let third = id(self, third)?;
+                    value =
+                        self.checked(integers::arithmetic(integers::Arithmetic::Add, value, third, integers, span))?;
+                }
+                Some(value)
             }
-        };
-        lowered.map(|value| (value, ValueType::Int))
+        }
     }
 
     fn min_max_abs(
@@ -1535,7 +1772,7 @@ impl Lowerer {
         span: Span,
         place: Place,
         lengths: &Lengths,
-    ) -> Option<(surface::Expr, ValueType)> {
+    ) -> Option<Value> {
         let wanted = if name == "abs" { 1 } else { 2 };
         if args.len() != wanted {
             self.diagnostics.push(
@@ -1549,36 +1786,43 @@ impl Lowerer {
             );
             return None;
         }
+        let integers = self.integers(place);
         let mut values = Vec::new();
         for arg in args {
-            values.push(self.index(arg, place, lengths)?);
+            values.push(self.typed(arg, place, lengths)?);
         }
-        let (test, then_value, else_value) = match name {
-            "abs" => {
-                let zero = self.int(0, span)?;
-                let negated = self.node(
-                    surface::ExprKind::Unary { op: surface::UnaryOp::Neg, operand: Box::new(values[0].clone()) },
-                    span,
-                )?;
-                (self.binary(surface::BinaryOp::Lt, values[0].clone(), zero, span)?, negated, values[0].clone())
-            }
-            "min" => (
-                self.binary(surface::BinaryOp::Le, values[0].clone(), values[1].clone(), span)?,
-                values[0].clone(),
-                values[1].clone(),
-            ),
-            _ => (
-                self.binary(surface::BinaryOp::Ge, values[0].clone(), values[1].clone(), span)?,
-                values[0].clone(),
-                values[1].clone(),
-            ),
-        };
-        let kind = surface::ExprKind::Cond {
-            cond: Box::new(test),
-            then_value: Box::new(then_value),
-            else_value: Box::new(else_value),
-        };
-        self.node(kind, span).map(|value| (value, ValueType::Int))
+        if name == "abs" {
+            // `abs(x)` is `x < 0 ? -x : x`, in x's promoted type (`abs(INT_MIN)` overflows).
+            let value = values.remove(0);
+            let ty = CType::Int(integers::promoted(value.ty));
+            let zero = Value { expr: self.int(0, span)?, ty, interval: integers::Interval::new(0, 0) };
+            let negated =
+                self.checked(integers::arithmetic(integers::Arithmetic::Sub, zero, value.clone(), integers, span))?;
+            let value = self.checked(integers::convert(value, ty, integers, span))?;
+            let zero = self.int(0, span)?;
+            let test = self.binary(surface::BinaryOp::Lt, value.expr.clone(), zero, span)?;
+            let interval = integers::Interval {
+                least: BigInt::from(0),
+                greatest: value.interval.least.clone().abs().max(value.interval.greatest.clone().abs()),
+            };
+            let kind = surface::ExprKind::Cond {
+                cond: Box::new(test),
+                then_value: Box::new(negated.expr),
+                else_value: Box::new(value.expr),
+            };
+            return Some(Value { expr: self.node(kind, span)?, ty, interval });
+        }
+        let second = values.pop()?;
+        let first = values.pop()?;
+        let ty = CType::Int(integers::common(first.ty, second.ty));
+        let interval = integers::either(&first.interval, &second.interval);
+        let first = self.checked(integers::convert(first, ty, integers, span))?.expr;
+        let second = self.checked(integers::convert(second, ty, integers, span))?.expr;
+        let op = if name == "min" { surface::BinaryOp::Le } else { surface::BinaryOp::Ge };
+        let test = self.binary(op, first.clone(), second.clone(), span)?;
+        let kind =
+            surface::ExprKind::Cond { cond: Box::new(test), then_value: Box::new(first), else_value: Box::new(second) };
+        Some(Value { expr: self.node(kind, span)?, ty, interval })
     }
 }
 
@@ -1648,6 +1892,56 @@ fn flatten(stmt: &ast::Stmt) -> Vec<ast::Stmt> {
         }
     }
     stmts
+}
+
+/// The names that statements assign, anywhere in them.
+fn assigned_names(stmts: &[ast::Stmt], out: &mut HashSet<String>) {
+    fn in_expr(expr: &ast::Expr, out: &mut HashSet<String>) {
+        let target = match &expr.kind {
+            ast::ExprKind::Assign { target, value, .. } => {
+                in_expr(value, out);
+                Some(target)
+            }
+            ast::ExprKind::Unary {
+                op:
+                    ast::UnaryOp::PreIncrement
+                    | ast::UnaryOp::PreDecrement
+                    | ast::UnaryOp::PostIncrement
+                    | ast::UnaryOp::PostDecrement,
+                operand,
+            } => Some(operand),
+            ast::ExprKind::Comma(first, second) => {
+                in_expr(first, out);
+                in_expr(second, out);
+                None
+            }
+            _ => None,
+        };
+        if let Some(ast::Expr { kind: ast::ExprKind::Name(name), .. }) = target.map(|target| &**target) {
+            out.insert(name.clone());
+        }
+    }
+    for stmt in stmts {
+        match &stmt.kind {
+            ast::StmtKind::Expr(expr) => in_expr(expr, out),
+            ast::StmtKind::If { then_branch, else_branch, .. } => {
+                assigned_names(std::slice::from_ref(then_branch), out);
+                assigned_names(else_branch.as_deref().map(std::slice::from_ref).unwrap_or_default(), out);
+            }
+            ast::StmtKind::While { body, .. } | ast::StmtKind::DoWhile { body, .. } => {
+                assigned_names(std::slice::from_ref(body), out)
+            }
+            ast::StmtKind::For { init, step, body, .. } => {
+                assigned_names(init.as_deref().map(std::slice::from_ref).unwrap_or_default(), out);
+                if let Some(step) = step {
+                    in_expr(step, out);
+                }
+                assigned_names(std::slice::from_ref(body), out);
+            }
+            ast::StmtKind::Block(block) => assigned_names(&block.stmts, out),
+            _ => {}
+        }
+    }
 }
 
 fn axis_named(name: &str) -> Option<Axis> {

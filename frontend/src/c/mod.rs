@@ -9,6 +9,7 @@
 //! It reads no file and prints nothing: problems are [`Diagnostic`]s with a stable code and a span.
 
 pub mod ast;
+pub mod integers;
 pub mod lexer;
 pub mod lower;
 pub mod parser;
@@ -31,18 +32,18 @@ pub enum Dialect {
 
 /// Parses, lowers and resolves the text of an OpenCL C or CUDA file: the program, if the file has
 /// no syntax error and declares a kernel, and the diagnostics.
-pub fn check(text: &str, dialect: Dialect) -> (Option<Program>, Vec<Diagnostic>) {
+pub fn check(text: &str, dialect: Dialect, integers: integers::Integers) -> (Option<Program>, Vec<Diagnostic>) {
     let (tree, mut diagnostics) = parser::parse(text, dialect);
     let tree = match tree {
         Some(tree) if !diagnostics.iter().any(Diagnostic::is_error) => tree,
         _ => return (None, diagnostics),
     };
-    let (surface, lower_diagnostics) = lower::lower(&tree, text, dialect);
+    let (surface, lower_diagnostics) = lower::lower(&tree, text, dialect, integers);
     diagnostics.extend(lower_diagnostics);
     let Some(surface) = surface.filter(|_| !diagnostics.iter().any(Diagnostic::is_error)) else {
         return (None, diagnostics);
     };
-    let (program, resolve_diagnostics) = crate::pvl::resolve::resolve(&surface);
+    let (program, resolve_diagnostics) = crate::pvl::resolve::resolve(&surface, integers::Integers::Mathematical);
     diagnostics.extend(resolve_diagnostics);
     (Some(program), diagnostics)
 }

@@ -46,13 +46,15 @@ pub struct Arguments {
     pub runs: u64,
     pub limit: u64,
     pub memory_model: MemoryModel,
+    /// How integers are read, where the file's language does not decide.
+    pub integers: Option<lockstep_frontend::Integers>,
     /// One JSON document on stdout instead of diagnostics and summary lines.
     pub json: bool,
 }
 
 pub fn run(arguments: &Arguments) -> ExitCode {
     let checked = match std::fs::read(&arguments.file) {
-        Ok(bytes) => lockstep_frontend::check_bytes(&arguments.file, bytes),
+        Ok(bytes) => lockstep_frontend::check_bytes_reading(&arguments.file, bytes, arguments.integers),
         Err(error) => {
             eprintln!("error: cannot read `{}`: {error}", arguments.file);
             return ExitCode::from(2);

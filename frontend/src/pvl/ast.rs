@@ -290,6 +290,12 @@ pub enum ExprKind {
     Name(String),
     /// An id or size of the launch, named in the source language's words.
     Builtin(lockstep_logic::Builtin),
+    /// The exact result of a signed machine operation, which must lie in the type's range
+    /// ([`lockstep_logic::ExprKind::InRange`]); made by the C lowering and by `--int32`.
+    InRange {
+        value: Box<Expr>,
+        int: lockstep_logic::MachineInt,
+    },
     Index {
         array: Ident,
         index: Box<Expr>,
@@ -363,7 +369,9 @@ impl ExprKind {
             | ExprKind::Builtin(_) => vec![],
             ExprKind::Index { index, .. } => vec![index],
             ExprKind::Call { args, .. } => args.iter().collect(),
-            ExprKind::Unary { operand, .. } | ExprKind::Old(operand) => vec![operand],
+            ExprKind::Unary { operand, .. } | ExprKind::Old(operand) | ExprKind::InRange { value: operand, .. } => {
+                vec![operand]
+            }
             ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
             ExprKind::Cond { cond, then_value, else_value } => vec![cond, then_value, else_value],
             ExprKind::Quantifier { range, body, .. } | ExprKind::Sum { range, body, .. } => vec![range, body],

@@ -15,13 +15,17 @@ mod grammar {
     include!(concat!(env!("OUT_DIR"), "/pvl/grammar.rs"));
 }
 
+use crate::c::integers::Integers;
 use crate::diagnostics::{Code, Diagnostic};
 use lockstep_logic::{Program, Span};
 
 /// Parses and resolves the text of a PVL file: the program, if it has no syntax error and declares
 /// a kernel, and the diagnostics. Name resolution runs only on a file without syntax errors, so
 /// that a skipped declaration does not show up again as a string of unknown names.
-pub fn check(text: &str) -> (Option<Program>, Vec<Diagnostic>) {
+/// With [`Integers::Machine`] (`--int32`), `int` is C's 32-bit `int` in code: every `+`, `-`,
+/// `*`, `/` and negation must stay in its range (`arith.overflow`), for launches within
+/// [`crate::c::integers::LAUNCH_LIMIT`] threads.
+pub fn check(text: &str, integers: Integers) -> (Option<Program>, Vec<Diagnostic>) {
     let (tree, mut diagnostics) = parser::parse(text);
     let tree = match tree {
         Some(tree) if diagnostics.is_empty() => tree,
@@ -37,7 +41,7 @@ pub fn check(text: &str) -> (Option<Program>, Vec<Diagnostic>) {
             .with_help("a `.pvl` file holds at least one `kernel name { ... }`; see examples/seed/demo.pvl");
         return (None, vec![diagnostic]);
     }
-    let (program, resolve_diagnostics) = resolve::resolve(&tree);
+    let (program, resolve_diagnostics) = resolve::resolve(&tree, integers);
     diagnostics.extend(resolve_diagnostics);
     (Some(program), diagnostics)
 }

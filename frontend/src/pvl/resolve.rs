@@ -25,12 +25,13 @@
 //! Errors are collected, not thrown: each sub-expression is checked even when a sibling failed,
 //! and a failed part yields `None` so that one mistake is reported once.
 
+use crate::c::{self, integers::Integers};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::pvl::ast;
 use lockstep_logic::{
     Amount, Array, ArrayId, Assertion, AssertionKind, Barrier, BarrierId, BinaryOp, Block, Builtin, Clause, Contract,
-    Expr, ExprKind, Fences, Function, FunctionId, Kernel, Memory, PermAtom, Program, Quantifier, Span, Stmt, StmtKind,
-    Type, UnaryOp, Var, VarId, VarKind,
+    Expr, ExprKind, Fences, Function, FunctionId, Kernel, MachineInt, Memory, PermAtom, Program, Quantifier, Span,
+    Stmt, StmtKind, Type, UnaryOp, Var, VarId, VarKind,
 };
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -38,13 +39,14 @@ use num_traits::{One, Signed, Zero};
 use std::collections::HashMap;
 
 /// Resolves and type-checks a parsed file.
-pub fn resolve(file: &ast::File) -> (Program, Vec<Diagnostic>) {
+pub fn resolve(file: &ast::File, integers: Integers) -> (Program, Vec<Diagnostic>) {
     let mut resolver = Resolver {
         diagnostics: Vec::new(),
         signatures: Vec::new(),
         function_ids: HashMap::new(),
         dimensions: 1,
         reserved_names: file.reserved_names,
+        machine: (integers == Integers::Machine).then_some(c::integers::INT),
     };
     let program = resolver.program(file);
     (program, resolver.diagnostics)
@@ -71,6 +73,8 @@ struct Resolver {
     dimensions: usize,
     /// Whether `tid`, `lid_x`, ... are reserved names ([`ast::File::reserved_names`]).
     reserved_names: bool,
+    /// The machine type of `int` in code, with `--int32`.
+    machine: Option<MachineInt>,
 }
 
 /// Where an expression stands: decides which reserved names and which memory it may use.
@@ -90,11 +94,13 @@ struct Context {
     old: bool,
     /// `\result` is allowed, with this type.
     result: Option<Type>,
+    /// Code whose `int` is this machine type (`--int32`): arithmetic must stay in its range.
+    machine: Option<MachineInt>,
 }
 
 impl Context {
     fn at(place: Place) -> Context {
-        Context { place, old: false, result: None }
+        Context { place, old: false, result: None, machine: None }
     }
 }
 
@@ -396,7 +402,7 @@ impl Resolver {
                 Block { stmts: Vec::new(), span: declaration.span }
             }
         };
-        Kernel {
+        let mut kernel = Kernel {
             name: declaration.name.name.clone(),
             span: declaration.span,
             params,
@@ -408,7 +414,11 @@ impl Resolver {
             barriers,
             body,
             dimensions: self.dimensions,
+        };
+        if let Some(int) = self.machine {
+            kernel.assume(machine_facts(&kernel, int, declaration.name.span));
         }
+        kernel
     }
 
     fn arrays(
@@ -857,6 +867,10 @@ impl Resolver {
             },
             ast::ExprKind::Name(name) => self.name(names, context, name, span),
             ast::ExprKind::Builtin(builtin) => self.builtin(context, *builtin, span),
+            ast::ExprKind::InRange { value, int } => {
+                let value = self.expr(names, context, value, Some(Type::Int))?;
+                typed(ExprKind::InRange { value: Box::new(value), int: *int }, Type::Int)
+            }
             ast::ExprKind::Index { array, index } => {
                 let array = self.array_access(names, context, array);
                 let index = self.expr(names, context, index, Some(Type::Int));
@@ -869,7 +883,8 @@ impl Resolver {
                     ast::UnaryOp::Neg => (UnaryOp::Neg, Type::Int),
                 };
                 let operand = self.expr(names, context, operand, Some(ty))?;
-                typed(ExprKind::Unary { op, operand: Box::new(operand) }, ty)
+                let negated = Expr { kind: ExprKind::Unary { op, operand: Box::new(operand) }, ty, span };
+                Some(in_machine(context, negated))
             }
             ast::ExprKind::Binary { op, lhs, rhs } => self.binary(names, context, *op, lhs, rhs, span),
             ast::ExprKind::Cond { cond, then_value, else_value } => {
@@ -1234,7 +1249,48 @@ impl Resolver {
         let lhs = self.expr(names, context, lhs, operand);
         let operand = operand.or(lhs.as_ref().map(|lhs| lhs.ty));
         let rhs = self.expr(names, context, rhs, operand);
-        Some(Expr { kind: ExprKind::Binary { op, lhs: Box::new(lhs?), rhs: Box::new(rhs?) }, ty: result, span })
+        let computed =
+            Expr { kind: ExprKind::Binary { op, lhs: Box::new(lhs?), rhs: Box::new(rhs?) }, ty: result, span };
+        Some(in_machine(context, computed))
+    }
+}
+
+/// What `--int32` assumes: the launch fits C's `int` (`tcount <= 2147483647`), and so does every
+/// `int` parameter.
+fn machine_facts(kernel: &Kernel, int: MachineInt, span: Span) -> Vec<Expr> {
+    let (least, greatest) = int.bounds();
+    let value = |kind| Expr { kind, ty: Type::Int, span };
+    let compare = |op, lhs: Expr, rhs: Expr| Expr {
+        kind: ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) },
+        ty: Type::Bool,
+        span,
+    };
+    let limit = value(ExprKind::Int(BigInt::from(c::integers::LAUNCH_LIMIT)));
+    let mut facts = vec![compare(BinaryOp::Le, value(ExprKind::Builtin(Builtin::Tcount)), limit)];
+    for &param in &kernel.params {
+        if kernel.var(param).ty == Type::Int {
+            let var = || value(ExprKind::Var(param));
+            facts.push(compare(BinaryOp::Le, value(ExprKind::Int(least.clone())), var()));
+            facts.push(compare(BinaryOp::Le, var(), value(ExprKind::Int(greatest.clone()))));
+        }
+    }
+    facts
+}
+
+/// An arithmetic result of code with machine integers (`--int32`), which must stay in the type's
+/// range; any other expression as it is.
+fn in_machine(context: Context, expr: Expr) -> Expr {
+    let arithmetic = matches!(
+        expr.kind,
+        ExprKind::Binary { op: BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div, .. }
+            | ExprKind::Unary { op: UnaryOp::Neg, .. }
+    );
+    match context.machine {
+        Some(int) if arithmetic => {
+            let span = expr.span;
+            Expr { kind: ExprKind::InRange { value: Box::new(expr), int }, ty: Type::Int, span }
+        }
+        _ => expr,
     }
 }
 
@@ -1276,8 +1332,8 @@ struct BodyResolver<'r> {
 }
 
 impl BodyResolver<'_> {
-    fn code_context() -> Context {
-        Context::at(Place::Thread)
+    fn code_context(&self) -> Context {
+        Context { machine: self.resolver.machine, ..Context::at(Place::Thread) }
     }
 
     /// Barrier contracts and loop invariants, where `\old` reads the memory of the launch.
@@ -1334,7 +1390,7 @@ impl BodyResolver<'_> {
     }
 
     fn expr(&mut self, expr: &ast::Expr, expected: Type) -> Option<Expr> {
-        self.resolver.expr(self.names, Self::code_context(), expr, Some(expected))
+        self.resolver.expr(self.names, self.code_context(), expr, Some(expected))
     }
 
     fn clauses(&mut self, clauses: &[ast::Clause]) -> Vec<Clause> {
@@ -1357,11 +1413,11 @@ impl BodyResolver<'_> {
             ast::StmtKind::Assign { target, value } => {
                 let var = self.assignable(target);
                 let ty = var.map(|var| self.names.vars[var.index()].ty);
-                let value = self.resolver.expr(self.names, Self::code_context(), value, ty);
+                let value = self.resolver.expr(self.names, self.code_context(), value, ty);
                 StmtKind::Assign { var: var?, value: value? }
             }
             ast::StmtKind::Write { target, index, value } => {
-                let array = self.resolver.array_access(self.names, Self::code_context(), target);
+                let array = self.resolver.array_access(self.names, self.code_context(), target);
                 let index = self.expr(index, Type::Int);
                 let value = self.expr(value, Type::Int);
                 StmtKind::Write { array: array?, index: index?, value: value? }
@@ -1380,7 +1436,7 @@ impl BodyResolver<'_> {
             }
             ast::StmtKind::Barrier { label, fences, clauses } => self.barrier(stmt.span, label, fences, clauses)?,
             ast::StmtKind::Assert(formula) => {
-                StmtKind::Assert(self.resolver.assertion(self.names, Self::code_context(), formula)?)
+                StmtKind::Assert(self.resolver.assertion(self.names, Context::at(Place::Thread), formula)?)
             }
             ast::StmtKind::Assume(formula) => {
                 self.resolver.report(

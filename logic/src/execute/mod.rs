@@ -368,6 +368,9 @@ fn unevaluated(error: &EvalError, span: Span, what: &str) -> RunError {
 pub fn describe(error: &EvalError) -> String {
     match error {
         EvalError::DivisionByZero { .. } => "a division by zero".into(),
+        EvalError::Overflow { value, int, .. } => {
+            format!("an overflow of `{}` (the exact result is {value})", int.name())
+        }
         EvalError::PreconditionFailed { .. } => "a call breaks the function's precondition".into(),
         EvalError::PostconditionFailed { .. } => "a call's value breaks the function's postcondition".into(),
         EvalError::OutOfSteps => format!("the evaluation took more than {EXPRESSION_STEPS} steps"),
@@ -688,6 +691,11 @@ impl<'k> Machine<'k> {
             |obligation, span, detail: String| Stop::Bug(Box::new(Bug::Failed { obligation, thread, span, detail }));
         match error {
             EvalError::DivisionByZero { span } => failed(ObligationId::DivisionByZero, span, "divides by zero".into()),
+            EvalError::Overflow { value, int, span } => failed(
+                ObligationId::ArithOverflow,
+                span,
+                format!("overflows `{}`: the exact result {value} lies outside its range", int.name()),
+            ),
             EvalError::PreconditionFailed { function, call, .. } => failed(
                 ObligationId::CallPre,
                 call,

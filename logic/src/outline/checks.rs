@@ -12,7 +12,8 @@
 use super::Numbering;
 use crate::resources::{negation, Conjunct, ConjunctKind};
 use crate::{
-    Amount, ArrayId, BinaryOp, Expr, ExprKind, Function, FunctionId, Kernel, ObligationId, Span, Type, UnaryOp, VarId,
+    Amount, ArrayId, BinaryOp, Expr, ExprKind, Function, FunctionId, Kernel, MachineInt, ObligationId, Span, Type,
+    UnaryOp, VarId,
 };
 use std::collections::HashMap;
 
@@ -38,6 +39,8 @@ pub enum Requirement {
     Readable { array: ArrayId, index: Expr },
     /// The divisor is not zero.
     NonZero(Expr),
+    /// The value lies in the machine integer type's range.
+    InRange { value: Expr, int: MachineInt },
     /// The divisor of a permission amount `q \ d` is at least 1, so the amount lies in `(0, q]`.
     Positive(Expr),
     /// Precondition number `clause` of `function`, for these arguments.
@@ -387,6 +390,16 @@ impl Place<'_> {
                 self.walk_sum(*var, lower, upper, body, old, scope, numbering, out)
             }
             ExprKind::Old(inner) => self.walk(inner, true, scope, numbering, out),
+            ExprKind::InRange { value, int } => {
+                self.walk(value, old, scope, numbering, out);
+                let (least, greatest) = int.bounds();
+                let message = format!(
+                    "this operation might overflow `{}` (its result must lie in [{least}, {greatest}]): signed overflow is undefined behaviour",
+                    int.name()
+                );
+                let requirement = Requirement::InRange { value: operand(value), int: *int };
+                scope.emit(numbering, out, ObligationId::ArithOverflow, expr.span, requirement, message);
+            }
         }
     }
 }
