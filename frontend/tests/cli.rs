@@ -794,3 +794,38 @@ fn run_executes_an_unannotated_opencl_kernel() {
     let stderr = String::from_utf8_lossy(&overflow.stderr);
     assert!(stderr.contains("arith.overflow") && stderr.contains("2147483648"), "{stderr}");
 }
+
+/// GPUVerify's `__requires`, `__invariant`, `__assert` and `__implies` are lockstep's clauses: the
+/// invariants carry the loop, so the asserts after it hold, and an assert that fails for thread 0
+/// fails.
+#[test]
+fn gpuverify_annotations_are_clauses() {
+    let output = lockstep(&["verify", "--format", "json", "frontend/tests/verify/gpuverify_annotations.cl"]);
+    assert_eq!(output.status.code(), Some(1));
+    let report = json(&output);
+    let results: Vec<(&str, u64, &str)> = report["files"][0]["kernels"][0]["obligations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|obligation| obligation["id"] != "arith.overflow")
+        .map(|obligation| {
+            (
+                obligation["id"].as_str().unwrap(),
+                obligation["line"].as_u64().unwrap(),
+                obligation["status"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        results,
+        [
+            ("loop.invariant.entry", 7, "verified"),
+            ("loop.invariant.entry", 7, "verified"),
+            ("loop.invariant.preserved", 7, "verified"),
+            ("loop.invariant.preserved", 7, "verified"),
+            ("assert", 10, "verified"),
+            ("assert", 11, "verified"),
+            ("assert", 12, "failed"),
+        ]
+    );
+}

@@ -316,7 +316,21 @@ impl Lowerer {
                 ast::SpecClause::Unknown { keyword, span } => self.unknown_clause(keyword, *span),
             }
         }
-        let body = self.kernel_body(body, &parts.lengths);
+        // GPUVerify's `__requires(e);` and `__ensures(e);` at the start of the body.
+        let leading = body.stmts.iter().take_while(|stmt| gpuverify_clause(stmt).is_some()).count();
+        for stmt in &body.stmts[..leading] {
+            let Some((kind, formula)) = gpuverify_clause(stmt) else { continue };
+            if let Some(formula) = self.gpuverify_formula(formula, &parts.lengths) {
+                clauses.push(surface::Member::Clause(surface::Clause {
+                    level: surface::Level::Thread,
+                    kind,
+                    formula,
+                    span: stmt.span,
+                }));
+            }
+        }
+        let body = ast::Block { stmts: body.stmts[leading..].to_vec(), span: body.span };
+        let body = self.kernel_body(&body, &parts.lengths);
         params.append(&mut parts.length_params);
         let mut members = parts.members;
         // The C program's facts come first, so that the written clauses may rely on them.
@@ -777,10 +791,14 @@ impl Lowerer {
                 one(self, kind)
             }
             ast::StmtKind::While { cond, body } => {
+                let (written, cond) = split_invariants(cond);
                 let invariants = self.contract_clauses(annotation, lengths, true);
+                let written = self.gpuverify_invariants(&written, lengths);
                 let cond = self.condition(cond, lengths);
                 let body = self.branch(body, lengths, true);
-                one(self, surface::StmtKind::While { invariants: invariants?, cond: cond?, body: Box::new(body?) })
+                let mut invariants = invariants?;
+                invariants.extend(written?);
+                one(self, surface::StmtKind::While { invariants, cond: cond?, body: Box::new(body?) })
             }
             ast::StmtKind::For { init, cond, step, body } => {
                 self.scopes.push(HashMap::new());
@@ -845,11 +863,23 @@ impl Lowerer {
             Some(init) => self.stmt_with_annotation(init, None, lengths, false)?,
             None => Vec::new(),
         };
+        let (written, cond) = match cond {
+            Some(cond) => {
+                let (written, cond) = split_invariants(cond);
+                (written, Some(cond))
+            }
+            None => (Vec::new(), None),
+        };
         let invariants = self.contract_clauses(annotation, lengths, true);
+        let written = self.gpuverify_invariants(&written, lengths);
         let cond = match cond {
             Some(cond) => self.condition(cond, lengths),
             None => self.node(surface::ExprKind::Bool(true), stmt.span),
         };
+        let invariants = invariants.zip(written).map(|(mut invariants, written)| {
+            invariants.extend(written);
+            invariants
+        });
         let mut body_stmts = self.statements(std::slice::from_ref(body), lengths, true);
         if let Some(step) = step {
             match (self.expression_statement(step, lengths), body_stmts.as_mut()) {
@@ -970,11 +1000,32 @@ impl Lowerer {
                 lowered.extend(self.expression_statement(second, lengths)?);
                 return Some(lowered);
             }
+            ast::ExprKind::Call { function, args } if matches!(function.name.as_str(), "__assert" | "__assume") => {
+                // GPUVerify's `__assert(e)` and `__assume(e)`, checked and assumed as annotations.
+                let [formula] = args.as_slice() else {
+                    self.argument_count(&function.name, 1, args.len(), span);
+                    return None;
+                };
+                let formula = self.gpuverify_formula(formula, lengths)?;
+                let kind = if function.name == "__assert" {
+                    surface::StmtKind::Assert(formula)
+                } else {
+                    surface::StmtKind::Assume(formula)
+                };
+                return self.surface_stmt(kind, span).map(|stmt| vec![stmt]);
+            }
+            ast::ExprKind::Call { function, .. } if matches!(function.name.as_str(), "__requires" | "__ensures") => {
+                self.diagnostics.push(
+                    Diagnostic::error(Code::StrayClause, format!("`{}` after the kernel's first statements", function.name), span, "not at the start of the kernel")
+                        .with_help("GPUVerify's `__requires` and `__ensures` stand at the start of a kernel's body, before any other statement"),
+                );
+                return None;
+            }
             ast::ExprKind::Call { function, .. } => {
                 self.unsupported(
                     span,
                     format!("a call of `{}` as a statement", function.name),
-                    "lockstep knows the barriers, and the built-ins that compute values",
+                    "lockstep knows the barriers, GPUVerify's `__assert`, `__assume`, `__requires` and `__ensures`, and the built-ins that compute values",
                 );
                 return None;
             }
@@ -1713,6 +1764,21 @@ impl Lowerer {
             "get_num_groups" => Some(Builtin::Groups as fn(Axis) -> Builtin),
             "get_global_id" | "get_global_size" => None,
             "min" | "max" | "abs" => return self.min_max_abs(name, args, span, place, lengths),
+            // GPUVerify's `__implies(a, b)`, and `__enabled()`: the thread runs this code.
+            "__implies" if place == Place::Annotation => {
+                let [lhs, rhs] = args else {
+                    self.argument_count(name, 2, args.len(), span);
+                    return None;
+                };
+                let lhs = self.expr(lhs, place, lengths);
+                let rhs = self.expr(rhs, place, lengths);
+                let lowered = self.binary(surface::BinaryOp::Implies, lhs?, rhs?, span)?;
+                return Some(Value { expr: lowered, ty: CType::Bool, interval: CType::Bool.interval() });
+            }
+            "__enabled" if place == Place::Annotation && args.is_empty() => {
+                let lowered = self.node(surface::ExprKind::Bool(true), span)?;
+                return Some(Value { expr: lowered, ty: CType::Bool, interval: CType::Bool.interval() });
+            }
             _ => {
                 self.unsupported(
                     span,
@@ -1763,6 +1829,49 @@ impl Lowerer {
                 Some(value)
             }
         }
+    }
+
+    fn argument_count(&mut self, name: &str, wanted: usize, given: usize, span: Span) {
+        self.diagnostics.push(
+            Diagnostic::error(
+                Code::ArgumentCount,
+                format!("`{name}` takes {wanted} argument(s)"),
+                span,
+                format!("{given} given"),
+            )
+            .with_help(format!("call `{name}` with {wanted} argument(s)")),
+        );
+    }
+
+    /// The formula of a GPUVerify annotation (`__assert(e)`, ...): a specification, whose integer
+    /// holds where it is not 0, as a C condition does.
+    fn gpuverify_formula(&mut self, formula: &ast::Expr, lengths: &Lengths) -> Option<surface::Expr> {
+        let value = self.typed(formula, Place::Annotation, lengths)?;
+        self.converted(value, CType::Bool, Place::Annotation, formula.span)
+    }
+
+    /// GPUVerify's loop invariants, `__invariant(e)` written before a loop's condition.
+    fn gpuverify_invariants(&mut self, invariants: &[&ast::Expr], lengths: &Lengths) -> Option<Vec<surface::Clause>> {
+        let mut clauses = Vec::new();
+        let mut ok = true;
+        for invariant in invariants {
+            let ast::ExprKind::Call { args, .. } = &invariant.kind else { continue };
+            let [formula] = args.as_slice() else {
+                self.argument_count("__invariant", 1, args.len(), invariant.span);
+                ok = false;
+                continue;
+            };
+            match self.gpuverify_formula(formula, lengths) {
+                Some(formula) => clauses.push(surface::Clause {
+                    level: surface::Level::Thread,
+                    kind: surface::ClauseKind::Invariant,
+                    formula,
+                    span: invariant.span,
+                }),
+                None => ok = false,
+            }
+        }
+        ok.then_some(clauses)
     }
 
     fn min_max_abs(
@@ -1854,6 +1963,44 @@ fn flags_of(expr: &ast::Expr) -> Vec<&ast::Expr> {
             flags
         }
         _ => vec![expr],
+    }
+}
+
+/// GPUVerify writes loop invariants into the loop's condition: `__invariant(a), __invariant(b), c`.
+/// The invariants, and the condition.
+/// Anything else before a comma stays, and is refused with the comma.
+fn split_invariants(cond: &ast::Expr) -> (Vec<&ast::Expr>, &ast::Expr) {
+    let is_invariant =
+        |expr: &ast::Expr| matches!(&expr.kind, ast::ExprKind::Call { function, .. } if function.name == "__invariant");
+    let mut parts = Vec::new();
+    let mut rest = cond;
+    while let ast::ExprKind::Comma(first, last) = &rest.kind {
+        parts.push(&**last);
+        rest = first;
+    }
+    parts.push(rest);
+    parts.reverse();
+    let Some((condition, invariants)) = parts.split_last() else { return (Vec::new(), cond) };
+    if invariants.iter().all(|part| is_invariant(part)) {
+        (invariants.to_vec(), condition)
+    } else {
+        (Vec::new(), cond)
+    }
+}
+
+/// GPUVerify's `__requires(e);` or `__ensures(e);`: the clause and its formula.
+fn gpuverify_clause(stmt: &ast::Stmt) -> Option<(surface::ClauseKind, &ast::Expr)> {
+    let ast::StmtKind::Expr(ast::Expr { kind: ast::ExprKind::Call { function, args }, .. }) = &stmt.kind else {
+        return None;
+    };
+    let kind = match function.name.as_str() {
+        "__requires" => surface::ClauseKind::Requires,
+        "__ensures" => surface::ClauseKind::Ensures,
+        _ => return None,
+    };
+    match args.as_slice() {
+        [formula] => Some((kind, formula)),
+        _ => None,
     }
 }
 
