@@ -411,6 +411,8 @@ pub enum ExprKind {
     SizeofExpr(Box<Expr>),
     Comma(Box<Expr>, Box<Expr>),
     String,
+    /// `{a, b, c}`, the initializer of an array.
+    InitList(Vec<Expr>),
     // Annotations only.
     Quantifier {
         kind: QuantifierKind,
@@ -453,7 +455,9 @@ impl ExprKind {
             | ExprKind::Gtid
             | ExprKind::Ltid => 0,
             ExprKind::Index { base, index } => base.depth.max(index.depth),
-            ExprKind::Call { args, .. } | ExprKind::Backslash { args, .. } => args.iter().map(depth).max().unwrap_or(0),
+            ExprKind::Call { args, .. } | ExprKind::Backslash { args, .. } | ExprKind::InitList(args) => {
+                args.iter().map(depth).max().unwrap_or(0)
+            }
             ExprKind::Member { base, .. } => base.depth,
             ExprKind::Unary { operand, .. }
             | ExprKind::Cast { operand, .. }

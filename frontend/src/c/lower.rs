@@ -1143,7 +1143,11 @@ impl Lowerer {
         lengths: &Lengths,
     ) -> Option<(surface::Ident, surface::Expr, CType)> {
         let ast::ExprKind::Name(name) = &base.kind else {
-            self.unsupported(base.span, "pointer arithmetic", "index the array itself: `a[i + k]`");
+            let construct = match base.kind {
+                ast::ExprKind::Cast { .. } => "a pointer cast",
+                _ => "pointer arithmetic",
+            };
+            self.unsupported(base.span, construct, "index the array itself: `a[i + k]`");
             return None;
         };
         let array = surface::Ident { name: name.clone(), span: base.span };
@@ -1212,6 +1216,10 @@ impl Lowerer {
             }
             ast::ExprKind::String => {
                 self.unsupported(span, "a string", "kernels compute with numbers");
+                None
+            }
+            ast::ExprKind::InitList(_) => {
+                self.unsupported(span, "an initializer list", "let the threads write the array");
                 None
             }
             ast::ExprKind::Name(name) => {
@@ -2139,5 +2147,35 @@ fn type_name(ty: &ast::TypeSpec) -> String {
         format!("unsigned {base}")
     } else {
         base.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::c::{check, integers::Integers, Dialect};
+    use crate::diagnostics::Code;
+
+    /// The first diagnostic of a kernel body, as `(code, message)`.
+    fn refusal(body: &str) -> (Code, String) {
+        let text = format!("__kernel void k(global int* a) {{ {body} }}");
+        let (_, diagnostics) = check(&text, Dialect::OpenCl, Integers::Machine);
+        let first = diagnostics.first().unwrap_or_else(|| panic!("`{body}` is accepted"));
+        (first.code, first.message.clone())
+    }
+
+    #[test]
+    fn constructs_outside_the_subset_are_named() {
+        for (body, construct) in [
+            ("local int L[4]; ((local char*)L)[0] = 1;", "a pointer cast"),
+            ("int b[2] = {1, 2};", "a private array or pointer"),
+            ("int x = a[0] | 1;", "`|`"),
+            ("float f = 1.0f;", "the type `float`"),
+            ("for (int i = 0; i < 4; i++) { if (i == 2) break; }", "`break`"),
+            ("a[0] = foo(1);", "a call of `foo`"),
+            ("int x = 1; int y = x++;", "`++` or `--` inside an expression"),
+            ("int x = 1, y = (x, x);", "the comma operator in an expression"),
+        ] {
+            assert_eq!(refusal(body), (Code::Unsupported, format!("{construct} is not supported")), "{body}");
+        }
     }
 }

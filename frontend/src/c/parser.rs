@@ -80,7 +80,19 @@ fn is_vector_or_opaque_type(name: &str) -> bool {
     let digits = name.trim_start_matches(|c: char| c.is_ascii_alphabetic());
     let scalar = &name[..name.len() - digits.len()];
     let vector = SCALARS.contains(&scalar) && ["2", "3", "4", "8", "16"].contains(&digits);
-    let opaque = ["event_t", "sampler_t", "image1d_t", "image2d_t", "image3d_t", "dim3", "size_t3"].contains(&name);
+    let opaque = [
+        "event_t",
+        "sampler_t",
+        "image1d_t",
+        "image2d_t",
+        "image3d_t",
+        "dim3",
+        "__read_only",
+        "__write_only",
+        "read_only",
+        "write_only",
+    ]
+    .contains(&name);
     vector || opaque
 }
 
