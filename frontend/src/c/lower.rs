@@ -570,7 +570,7 @@ impl Lowerer {
     }
 
     fn kernel_body(&mut self, body: &ast::Block, lengths: &Lengths) -> Option<surface::Block> {
-        let stmts = self.statements(&body.stmts, lengths, false)?;
+        let stmts = self.statements(&body.stmts, lengths, true)?;
         Some(surface::Block { stmts, span: body.span })
     }
 
@@ -588,11 +588,13 @@ impl Lowerer {
         self.surface_stmt(surface::StmtKind::Block(surface::Block { stmts, span }), span)
     }
 
-    /// Lowers a list of statements. An annotation goes with the barrier or loop after it; a
-    /// `return;` (outside loops) guards the statements after it.
-    fn statements(&mut self, stmts: &[ast::Stmt], lengths: &Lengths, in_loop: bool) -> Option<Vec<surface::Stmt>> {
+    /// Lowers a list of statements. An annotation goes with the barrier or loop after it. Where
+    /// the list `ends_kernel` (nothing runs after it but the kernel's end: the body, and the tail
+    /// of an `if` or block that ends such a list, outside loops), a `return;` guards the
+    /// statements after it; anywhere else it is refused.
+    fn statements(&mut self, stmts: &[ast::Stmt], lengths: &Lengths, ends_kernel: bool) -> Option<Vec<surface::Stmt>> {
         self.scopes.push(HashMap::new());
-        let lowered = self.statements_in_scope(stmts, lengths, in_loop);
+        let lowered = self.statements_in_scope(stmts, lengths, ends_kernel);
         self.scopes.pop();
         lowered
     }
@@ -601,7 +603,7 @@ impl Lowerer {
         &mut self,
         stmts: &[ast::Stmt],
         lengths: &Lengths,
-        in_loop: bool,
+        ends_kernel: bool,
     ) -> Option<Vec<surface::Stmt>> {
         let mut lowered = Vec::new();
         let mut ok = true;
@@ -615,7 +617,8 @@ impl Lowerer {
                     if next.is_some_and(|next| is_barrier(next) || is_loop(next)) {
                         let next = next.expect("checked");
                         index += 1;
-                        match self.stmt_with_annotation(next, Some(annotation), lengths, in_loop) {
+                        let last = ends_kernel && index == stmts.len();
+                        match self.stmt_with_annotation(next, Some(annotation), lengths, last) {
                             Some(stmts) => lowered.extend(stmts),
                             None => ok = false,
                         }
@@ -623,7 +626,7 @@ impl Lowerer {
                         ok &= self.assertions(annotation, lengths, &mut lowered);
                     }
                 }
-                ast::StmtKind::Return(value) if !in_loop => {
+                ast::StmtKind::Return(value) if ends_kernel => {
                     if let Some(value) = value {
                         self.diagnostics.push(
                             Diagnostic::error(Code::MainSignature, "a kernel returns no value", value.span, "a value")
@@ -635,7 +638,7 @@ impl Lowerer {
                     break;
                 }
                 ast::StmtKind::If { cond, then_branch, else_branch }
-                    if !in_loop
+                    if ends_kernel
                         && (ends_in_return(then_branch) || else_branch.as_deref().is_some_and(ends_in_return)) =>
                 {
                     // `if (c) { A; return; } else { B }  R` is `if (c) { A } else { B R }`.
@@ -648,7 +651,8 @@ impl Lowerer {
                             body.extend(rest.iter().cloned());
                         }
                         let span = branch.map_or(stmt.span, |branch| branch.span);
-                        let stmts = lowerer.statements(&body, lengths, false)?;
+                        // The branch holds the rest of this list, which ends the kernel.
+                        let stmts = lowerer.statements(&body, lengths, true)?;
                         lowerer.block_of(stmts, span)
                     };
                     let then_lowered = branch(self, Some(then_branch));
@@ -668,7 +672,7 @@ impl Lowerer {
                         None => ok = false,
                     }
                 }
-                _ => match self.stmt_with_annotation(stmt, None, lengths, in_loop) {
+                _ => match self.stmt_with_annotation(stmt, None, lengths, ends_kernel && index == stmts.len()) {
                     Some(stmts) => lowered.extend(stmts),
                     None => ok = false,
                 },
@@ -754,13 +758,14 @@ impl Lowerer {
         ok.then_some(clauses)
     }
 
-    /// Lowers one statement (into none, one or several), with the annotation written before it.
+    /// Lowers one statement (into none, one or several), with the annotation written before it;
+    /// `ends_kernel` when nothing runs after it but the kernel's end ([`Lowerer::statements`]).
     fn stmt_with_annotation(
         &mut self,
         stmt: &ast::Stmt,
         annotation: Option<&ast::Annotation>,
         lengths: &Lengths,
-        in_loop: bool,
+        ends_kernel: bool,
     ) -> Option<Vec<surface::Stmt>> {
         let span = stmt.span;
         let one =
@@ -778,9 +783,9 @@ impl Lowerer {
             },
             ast::StmtKind::If { cond, then_branch, else_branch } => {
                 let cond = self.condition(cond, lengths);
-                let then_branch = self.branch(then_branch, lengths, in_loop);
+                let then_branch = self.branch(then_branch, lengths, ends_kernel);
                 let else_branch = match else_branch {
-                    Some(branch) => Some(self.branch(branch, lengths, in_loop)?),
+                    Some(branch) => Some(self.branch(branch, lengths, ends_kernel)?),
                     None => None,
                 };
                 let kind = surface::StmtKind::If {
@@ -795,7 +800,7 @@ impl Lowerer {
                 let invariants = self.contract_clauses(annotation, lengths, true);
                 let written = self.gpuverify_invariants(&written, lengths);
                 let cond = self.condition(cond, lengths);
-                let body = self.branch(body, lengths, true);
+                let body = self.branch(body, lengths, false);
                 let mut invariants = invariants?;
                 invariants.extend(written?);
                 one(self, surface::StmtKind::While { invariants, cond: cond?, body: Box::new(body?) })
@@ -822,7 +827,11 @@ impl Lowerer {
                 None
             }
             ast::StmtKind::Return(_) => {
-                self.unsupported(span, "`return` inside a loop", "fold the exit into the loop's condition");
+                self.unsupported(
+                    span,
+                    "a `return` with code after it outside its `if`, or inside a loop",
+                    "lockstep reads a `return;` that ends the kernel: at the end of its code, or in an `if` at the kernel's top level (the code after the `if` is then the other branch); fold other exits into conditions",
+                );
                 None
             }
             ast::StmtKind::Unsupported(construct) => {
@@ -830,7 +839,7 @@ impl Lowerer {
                 None
             }
             ast::StmtKind::Block(block) => {
-                let stmts = self.statements(&block.stmts, lengths, in_loop)?;
+                let stmts = self.statements(&block.stmts, lengths, ends_kernel)?;
                 one(self, surface::StmtKind::Block(surface::Block { stmts, span }))
             }
             ast::StmtKind::Annotation(annotation) => {
@@ -842,8 +851,8 @@ impl Lowerer {
         }
     }
 
-    fn branch(&mut self, stmt: &ast::Stmt, lengths: &Lengths, in_loop: bool) -> Option<surface::Stmt> {
-        let stmts = self.statements(std::slice::from_ref(stmt), lengths, in_loop)?;
+    fn branch(&mut self, stmt: &ast::Stmt, lengths: &Lengths, ends_kernel: bool) -> Option<surface::Stmt> {
+        let stmts = self.statements(std::slice::from_ref(stmt), lengths, ends_kernel)?;
         self.block_of(stmts, stmt.span)
     }
 
@@ -880,7 +889,7 @@ impl Lowerer {
             invariants.extend(written);
             invariants
         });
-        let mut body_stmts = self.statements(std::slice::from_ref(body), lengths, true);
+        let mut body_stmts = self.statements(std::slice::from_ref(body), lengths, false);
         if let Some(step) = step {
             match (self.expression_statement(step, lengths), body_stmts.as_mut()) {
                 (Some(step), Some(body_stmts)) => body_stmts.extend(step),
@@ -2163,6 +2172,31 @@ mod tests {
         (first.code, first.message.clone())
     }
 
+    /// A `return;` that ends the kernel: the code after it becomes the `if`'s other branch.
+    #[test]
+    fn a_return_that_ends_the_kernel_guards_the_code_after_it() {
+        for body in [
+            "if (get_global_id(0) >= 4) return; a[get_global_id(0)] = 1;",
+            "if (a[0] > 0) { if (a[1] > 0) return; a[2] = 1; }",
+            "a[0] = 1; return;",
+        ] {
+            let text = format!("__kernel void k(global int* a) {{ {body} }}");
+            let (program, diagnostics) = check(&text, Dialect::OpenCl, Integers::Machine);
+            assert!(diagnostics.is_empty(), "{body}: {diagnostics:#?}");
+            assert!(program.is_some());
+        }
+        // The write after the guard is the else branch of the guard.
+        let text = "__kernel void k(global int* a) { if (a[0] > 0) return; a[1] = 1; }";
+        let program = check(text, Dialect::OpenCl, Integers::Machine).0.expect("accepted");
+        let body = &program.kernels[0].body.stmts;
+        assert_eq!(body.len(), 1, "{body:#?}");
+        let lockstep_logic::StmtKind::If { else_branch: Some(rest), then_branch, .. } = &body[0].kind else {
+            panic!("an if: {body:#?}")
+        };
+        assert!(then_branch.stmts.iter().all(|stmt| !matches!(stmt.kind, lockstep_logic::StmtKind::Write { .. })));
+        assert!(format!("{rest:?}").contains("Write"), "{rest:#?}");
+    }
+
     #[test]
     fn constructs_outside_the_subset_are_named() {
         for (body, construct) in [
@@ -2174,6 +2208,15 @@ mod tests {
             ("a[0] = foo(1);", "a call of `foo`"),
             ("int x = 1; int y = x++;", "`++` or `--` inside an expression"),
             ("int x = 1, y = (x, x);", "the comma operator in an expression"),
+            // Code after the `if` around a nested `return` would run where C's does not.
+            (
+                "if (a[0] > 0) { if (a[1] > 0) return; a[2] = 1; } a[3] = 1;",
+                "a `return` with code after it outside its `if`, or inside a loop",
+            ),
+            (
+                "for (int i = 0; i < 4; i++) { if (i == 2) return; }",
+                "a `return` with code after it outside its `if`, or inside a loop",
+            ),
         ] {
             assert_eq!(refusal(body), (Code::Unsupported, format!("{construct} is not supported")), "{body}");
         }
