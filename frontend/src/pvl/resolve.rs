@@ -867,25 +867,14 @@ impl Resolver {
             },
             ast::ExprKind::Name(name) => self.name(names, context, name, span),
             ast::ExprKind::Builtin(builtin) => self.builtin(context, *builtin, span),
-            ast::ExprKind::InRange { value, int } => {
-                let value = self.expr(names, context, value, Some(Type::Int))?;
-                typed(ExprKind::InRange { value: Box::new(value), int: *int }, Type::Int)
-            }
+            ast::ExprKind::InRange { value, int } => self.in_range(names, context, value, *int, span),
             ast::ExprKind::Index { array, index } => {
                 let array = self.array_access(names, context, array);
                 let index = self.expr(names, context, index, Some(Type::Int));
                 typed(ExprKind::Read { array: array?, index: Box::new(index?) }, Type::Int)
             }
             ast::ExprKind::Call { function, args } => self.call(names, context, function, args, span),
-            ast::ExprKind::Unary { op, operand } => {
-                let (op, ty) = match op {
-                    ast::UnaryOp::Not => (UnaryOp::Not, Type::Bool),
-                    ast::UnaryOp::Neg => (UnaryOp::Neg, Type::Int),
-                };
-                let operand = self.expr(names, context, operand, Some(ty))?;
-                let negated = Expr { kind: ExprKind::Unary { op, operand: Box::new(operand) }, ty, span };
-                Some(in_machine(context, negated))
-            }
+            ast::ExprKind::Unary { op, operand } => self.unary(names, context, *op, operand, span),
             ast::ExprKind::Binary { op, lhs, rhs } => self.binary(names, context, *op, lhs, rhs, span),
             ast::ExprKind::Cond { cond, then_value, else_value } => {
                 let cond = self.expr(names, context, cond, Some(Type::Bool));
@@ -927,6 +916,38 @@ impl Resolver {
                 None
             }
         }
+    }
+
+    /// `!e` and `-e`, in a function of its own (see [`Resolver::sum`]).
+    fn unary(
+        &mut self,
+        names: &mut Names,
+        context: Context,
+        op: ast::UnaryOp,
+        operand: &ast::Expr,
+        span: Span,
+    ) -> Option<Expr> {
+        let (op, ty) = match op {
+            ast::UnaryOp::Not => (UnaryOp::Not, Type::Bool),
+            ast::UnaryOp::Neg => (UnaryOp::Neg, Type::Int),
+        };
+        let operand = self.expr(names, context, operand, Some(ty))?;
+        let negated = Expr { kind: ExprKind::Unary { op, operand: Box::new(operand) }, ty, span };
+        Some(in_machine(context, negated))
+    }
+
+    /// A machine result that must stay in its type, in a function of its own (see
+    /// [`Resolver::sum`]).
+    fn in_range(
+        &mut self,
+        names: &mut Names,
+        context: Context,
+        value: &ast::Expr,
+        int: MachineInt,
+        span: Span,
+    ) -> Option<Expr> {
+        let value = self.expr(names, context, value, Some(Type::Int))?;
+        Some(Expr { kind: ExprKind::InRange { value: Box::new(value), int }, ty: Type::Int, span })
     }
 
     /// `(\forall int i; range; body)` or `(\exists ...)`, in a function of its own (see
