@@ -175,13 +175,7 @@ impl Lowerer {
     }
 
     fn node(&mut self, kind: surface::ExprKind, span: Span) -> Option<surface::Expr> {
-        match surface::Expr::new(kind, span) {
-            Ok(expr) => Some(expr),
-            Err(too_deep) => {
-                self.too_deep(too_deep.span);
-                None
-            }
-        }
+        self.checked(surface::Expr::new(kind, span))
     }
 
     fn too_deep(&mut self, span: Span) {
@@ -575,13 +569,7 @@ impl Lowerer {
     }
 
     fn surface_stmt(&mut self, kind: surface::StmtKind, span: Span) -> Option<surface::Stmt> {
-        match surface::Stmt::new(kind, span) {
-            Ok(stmt) => Some(stmt),
-            Err(too_deep) => {
-                self.too_deep(too_deep.span);
-                None
-            }
-        }
+        self.checked(surface::Stmt::new(kind, span))
     }
 
     fn block_of(&mut self, stmts: Vec<surface::Stmt>, span: Span) -> Option<surface::Stmt> {
