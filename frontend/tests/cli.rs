@@ -829,3 +829,81 @@ fn gpuverify_annotations_are_clauses() {
         ]
     );
 }
+
+/// Helper functions are inlined: a value returned into an expression, a pointer into an array, an
+/// early return, a local named like the caller's array; and a race and a broken contract inside a
+/// helper are found where the helper's code is.
+#[test]
+fn helper_functions_are_inlined_where_they_are_called() {
+    let output = lockstep(&["verify", "--format", "json", "frontend/tests/verify/helpers.cl"]);
+    assert_eq!(output.status.code(), Some(1));
+    let report = json(&output);
+    let verdicts: Vec<(&str, &str, Vec<String>)> = report["files"][0]["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|kernel| {
+            (kernel["name"].as_str().unwrap(), kernel["verdict"].as_str().unwrap(), with_status(kernel, "failed"))
+        })
+        .collect();
+    let failed = |places: &[&str]| places.iter().map(|place| place.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        verdicts,
+        [
+            ("returns_into_an_expression", "verified", failed(&[])),
+            ("returns_early", "verified", failed(&[])),
+            ("keeps_its_names_apart", "verified", failed(&[])),
+            ("races_inside_a_helper", "failed", failed(&["access.write:54"])),
+            ("breaks_a_helpers_contract", "failed", failed(&["assert:65"])),
+        ]
+    );
+}
+
+/// However a pointer argument is written, the helper's cells count from where it points.
+#[test]
+fn a_pointer_argument_points_into_its_array() {
+    for (argument, verdict) in [
+        ("a + 2", Some(0)),
+        ("2 + a", Some(0)),
+        ("&a[2]", Some(0)),
+        ("a + 3 - 1", Some(0)),
+        ("&(a + 1)[1]", Some(0)),
+        ("a + 1", Some(1)),
+        ("&a[3]", Some(1)),
+    ] {
+        let text = format!(
+            "void set(global int* p) {{ p[1] = 5; }}\n\
+             /*@ context \\pointer_length(a) == 4 ** Perm(&a[3], write); ensures a[3] == 5; @*/\n\
+             __kernel void k(global int* a) {{ set({argument}); }}\n"
+        );
+        let path = temporary("pointer-argument", "cl", &text);
+        let output = lockstep(&["verify", "--groups", "1", "--gsize", "1", path.to_str().unwrap()]);
+        assert_eq!(output.status.code(), verdict, "{argument}: {}", String::from_utf8_lossy(&output.stderr));
+    }
+}
+
+/// The C frontend names variables that are no C identifiers (an unstated length
+/// `\pointer_length(a)`, an inlined helper's `x@f1` and `\result@f1`); real Boogie reads the
+/// program they print into and agrees with the built-in engine.
+#[test]
+fn real_boogie_reads_the_names_of_c_kernels() {
+    if Command::new("boogie").arg("/version").output().is_err() {
+        eprintln!("skipped: no `boogie` on this machine (`apt-get install boogie`)");
+        return;
+    }
+    for path in ["frontend/tests/verify/add.cl", "frontend/tests/verify/helpers.cl"] {
+        let outcomes = |backend: &str| {
+            let report = json(&lockstep(&["verify", "--format", "json", "--backend", backend, path]));
+            assert_eq!(report["files"][0]["errors"], serde_json::json!([]), "{path} with {backend}");
+            report["files"][0]["kernels"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|kernel| {
+                    (kernel["verdict"].clone(), with_status(kernel, "failed"), with_status(kernel, "verified"))
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(outcomes("boogie"), outcomes("z3"), "{path}");
+    }
+}

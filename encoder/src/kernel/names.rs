@@ -16,15 +16,35 @@ pub const LID: &str = "lid";
 
 /// A kernel parameter: a global constant.
 pub fn param(kernel: &Kernel, var: VarId) -> String {
-    format!("p_{}_{}", kernel.var(var).name, var.0)
+    format!("p_{}_{}", identifier(&kernel.var(var).name), var.0)
 }
 
 pub fn private(kernel: &Kernel, var: VarId) -> String {
-    format!("v_{}_{}", kernel.var(var).name, var.0)
+    format!("v_{}_{}", identifier(&kernel.var(var).name), var.0)
 }
 
 pub fn bound(kernel: &Kernel, var: VarId) -> String {
-    format!("q_{}_{}", kernel.var(var).name, var.0)
+    format!("q_{}_{}", identifier(&kernel.var(var).name), var.0)
+}
+
+/// A variable's name as identifier characters: the C frontend names the unknown length of an
+/// array `\pointer_length(a)`, and an inlined helper's variables `x@bar1`. Every other character
+/// is escaped; the variable's id after it keeps the names apart.
+fn identifier(name: &str) -> String {
+    escaped(name, |character| character.is_ascii_alphanumeric() || character == '_')
+}
+
+/// `text` with every character that `keep` refuses written as `_` and its hexadecimal code.
+fn escaped(text: &str, keep: impl Fn(char) -> bool) -> String {
+    let mut name = String::new();
+    for character in text.chars() {
+        if keep(character) {
+            name.push(character);
+        } else {
+            name.push_str(&format!("_{:02x}", character as u32));
+        }
+    }
+    name
 }
 
 pub fn function(function: &Function) -> String {
@@ -42,7 +62,7 @@ pub fn function_procedure(function: &Function) -> String {
 }
 
 pub fn function_var(function: &Function, var: VarId) -> String {
-    format!("x_{}_{}", function.vars[var.index()].name, var.0)
+    format!("x_{}_{}", identifier(&function.vars[var.index()].name), var.0)
 }
 
 pub fn heap(kernel: &Kernel, index: usize) -> String {
@@ -60,15 +80,7 @@ pub fn mask(kernel: &Kernel, index: usize) -> String {
 /// The constant that stands for the amount `fraction \ divisor` (E16): named after the amount's
 /// text, every character other than a letter or digit escaped, so that equal amounts share it.
 pub fn amount(fraction: &num_rational::BigRational, divisor: &crate::ivl::Expr) -> String {
-    let mut name = String::from("amount_");
-    for character in format!("{fraction}_over_{divisor}").chars() {
-        if character.is_ascii_alphanumeric() {
-            name.push(character);
-        } else {
-            name.push_str(&format!("_{:02x}", character as u32));
-        }
-    }
-    name
+    format!("amount_{}", escaped(&format!("{fraction}_over_{divisor}"), |character| character.is_ascii_alphanumeric()))
 }
 
 /// `scaled(n, q)`: `n` times the amount `q`, as an uninterpreted function of which only true

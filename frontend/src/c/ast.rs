@@ -168,9 +168,9 @@ pub struct Param {
 
 #[derive(Clone, Debug)]
 pub struct Function {
-    /// The annotation written right before the function: its contract.
-    pub contract: Option<Annotation>,
     pub specifiers: Specifiers,
+    /// How many `*` stand before the name: the result is a pointer.
+    pub pointers: usize,
     pub name: Ident,
     pub params: Vec<Param>,
     /// `None` for a prototype.

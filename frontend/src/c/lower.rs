@@ -44,8 +44,19 @@ pub fn lower(
     dialect: Dialect,
     integers: Integers,
 ) -> (Option<surface::File>, Vec<Diagnostic>) {
-    let mut lowerer = Lowerer { diagnostics: Vec::new(), integers, scopes: Vec::new(), assigned: HashSet::new() };
-    let mut items = Vec::new();
+    let mut lowerer = Lowerer {
+        diagnostics: Vec::new(),
+        integers,
+        scopes: Vec::new(),
+        assigned: HashSet::new(),
+        helpers: HashMap::new(),
+        inlining: Vec::new(),
+        inlined: 0,
+        calls: None,
+    };
+    // Each function with the annotation written right before it: the kernels to lower, and the
+    // helpers to inline where they are called.
+    let mut kernels = Vec::new();
     let mut contract: Option<&ast::Annotation> = None;
     for item in &file.items {
         match item {
@@ -57,15 +68,9 @@ pub fn lower(
             ast::Item::Function(function) => {
                 let written = contract.take();
                 if function.specifiers.has(ast::Qualifier::Kernel) {
-                    if let Some(kernel) = lowerer.kernel(function, written) {
-                        items.push(surface::Item::Kernel(kernel));
-                    }
+                    kernels.push((function, written));
                 } else if function.body.is_some() {
-                    lowerer.unsupported(
-                        function.name.span,
-                        format!("the helper function `{}`", function.name.name),
-                        "helper functions are not supported yet; write their code into the kernel",
-                    );
+                    lowerer.helper(function, written);
                 } else if let Some(annotation) = written {
                     lowerer.stray_annotation(annotation, "an annotation before a prototype");
                 }
@@ -81,6 +86,12 @@ pub fn lower(
     }
     if let Some(annotation) = contract {
         lowerer.stray_annotation(annotation, "an annotation after the last function");
+    }
+    let mut items = Vec::new();
+    for (function, written) in kernels {
+        if let Some(kernel) = lowerer.kernel(function, written) {
+            items.push(surface::Item::Kernel(kernel));
+        }
     }
     if items.is_empty() && !lowerer.diagnostics.iter().any(Diagnostic::is_error) {
         let (message, label) = if source.trim().is_empty() {
@@ -99,13 +110,14 @@ pub fn lower(
 }
 
 #[derive(Clone, Debug)]
-enum Symbol {
-    /// A scalar: its type, and where its value lies (narrower than the type for a variable the
-    /// kernel never assigns after its declaration).
-    Scalar(CType, integers::Interval),
-    /// An array: its element type, and the sizes of its dimensions after the first (for the
-    /// layout by rows).
-    Array { element: CType, inner_dimensions: Vec<surface::Expr> },
+pub(super) enum Symbol {
+    /// A scalar: its type, where its value lies (narrower than the type for a variable the
+    /// kernel never assigns after its declaration), and its name in the surface kernel.
+    Scalar { ty: CType, interval: integers::Interval, name: String },
+    /// An array: its element type, the sizes of its dimensions after the first (for the layout
+    /// by rows), the kernel's array it is, and where it starts in that array (a helper's
+    /// pointer parameter may point into an array: `f(a + k)`).
+    Array { element: CType, inner_dimensions: Vec<surface::Expr>, name: String, offset: Option<surface::Expr> },
 }
 
 /// The C type of an integer literal: `int` (`unsigned` with a `u`) where it fits, else 64 bits.
@@ -129,22 +141,47 @@ fn size_of(ty: CType) -> u32 {
 
 /// Where an expression stands: code (C's meaning) or an annotation (the specification language).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Place {
+pub(super) enum Place {
     Code,
     Annotation,
 }
 
 /// What a kernel's contract says of its arrays' lengths: `\pointer_length(a) == e`.
-type Lengths = HashMap<String, surface::Expr>;
+pub(super) type Lengths = HashMap<String, surface::Expr>;
 
-struct Lowerer {
-    diagnostics: Vec<Diagnostic>,
+pub(super) struct Lowerer<'f> {
+    pub(super) diagnostics: Vec<Diagnostic>,
     /// How the file's code reads its integers.
-    integers: Integers,
+    pub(super) integers: Integers,
     /// The names in scope, innermost last.
-    scopes: Vec<HashMap<String, Symbol>>,
-    /// The names the kernel being lowered assigns (`x = e`, `x += e`, `x++`) anywhere.
-    assigned: HashSet<String>,
+    pub(super) scopes: Vec<HashMap<String, Symbol>>,
+    /// The names the kernel or helper being lowered assigns (`x = e`, `x += e`, `x++`) anywhere.
+    pub(super) assigned: HashSet<String>,
+    /// The file's helper functions, inlined where they are called ([`crate::c::inline`]).
+    pub(super) helpers: HashMap<&'f str, Helper<'f>>,
+    /// The helpers being inlined, innermost last.
+    pub(super) inlining: Vec<Inlined>,
+    /// How many calls have been inlined so far, to name their variables apart.
+    pub(super) inlined: u32,
+    /// Where the helper calls of the statement being lowered go, to run before it; `None` where
+    /// an expression may run other than once before its statement (a loop's condition, after
+    /// `&&`, `||` or `?`), so that a call there cannot be inlined.
+    pub(super) calls: Option<Vec<surface::Stmt>>,
+}
+
+/// A helper function and its contract.
+#[derive(Clone, Copy)]
+pub(super) struct Helper<'f> {
+    pub(super) function: &'f ast::Function,
+    pub(super) contract: Option<&'f ast::Annotation>,
+}
+
+/// A call being inlined: the helper's name, the suffix its variables carry, and the variable
+/// that receives its result (with the result's type), unless it returns `void`.
+pub(super) struct Inlined {
+    pub(super) name: String,
+    pub(super) suffix: String,
+    pub(super) result: Option<(String, CType)>,
 }
 
 /// A kernel under construction: its members so far and the lengths its contract gives.
@@ -158,8 +195,8 @@ struct KernelParts {
     length_params: Vec<surface::Param>,
 }
 
-impl Lowerer {
-    fn unsupported(&mut self, span: Span, construct: impl Into<String>, help: impl Into<String>) {
+impl<'f> Lowerer<'f> {
+    pub(super) fn unsupported(&mut self, span: Span, construct: impl Into<String>, help: impl Into<String>) {
         let construct = construct.into();
         self.diagnostics.push(
             Diagnostic::error(Code::Unsupported, format!("{construct} is not supported"), span, "not supported")
@@ -174,7 +211,7 @@ impl Lowerer {
         );
     }
 
-    fn node(&mut self, kind: surface::ExprKind, span: Span) -> Option<surface::Expr> {
+    pub(super) fn node(&mut self, kind: surface::ExprKind, span: Span) -> Option<surface::Expr> {
         self.checked(surface::Expr::new(kind, span))
     }
 
@@ -190,7 +227,7 @@ impl Lowerer {
         );
     }
 
-    fn binary(
+    pub(super) fn binary(
         &mut self,
         op: surface::BinaryOp,
         lhs: surface::Expr,
@@ -208,11 +245,11 @@ impl Lowerer {
         self.node(surface::ExprKind::Builtin(builtin), span)
     }
 
-    fn lookup(&self, name: &str) -> Option<&Symbol> {
+    pub(super) fn lookup(&self, name: &str) -> Option<&Symbol> {
         self.scopes.iter().rev().find_map(|scope| scope.get(name))
     }
 
-    fn declare(&mut self, name: &str, symbol: Symbol) {
+    pub(super) fn declare(&mut self, name: &str, symbol: Symbol) {
         if let Some(scope) = self.scopes.last_mut() {
             scope.insert(name.to_string(), symbol);
         }
@@ -231,7 +268,7 @@ impl Lowerer {
 
     /// The type of a value, or a diagnostic naming the type lockstep does not support yet.
     /// `char` is signed, as in OpenCL; `long` and `size_t` have 64 bits, as on every GPU.
-    fn c_type(&mut self, ty: &ast::TypeSpec) -> Option<CType> {
+    pub(super) fn c_type(&mut self, ty: &ast::TypeSpec) -> Option<CType> {
         let bits = match ty.base {
             ast::BaseType::Bool => return Some(CType::Bool),
             ast::BaseType::Char => 8,
@@ -349,14 +386,14 @@ impl Lowerer {
         Some(surface::KernelDecl { name: function.name.clone(), params, members, span: function.span })
     }
 
-    fn misplaced_clause(&mut self, kind: ast::SpecKind, span: Span, place: &str) {
+    pub(super) fn misplaced_clause(&mut self, kind: ast::SpecKind, span: Span, place: &str) {
         self.diagnostics.push(
             Diagnostic::error(Code::StrayClause, format!("a `{}` in {place}", kind.keyword()), span, "not allowed here")
                 .with_help("contracts of kernels and barriers hold `requires`, `ensures` and `context`; `loop_invariant` stands before a loop; `assert` and `assume` between statements"),
         );
     }
 
-    fn unknown_clause(&mut self, keyword: &surface::Ident, span: Span) {
+    pub(super) fn unknown_clause(&mut self, keyword: &surface::Ident, span: Span) {
         self.unsupported(
             span,
             format!("the annotation `{}`", keyword.name),
@@ -402,7 +439,8 @@ impl Lowerer {
         }
         if !is_array {
             let Some(ty) = self.c_type(&specifiers.ty) else { return };
-            self.declare(&declarator.name.name, Symbol::Scalar(ty, ty.interval()));
+            let name = declarator.name.name.clone();
+            self.declare(&declarator.name.name, Symbol::Scalar { ty, interval: ty.interval(), name });
             params.push(surface::Param {
                 ty: ty.surface(),
                 ty_span: specifiers.ty.span,
@@ -494,7 +532,8 @@ impl Lowerer {
                 }
             },
         };
-        self.declare(&name.name, Symbol::Array { element: element_type, inner_dimensions });
+        let symbol = Symbol::Array { element: element_type, inner_dimensions, name: name.name.clone(), offset: None };
+        self.declare(&name.name, symbol);
         parts.members.push(surface::Member::Arrays {
             memory,
             element: surface::TypeName::Int,
@@ -568,30 +607,76 @@ impl Lowerer {
         Some(surface::Block { stmts, span: body.span })
     }
 
-    fn surface_stmt(&mut self, kind: surface::StmtKind, span: Span) -> Option<surface::Stmt> {
+    pub(super) fn surface_stmt(&mut self, kind: surface::StmtKind, span: Span) -> Option<surface::Stmt> {
         self.checked(surface::Stmt::new(kind, span))
     }
 
-    fn block_of(&mut self, stmts: Vec<surface::Stmt>, span: Span) -> Option<surface::Stmt> {
+    pub(super) fn block_of(&mut self, stmts: Vec<surface::Stmt>, span: Span) -> Option<surface::Stmt> {
         self.surface_stmt(surface::StmtKind::Block(surface::Block { stmts, span }), span)
     }
 
     /// Lowers a list of statements. An annotation goes with the barrier or loop after it. Where
-    /// the list `ends_kernel` (nothing runs after it but the kernel's end: the body, and the tail
-    /// of an `if` or block that ends such a list, outside loops), a `return;` guards the
-    /// statements after it; anywhere else it is refused.
-    fn statements(&mut self, stmts: &[ast::Stmt], lengths: &Lengths, ends_kernel: bool) -> Option<Vec<surface::Stmt>> {
+    /// the list `ends_function` (nothing runs after it but the end of the kernel or of the
+    /// inlined helper: the body, and the tail of an `if` or block that ends such a list, outside
+    /// loops), a `return` guards the statements after it; anywhere else it is refused.
+    pub(super) fn statements(
+        &mut self,
+        stmts: &[ast::Stmt],
+        lengths: &Lengths,
+        ends_function: bool,
+    ) -> Option<Vec<surface::Stmt>> {
         self.scopes.push(HashMap::new());
-        let lowered = self.statements_in_scope(stmts, lengths, ends_kernel);
+        // Each statement inlines its own calls before itself.
+        let calls = self.calls.take();
+        let lowered = self.statements_in_scope(stmts, lengths, ends_function);
+        self.calls = calls;
         self.scopes.pop();
         lowered
+    }
+
+    /// Lowers a statement's expressions with `lower`: what it gives, and the inlined code of the
+    /// helper calls in them, to run before the statement.
+    fn with_calls<T>(&mut self, lower: impl FnOnce(&mut Self) -> Option<T>) -> Option<(Vec<surface::Stmt>, T)> {
+        let outer = self.calls.replace(Vec::new());
+        let lowered = lower(self);
+        let calls = std::mem::replace(&mut self.calls, outer).unwrap_or_default();
+        Some((calls, lowered?))
+    }
+
+    /// The statements `lower` gives, after the inlined code of the helper calls in them.
+    fn calls_then(
+        &mut self,
+        lower: impl FnOnce(&mut Self) -> Option<Vec<surface::Stmt>>,
+    ) -> Option<Vec<surface::Stmt>> {
+        let (mut stmts, lowered) = self.with_calls(lower)?;
+        stmts.extend(lowered);
+        Some(stmts)
+    }
+
+    /// Lowers with `lower` an expression that may run other than once before its statement: no
+    /// call in it can be inlined.
+    pub(super) fn without_calls<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
+        let outer = self.calls.take();
+        let lowered = lower(self);
+        self.calls = outer;
+        lowered
+    }
+
+    /// The name in the surface kernel of a variable declared in C: inside an inlined helper, its
+    /// C name with the call's suffix (`x@bar1`), so that it names neither the caller's variables
+    /// nor those of another call.
+    pub(super) fn local_name(&self, name: &str) -> String {
+        match self.inlining.last() {
+            Some(inlined) => format!("{name}{}", inlined.suffix),
+            None => name.to_string(),
+        }
     }
 
     fn statements_in_scope(
         &mut self,
         stmts: &[ast::Stmt],
         lengths: &Lengths,
-        ends_kernel: bool,
+        ends_function: bool,
     ) -> Option<Vec<surface::Stmt>> {
         let mut lowered = Vec::new();
         let mut ok = true;
@@ -605,7 +690,7 @@ impl Lowerer {
                     if next.is_some_and(|next| is_barrier(next) || is_loop(next)) {
                         let next = next.expect("checked");
                         index += 1;
-                        let last = ends_kernel && index == stmts.len();
+                        let last = ends_function && index == stmts.len();
                         match self.stmt_with_annotation(next, Some(annotation), lengths, last) {
                             Some(stmts) => lowered.extend(stmts),
                             None => ok = false,
@@ -614,25 +699,22 @@ impl Lowerer {
                         ok &= self.assertions(annotation, lengths, &mut lowered);
                     }
                 }
-                ast::StmtKind::Return(value) if ends_kernel => {
-                    if let Some(value) = value {
-                        self.diagnostics.push(
-                            Diagnostic::error(Code::MainSignature, "a kernel returns no value", value.span, "a value")
-                                .with_help("write `return;`; a kernel's results go into arrays"),
-                        );
-                        ok = false;
+                ast::StmtKind::Return(value) if ends_function => {
+                    match self.calls_then(|lowerer| lowerer.returned(value.as_ref(), stmt.span, lengths)) {
+                        Some(stmts) => lowered.extend(stmts),
+                        None => ok = false,
                     }
                     // The statements after it never run.
                     break;
                 }
                 ast::StmtKind::If { cond, then_branch, else_branch }
-                    if ends_kernel
+                    if ends_function
                         && (ends_in_return(then_branch) || else_branch.as_deref().is_some_and(ends_in_return)) =>
                 {
                     // `if (c) { A; return; } else { B }  R` is `if (c) { A } else { B R }`.
                     let rest = &stmts[index..];
                     index = stmts.len();
-                    let condition = self.condition(cond, lengths);
+                    let condition = self.with_calls(|lowerer| lowerer.condition(cond, lengths));
                     let branch = |lowerer: &mut Lowerer, branch: Option<&ast::Stmt>| -> Option<surface::Stmt> {
                         let mut body: Vec<ast::Stmt> = branch.map(flatten).unwrap_or_default();
                         if !branch.is_some_and(ends_in_return) {
@@ -645,11 +727,13 @@ impl Lowerer {
                     };
                     let then_lowered = branch(self, Some(then_branch));
                     let else_lowered = branch(self, else_branch.as_deref());
-                    let (Some(cond), Some(then_branch), Some(else_branch)) = (condition, then_lowered, else_lowered)
+                    let (Some((calls, cond)), Some(then_branch), Some(else_branch)) =
+                        (condition, then_lowered, else_lowered)
                     else {
                         ok = false;
                         continue;
                     };
+                    lowered.extend(calls);
                     let kind = surface::StmtKind::If {
                         cond,
                         then_branch: Box::new(then_branch),
@@ -660,7 +744,7 @@ impl Lowerer {
                         None => ok = false,
                     }
                 }
-                _ => match self.stmt_with_annotation(stmt, None, lengths, ends_kernel && index == stmts.len()) {
+                _ => match self.stmt_with_annotation(stmt, None, lengths, ends_function && index == stmts.len()) {
                     Some(stmts) => lowered.extend(stmts),
                     None => ok = false,
                 },
@@ -747,47 +831,51 @@ impl Lowerer {
     }
 
     /// Lowers one statement (into none, one or several), with the annotation written before it;
-    /// `ends_kernel` when nothing runs after it but the kernel's end ([`Lowerer::statements`]).
+    /// `ends_function` when nothing runs after it but the kernel's end ([`Lowerer::statements`]).
     fn stmt_with_annotation(
         &mut self,
         stmt: &ast::Stmt,
         annotation: Option<&ast::Annotation>,
         lengths: &Lengths,
-        ends_kernel: bool,
+        ends_function: bool,
     ) -> Option<Vec<surface::Stmt>> {
         let span = stmt.span;
         let one =
             |lowerer: &mut Lowerer, kind: surface::StmtKind| lowerer.surface_stmt(kind, span).map(|stmt| vec![stmt]);
         match &stmt.kind {
             ast::StmtKind::Declaration(declaration) if is_local_memory(&declaration.specifiers) => Some(Vec::new()),
-            ast::StmtKind::Declaration(declaration) => self.declaration(declaration, lengths),
+            ast::StmtKind::Declaration(declaration) => {
+                self.calls_then(|lowerer| lowerer.declaration(declaration, lengths))
+            }
             ast::StmtKind::Expr(expr) => match barrier_fences(expr) {
                 Some(fences) => {
                     let fences = self.fences(fences, expr.span)?;
                     let clauses = self.contract_clauses(annotation, lengths, false)?;
                     one(self, surface::StmtKind::Barrier { label: None, fences: Some(fences), clauses })
                 }
-                None => self.expression_statement(expr, lengths),
+                None => self.calls_then(|lowerer| lowerer.expression_statement(expr, lengths)),
             },
             ast::StmtKind::If { cond, then_branch, else_branch } => {
-                let cond = self.condition(cond, lengths);
-                let then_branch = self.branch(then_branch, lengths, ends_kernel);
+                let cond = self.with_calls(|lowerer| lowerer.condition(cond, lengths));
+                let then_branch = self.branch(then_branch, lengths, ends_function);
                 let else_branch = match else_branch {
-                    Some(branch) => Some(self.branch(branch, lengths, ends_kernel)?),
+                    Some(branch) => Some(self.branch(branch, lengths, ends_function)?),
                     None => None,
                 };
+                let (mut calls, cond) = cond?;
                 let kind = surface::StmtKind::If {
-                    cond: cond?,
+                    cond,
                     then_branch: Box::new(then_branch?),
                     else_branch: else_branch.map(Box::new),
                 };
-                one(self, kind)
+                calls.push(self.surface_stmt(kind, span)?);
+                Some(calls)
             }
             ast::StmtKind::While { cond, body } => {
                 let (written, cond) = split_invariants(cond);
                 let invariants = self.contract_clauses(annotation, lengths, true);
                 let written = self.gpuverify_invariants(&written, lengths);
-                let cond = self.condition(cond, lengths);
+                let cond = self.without_calls(|lowerer| lowerer.condition(cond, lengths));
                 let body = self.branch(body, lengths, false);
                 let mut invariants = invariants?;
                 invariants.extend(written?);
@@ -827,7 +915,7 @@ impl Lowerer {
                 None
             }
             ast::StmtKind::Block(block) => {
-                let stmts = self.statements(&block.stmts, lengths, ends_kernel)?;
+                let stmts = self.statements(&block.stmts, lengths, ends_function)?;
                 one(self, surface::StmtKind::Block(surface::Block { stmts, span }))
             }
             ast::StmtKind::Annotation(annotation) => {
@@ -839,8 +927,8 @@ impl Lowerer {
         }
     }
 
-    fn branch(&mut self, stmt: &ast::Stmt, lengths: &Lengths, ends_kernel: bool) -> Option<surface::Stmt> {
-        let stmts = self.statements(std::slice::from_ref(stmt), lengths, ends_kernel)?;
+    fn branch(&mut self, stmt: &ast::Stmt, lengths: &Lengths, ends_function: bool) -> Option<surface::Stmt> {
+        let stmts = self.statements(std::slice::from_ref(stmt), lengths, ends_function)?;
         self.block_of(stmts, stmt.span)
     }
 
@@ -870,7 +958,7 @@ impl Lowerer {
         let invariants = self.contract_clauses(annotation, lengths, true);
         let written = self.gpuverify_invariants(&written, lengths);
         let cond = match cond {
-            Some(cond) => self.condition(cond, lengths),
+            Some(cond) => self.without_calls(|lowerer| lowerer.condition(cond, lengths)),
             None => self.node(surface::ExprKind::Bool(true), stmt.span),
         };
         let invariants = invariants.zip(written).map(|(mut invariants, written)| {
@@ -879,7 +967,7 @@ impl Lowerer {
         });
         let mut body_stmts = self.statements(std::slice::from_ref(body), lengths, false);
         if let Some(step) = step {
-            match (self.expression_statement(step, lengths), body_stmts.as_mut()) {
+            match (self.calls_then(|lowerer| lowerer.expression_statement(step, lengths)), body_stmts.as_mut()) {
                 (Some(step), Some(body_stmts)) => body_stmts.extend(step),
                 _ => body_stmts = None,
             }
@@ -930,11 +1018,12 @@ impl Lowerer {
                 _ => ty.interval(),
             };
             let init = init.map(|value| value.expr);
-            self.declare(&declarator.name.name, Symbol::Scalar(ty, interval));
+            let name = self.local_name(&declarator.name.name);
+            self.declare(&declarator.name.name, Symbol::Scalar { ty, interval, name: name.clone() });
             let kind = surface::StmtKind::Declare {
                 ty: ty.surface(),
                 ty_span: declaration.specifiers.ty.span,
-                name: declarator.name.clone(),
+                name: surface::Ident { name, span: declarator.name.span },
                 init,
             };
             match self.surface_stmt(kind, declarator.span) {
@@ -960,7 +1049,7 @@ impl Lowerer {
         self.checked(integers::convert(value, ty, integers, span)).map(|value| value.expr)
     }
 
-    fn checked<T>(&mut self, built: Result<T, surface::TooDeep>) -> Option<T> {
+    pub(super) fn checked<T>(&mut self, built: Result<T, surface::TooDeep>) -> Option<T> {
         match built {
             Ok(value) => Some(value),
             Err(too_deep) => {
@@ -972,7 +1061,7 @@ impl Lowerer {
 
     /// An expression of type `ty` in code: an `int` where a `bool` is wanted holds when it is not
     /// 0, and a `bool` where an `int` is wanted is 1 or 0, as in C.
-    fn value(&mut self, expr: &ast::Expr, ty: CType, lengths: &Lengths) -> Option<surface::Expr> {
+    pub(super) fn value(&mut self, expr: &ast::Expr, ty: CType, lengths: &Lengths) -> Option<surface::Expr> {
         let value = self.typed(expr, Place::Code, lengths)?;
         self.converted(value, ty, Place::Code, expr.span)
     }
@@ -1018,11 +1107,14 @@ impl Lowerer {
                 );
                 return None;
             }
+            ast::ExprKind::Call { function, args } if self.helpers.contains_key(function.name.as_str()) => {
+                return self.inline(function, args, span, lengths).map(|(stmts, _)| stmts);
+            }
             ast::ExprKind::Call { function, .. } => {
                 self.unsupported(
                     span,
                     format!("a call of `{}` as a statement", function.name),
-                    "lockstep knows the barriers, GPUVerify's `__assert`, `__assume`, `__requires` and `__ensures`, and the built-ins that compute values",
+                    "lockstep knows the barriers, GPUVerify's `__assert`, `__assume`, `__requires` and `__ensures`, the built-ins that compute values, and the helper functions the file defines",
                 );
                 return None;
             }
@@ -1051,12 +1143,12 @@ impl Lowerer {
         };
         let kind = match &target.kind {
             ast::ExprKind::Name(name) => {
-                let ty = match self.lookup(name) {
-                    Some(Symbol::Scalar(ty, _)) => *ty,
-                    _ => CType::Int(integers::INT),
+                let (ty, name) = match self.lookup(name) {
+                    Some(Symbol::Scalar { ty, name, .. }) => (*ty, name.clone()),
+                    _ => (CType::Int(integers::INT), name.clone()),
                 };
                 let value = self.value(&assigned, ty, lengths)?;
-                surface::StmtKind::Assign { target: surface::Ident { name: name.clone(), span: target.span }, value }
+                surface::StmtKind::Assign { target: surface::Ident { name, span: target.span }, value }
             }
             ast::ExprKind::Index { .. } | ast::ExprKind::Unary { op: ast::UnaryOp::Deref, .. } => {
                 let (array, index, element) = self.location(target, Place::Code, lengths)?;
@@ -1147,35 +1239,41 @@ impl Lowerer {
             self.unsupported(base.span, construct, "index the array itself: `a[i + k]`");
             return None;
         };
-        let array = surface::Ident { name: name.clone(), span: base.span };
-        let (element, inner_dimensions) = match self.lookup(name) {
-            Some(Symbol::Array { element, inner_dimensions }) => (*element, inner_dimensions.clone()),
-            _ => (CType::Int(integers::INT), Vec::new()),
-        };
-        if indices.len() != inner_dimensions.len() + 1 {
-            if inner_dimensions.is_empty() {
-                // Not an array at all, or indexed twice: the resolver says which.
-                let index = self.index(indices.first()?, place, lengths)?;
-                return Some((array, index, element));
+        let (element, inner_dimensions, array, offset) = match self.lookup(name) {
+            Some(Symbol::Array { element, inner_dimensions, name, offset }) => {
+                (*element, inner_dimensions.clone(), name.clone(), offset.clone())
             }
+            _ => (CType::Int(integers::INT), Vec::new(), name.clone(), None),
+        };
+        let array = surface::Ident { name: array, span: base.span };
+        let flat = if indices.len() == inner_dimensions.len() + 1 {
+            // Row-major: ((i0 * d1 + i1) * d2 + i2) ...
+            let mut flat = self.index(indices[0], place, lengths)?;
+            for (index, dimension) in indices[1..].iter().zip(&inner_dimensions) {
+                let index = self.index(index, place, lengths)?;
+                let scaled = self.binary(surface::BinaryOp::Mul, flat, dimension.clone(), span)?;
+                flat = self.binary(surface::BinaryOp::Add, scaled, index, span)?;
+            }
+            flat
+        } else if inner_dimensions.is_empty() {
+            // Not an array at all, or indexed twice: the resolver says which.
+            self.index(indices.first()?, place, lengths)?
+        } else {
             self.unsupported(
                 span,
                 "an access to part of an array of several dimensions",
                 "index every dimension: `s[i][j]`",
             );
             return None;
-        }
-        // Row-major: ((i0 * d1 + i1) * d2 + i2) ...
-        let mut flat = self.index(indices[0], place, lengths)?;
-        for (index, dimension) in indices[1..].iter().zip(&inner_dimensions) {
-            let index = self.index(index, place, lengths)?;
-            let scaled = self.binary(surface::BinaryOp::Mul, flat, dimension.clone(), span)?;
-            flat = self.binary(surface::BinaryOp::Add, scaled, index, span)?;
-        }
+        };
+        let flat = match offset {
+            Some(offset) => self.binary(surface::BinaryOp::Add, flat, offset, span)?,
+            None => flat,
+        };
         Some((array, flat, element))
     }
 
-    fn index(&mut self, index: &ast::Expr, place: Place, lengths: &Lengths) -> Option<surface::Expr> {
+    pub(super) fn index(&mut self, index: &ast::Expr, place: Place, lengths: &Lengths) -> Option<surface::Expr> {
         let value = self.typed(index, place, lengths)?;
         let ty = match value.ty {
             CType::Bool => CType::Int(integers::INT),
@@ -1185,13 +1283,13 @@ impl Lowerer {
     }
 
     /// An expression where the surface language decides its type (annotations, array lengths).
-    fn expr(&mut self, expr: &ast::Expr, place: Place, lengths: &Lengths) -> Option<surface::Expr> {
+    pub(super) fn expr(&mut self, expr: &ast::Expr, place: Place, lengths: &Lengths) -> Option<surface::Expr> {
         self.typed(expr, place, lengths).map(|value| value.expr)
     }
 
     /// A lowered value with its C type and interval. In annotations the type is only a guess that
     /// the resolver checks, and integers are mathematical.
-    fn typed(&mut self, expr: &ast::Expr, place: Place, lengths: &Lengths) -> Option<Value> {
+    pub(super) fn typed(&mut self, expr: &ast::Expr, place: Place, lengths: &Lengths) -> Option<Value> {
         let span = expr.span;
         let int = |lowerer: &mut Lowerer, lowered: Option<surface::Expr>, ty: MachineInt| {
             let _ = lowerer;
@@ -1228,11 +1326,11 @@ impl Lowerer {
                     );
                     return None;
                 }
-                let (ty, interval) = match self.lookup(name) {
-                    Some(Symbol::Scalar(ty, interval)) => (*ty, interval.clone()),
-                    _ => (CType::Int(integers::INT), CType::Int(integers::INT).interval()),
+                let (ty, interval, name) = match self.lookup(name) {
+                    Some(Symbol::Scalar { ty, interval, name }) => (*ty, interval.clone(), name.clone()),
+                    _ => (CType::Int(integers::INT), CType::Int(integers::INT).interval(), name.clone()),
                 };
-                let lowered = self.node(surface::ExprKind::Name(name.clone()), span)?;
+                let lowered = self.node(surface::ExprKind::Name(name), span)?;
                 Some(Value { expr: lowered, ty, interval })
             }
             ast::ExprKind::Index { .. } | ast::ExprKind::Unary { op: ast::UnaryOp::Deref, .. } => {
@@ -1274,8 +1372,8 @@ impl Lowerer {
                     Place::Code => self.condition(cond, lengths),
                     Place::Annotation => self.expr(cond, place, lengths),
                 };
-                let then_value = self.typed(then_value, place, lengths);
-                let else_value = self.typed(else_value, place, lengths);
+                let then_value = self.without_calls(|lowerer| lowerer.typed(then_value, place, lengths));
+                let else_value = self.without_calls(|lowerer| lowerer.typed(else_value, place, lengths));
                 let (cond, then_value, else_value) = (cond?, then_value?, else_value?);
                 let ty = match (then_value.ty, else_value.ty) {
                     (CType::Bool, CType::Bool) => CType::Bool,
@@ -1358,10 +1456,18 @@ impl Lowerer {
                 let lowered = self.node(surface::ExprKind::Write, span);
                 int(self, lowered, integers::INT)
             }
-            ast::ExprKind::Result if place == Place::Annotation => {
-                let lowered = self.node(surface::ExprKind::Result, span);
-                int(self, lowered, integers::INT)
-            }
+            ast::ExprKind::Result if place == Place::Annotation => match self.inlining.last() {
+                // In a helper's contract, the variable that receives its result.
+                Some(Inlined { result: Some((name, ty)), .. }) => {
+                    let (name, ty) = (name.clone(), *ty);
+                    let lowered = self.node(surface::ExprKind::Name(name), span)?;
+                    Some(Value { expr: lowered, ty, interval: ty.interval() })
+                }
+                _ => {
+                    let lowered = self.node(surface::ExprKind::Result, span);
+                    int(self, lowered, integers::INT)
+                }
+            },
             ast::ExprKind::Gtid if place == Place::Annotation => self.builtin_value(Builtin::Tid, integers::INT, span),
             ast::ExprKind::Ltid if place == Place::Annotation => self.builtin_value(Builtin::Lid, integers::INT, span),
             ast::ExprKind::Backslash { word, args } if place == Place::Annotation => {
@@ -1408,7 +1514,9 @@ impl Lowerer {
         lengths: &Lengths,
     ) -> Option<surface::Expr> {
         let bound_type = self.c_type(ty)?;
-        self.scopes.push(HashMap::from([(var.name.clone(), Symbol::Scalar(bound_type, bound_type.interval()))]));
+        let name = self.local_name(&var.name);
+        let bound = Symbol::Scalar { ty: bound_type, interval: bound_type.interval(), name: name.clone() };
+        self.scopes.push(HashMap::from([(var.name.clone(), bound)]));
         // VerCors's two-part `(\forall int i; range ==> body)`: the range is the implication's
         // left side.
         let (range, body) = match (range, &body.kind) {
@@ -1430,7 +1538,7 @@ impl Lowerer {
             kind,
             ty: bound_type.surface(),
             ty_span: ty.span,
-            var: var.clone(),
+            var: surface::Ident { name, span: var.span },
             range: Box::new(range?),
             body: Box::new(body?),
         };
@@ -1475,14 +1583,13 @@ impl Lowerer {
             ("\\pointer_index", [array, index, amount]) => {
                 // `\pointer_index(a, i, q)`: `0 <= i < \pointer_length(a) ** Perm(&a[i], q)`.
                 let length = array_length(self, array)?;
-                let ast::ExprKind::Name(name) = &array.kind else { return None };
                 let lowered_index = self.index(index, Place::Annotation, lengths)?;
                 let zero = self.int(0, span)?;
                 let lower = self.binary(surface::BinaryOp::Le, zero, lowered_index.clone(), span)?;
-                let upper = self.binary(surface::BinaryOp::Lt, lowered_index.clone(), length, span)?;
+                let upper = self.binary(surface::BinaryOp::Lt, lowered_index, length, span)?;
                 let in_bounds = self.binary(surface::BinaryOp::And, lower, upper, span)?;
-                let array = surface::Ident { name: name.clone(), span: array.span };
-                let location = self.node(surface::ExprKind::Index { array, index: Box::new(lowered_index) }, span)?;
+                let (array, cell, _) = self.location_at(array, &[index], span, Place::Annotation, lengths)?;
+                let location = self.node(surface::ExprKind::Index { array, index: Box::new(cell) }, span)?;
                 let amount = self.expr(amount, Place::Annotation, lengths)?;
                 let perm = self.node(
                     surface::ExprKind::Perm {
@@ -1633,7 +1740,9 @@ impl Lowerer {
             C::And | C::Or => {
                 let surface_op = if op == C::And { S::And } else { S::Or };
                 let (lhs, rhs) = match place {
-                    Place::Code => (self.condition(lhs, lengths), self.condition(rhs, lengths)),
+                    Place::Code => {
+                        (self.condition(lhs, lengths), self.without_calls(|lowerer| lowerer.condition(rhs, lengths)))
+                    }
                     Place::Annotation => (self.expr(lhs, place, lengths), self.expr(rhs, place, lengths)),
                 };
                 boolean(self.binary(surface_op, lhs?, rhs?, span))
@@ -1784,11 +1893,14 @@ impl Lowerer {
                 let lowered = self.node(surface::ExprKind::Bool(true), span)?;
                 return Some(Value { expr: lowered, ty: CType::Bool, interval: CType::Bool.interval() });
             }
+            _ if self.helpers.contains_key(name) => {
+                return self.call_in_expression(function, args, span, place, lengths)
+            }
             _ => {
                 self.unsupported(
                     span,
                     format!("a call of `{name}`"),
-                    "lockstep knows the ids and sizes of the launch, `min`, `max` and `abs`; helper functions are not supported yet",
+                    "lockstep knows the ids and sizes of the launch, `min`, `max`, `abs`, and the helper functions the file defines",
                 );
                 return None;
             }
@@ -1836,7 +1948,7 @@ impl Lowerer {
         }
     }
 
-    fn argument_count(&mut self, name: &str, wanted: usize, given: usize, span: Span) {
+    pub(super) fn argument_count(&mut self, name: &str, wanted: usize, given: usize, span: Span) {
         self.diagnostics.push(
             Diagnostic::error(
                 Code::ArgumentCount,
@@ -1850,7 +1962,7 @@ impl Lowerer {
 
     /// The formula of a GPUVerify annotation (`__assert(e)`, ...): a specification, whose integer
     /// holds where it is not 0, as a C condition does.
-    fn gpuverify_formula(&mut self, formula: &ast::Expr, lengths: &Lengths) -> Option<surface::Expr> {
+    pub(super) fn gpuverify_formula(&mut self, formula: &ast::Expr, lengths: &Lengths) -> Option<surface::Expr> {
         let value = self.typed(formula, Place::Annotation, lengths)?;
         self.converted(value, CType::Bool, Place::Annotation, formula.span)
     }
@@ -1994,7 +2106,7 @@ fn split_invariants(cond: &ast::Expr) -> (Vec<&ast::Expr>, &ast::Expr) {
 }
 
 /// GPUVerify's `__requires(e);` or `__ensures(e);`: the clause and its formula.
-fn gpuverify_clause(stmt: &ast::Stmt) -> Option<(surface::ClauseKind, &ast::Expr)> {
+pub(super) fn gpuverify_clause(stmt: &ast::Stmt) -> Option<(surface::ClauseKind, &ast::Expr)> {
     let ast::StmtKind::Expr(ast::Expr { kind: ast::ExprKind::Call { function, args }, .. }) = &stmt.kind else {
         return None;
     };
@@ -2031,23 +2143,16 @@ fn ends_in_return(stmt: &ast::Stmt) -> bool {
     }
 }
 
-/// The statements of a branch, with a final `return;` dropped.
+/// The statements of a branch: those of its block, or the statement itself.
 fn flatten(stmt: &ast::Stmt) -> Vec<ast::Stmt> {
-    let mut stmts = match &stmt.kind {
+    match &stmt.kind {
         ast::StmtKind::Block(block) => block.stmts.clone(),
         _ => vec![stmt.clone()],
-    };
-    if stmts.last().is_some_and(ends_in_return) {
-        let last = stmts.pop().expect("checked");
-        if let ast::StmtKind::Block(_) = last.kind {
-            stmts.extend(flatten(&last));
-        }
     }
-    stmts
 }
 
 /// The names that statements assign, anywhere in them.
-fn assigned_names(stmts: &[ast::Stmt], out: &mut HashSet<String>) {
+pub(super) fn assigned_names(stmts: &[ast::Stmt], out: &mut HashSet<String>) {
     fn in_expr(expr: &ast::Expr, out: &mut HashSet<String>) {
         let target = match &expr.kind {
             ast::ExprKind::Assign { target, value, .. } => {

@@ -9,6 +9,7 @@
 //! It reads no file and prints nothing: problems are [`Diagnostic`]s with a stable code and a span.
 
 pub mod ast;
+mod inline;
 pub mod integers;
 pub mod lexer;
 pub mod lower;

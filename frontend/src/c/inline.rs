@@ -1,0 +1,548 @@
+//! Helper functions (`__device__` functions in CUDA, plain functions in OpenCL C), inlined where
+//! they are called, as GPUVerify inlines them by default.
+//!
+//! A call `f(e1, ..., en)` becomes a block run where the call is: the scalar parameters are
+//! variables that receive the arguments, converted to their types as C passes them; a pointer
+//! parameter is the array the argument points into (`a`, `a + k` or `&a[k]`), its cells counted
+//! from `k`; the body follows, its `return e;` assigning a variable that stands for the call's
+//! value in the expression that made it. Each call's variables carry its own suffix (`x@f1`), so
+//! that they meet neither the caller's nor another call's. The helper's contract, written in an
+//! annotation before it or as GPUVerify's `__requires`/`__ensures` at the start of its body, is
+//! checked at each call: its `requires` before the body and its `ensures` after it, as
+//! assertions, never assumed unchecked.
+//!
+//! A call runs where the statement that makes it runs, once, before it: so a call in a loop's
+//! condition, or after `&&`, `||` or `?` (where C may not evaluate it), is refused, as is a
+//! recursive one. A helper no kernel calls is never read.
+
+use crate::c::ast;
+use crate::c::integers::{self, CType, Value};
+use crate::c::lower::{assigned_names, gpuverify_clause, Helper, Inlined, Lengths, Lowerer, Place, Symbol};
+use crate::diagnostics::{Code, Diagnostic};
+use crate::pvl::ast as surface;
+use lockstep_logic::Span;
+use std::collections::{HashMap, HashSet};
+
+/// How deep calls may nest inside inlined helpers.
+const MAX_INLINING: usize = 16;
+
+/// What a parameter stands for in one call.
+enum Argument {
+    Scalar(CType, Value),
+    /// The array the pointer points into, where it points (a variable holding the offset), and
+    /// the cells from there on.
+    Array {
+        symbol: Box<Symbol>,
+        offset: Option<(String, surface::Expr)>,
+        length: Option<surface::Expr>,
+    },
+}
+
+impl<'f> Lowerer<'f> {
+    /// Records a helper function the kernels may call.
+    pub(super) fn helper(&mut self, function: &'f ast::Function, contract: Option<&'f ast::Annotation>) {
+        let name = function.name.name.as_str();
+        if self.helpers.contains_key(name) {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    Code::DuplicateName,
+                    format!("the function `{name}` is defined twice"),
+                    function.name.span,
+                    "defined again",
+                )
+                .with_help("give each function one definition"),
+            );
+            return;
+        }
+        self.helpers.insert(name, Helper { function, contract });
+    }
+
+    /// A call of a helper inside an expression: its code runs before the statement, and its
+    /// value is the variable that receives its result.
+    pub(super) fn call_in_expression(
+        &mut self,
+        callee: &surface::Ident,
+        args: &[ast::Expr],
+        span: Span,
+        place: Place,
+        lengths: &Lengths,
+    ) -> Option<Value> {
+        if place == Place::Annotation {
+            self.unsupported(
+                span,
+                format!("a call of the helper function `{}` in an annotation", callee.name),
+                "lockstep inlines helper functions into the code; a specification cannot call one",
+            );
+            return None;
+        }
+        if self.calls.is_none() {
+            self.unsupported(
+                span,
+                format!("a call of the helper function `{}` here", callee.name),
+                "lockstep inlines a helper before the statement that calls it, so it reads a call that runs exactly once there: not in a loop's condition, nor after `&&`, `||` or `?`; call it in a statement of its own",
+            );
+            return None;
+        }
+        let (stmts, value) = self.inline(callee, args, span, lengths)?;
+        let Some(value) = value else {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    Code::TypeMismatch,
+                    format!("`{}` returns no value", callee.name),
+                    span,
+                    "a `void` function used as a value",
+                )
+                .with_help("call it as a statement of its own"),
+            );
+            return None;
+        };
+        self.calls.get_or_insert_with(Vec::new).extend(stmts);
+        Some(value)
+    }
+
+    /// The code of a call of a helper, and the value it returns (`None` for `void`).
+    pub(super) fn inline(
+        &mut self,
+        callee: &surface::Ident,
+        args: &[ast::Expr],
+        span: Span,
+        lengths: &Lengths,
+    ) -> Option<(Vec<surface::Stmt>, Option<Value>)> {
+        let Helper { function, contract } = *self.helpers.get(callee.name.as_str())?;
+        if self.inlining.iter().any(|inlined| inlined.name == callee.name) {
+            self.unsupported(
+                span,
+                format!("the recursive call of `{}`", callee.name),
+                "lockstep inlines helper functions, so they may not call themselves; write the recursion as a loop",
+            );
+            return None;
+        }
+        if self.inlining.len() >= MAX_INLINING {
+            self.unsupported(
+                span,
+                format!("helper calls nested more than {MAX_INLINING} deep"),
+                "call fewer helpers from helpers",
+            );
+            return None;
+        }
+        let params: Vec<&ast::Param> = function.params.iter().filter(|param| !is_void(param)).collect();
+        if params.len() != args.len() {
+            self.argument_count(&callee.name, params.len(), args.len(), span);
+            return None;
+        }
+        let body = function.body.as_ref()?;
+        if function.pointers > 0 {
+            self.unsupported(
+                function.name.span,
+                format!("the helper function `{}` that returns a pointer", callee.name),
+                "return an index into the array instead",
+            );
+            return None;
+        }
+        let result = match function.specifiers.ty.base {
+            ast::BaseType::Void => None,
+            _ => Some(self.c_type(&function.specifiers.ty)?),
+        };
+        // The arguments, in the caller's scope.
+        let mut arguments = Vec::new();
+        for (param, arg) in params.iter().zip(args) {
+            arguments.push(self.argument(param, arg, lengths)?);
+        }
+        self.inlined += 1;
+        let suffix = format!("@{}{}", callee.name, self.inlined);
+        let result = result.map(|ty| (format!("\\result{suffix}"), ty));
+        let mut stmts = Vec::new();
+        if let Some((name, ty)) = &result {
+            let kind = surface::StmtKind::Declare {
+                ty: ty.surface(),
+                ty_span: function.specifiers.ty.span,
+                name: surface::Ident { name: name.clone(), span },
+                init: None,
+            };
+            stmts.push(self.surface_stmt(kind, span)?);
+        }
+        // The body sees its parameters only, as in C.
+        let caller_scopes = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
+        let mut assigned = HashSet::new();
+        assigned_names(&body.stmts, &mut assigned);
+        let caller_assigned = std::mem::replace(&mut self.assigned, assigned);
+        self.inlining.push(Inlined { name: callee.name.clone(), suffix, result: result.clone() });
+        let block = self.inlined_body(function, contract, &params, arguments, span);
+        self.inlining.pop();
+        self.assigned = caller_assigned;
+        self.scopes = caller_scopes;
+        stmts.push(self.block_of(block?, span)?);
+        let value = match result {
+            Some((name, ty)) => {
+                let expr = self.node(surface::ExprKind::Name(name), span)?;
+                Some(Value { expr, ty, interval: ty.interval() })
+            }
+            None => None,
+        };
+        Some((stmts, value))
+    }
+
+    /// The block a call runs: the parameters receive the arguments, the contract's `requires` is
+    /// checked, the body runs, and its `ensures` is checked.
+    fn inlined_body(
+        &mut self,
+        function: &ast::Function,
+        contract: Option<&ast::Annotation>,
+        params: &[&ast::Param],
+        arguments: Vec<Argument>,
+        span: Span,
+    ) -> Option<Vec<surface::Stmt>> {
+        let body = function.body.as_ref()?;
+        let mut stmts = Vec::new();
+        let mut lengths = Lengths::new();
+        for (param, argument) in params.iter().zip(arguments) {
+            let c_name = &param.declarator.name.name;
+            let name = self.local_name(c_name);
+            match argument {
+                Argument::Scalar(ty, value) => {
+                    // A parameter the body never assigns keeps the interval of its argument.
+                    let interval = if self.assigned.contains(c_name) { ty.interval() } else { value.interval.clone() };
+                    self.declare(c_name, Symbol::Scalar { ty, interval, name: name.clone() });
+                    let kind = surface::StmtKind::Declare {
+                        ty: ty.surface(),
+                        ty_span: param.specifiers.ty.span,
+                        name: surface::Ident { name, span: param.declarator.name.span },
+                        init: Some(value.expr),
+                    };
+                    stmts.push(self.surface_stmt(kind, param.declarator.name.span)?);
+                }
+                Argument::Array { symbol, offset, length } => {
+                    let symbol = match (*symbol, offset) {
+                        (Symbol::Array { element, inner_dimensions, name: array, .. }, Some((offset_name, value))) => {
+                            let offset_name = self.local_name(&offset_name);
+                            let kind = surface::StmtKind::Declare {
+                                ty: surface::TypeName::Int,
+                                ty_span: param.specifiers.ty.span,
+                                name: surface::Ident { name: offset_name.clone(), span: param.declarator.name.span },
+                                init: Some(value),
+                            };
+                            stmts.push(self.surface_stmt(kind, param.declarator.name.span)?);
+                            let offset = self.node(surface::ExprKind::Name(offset_name), span)?;
+                            Symbol::Array { element, inner_dimensions, name: array, offset: Some(offset) }
+                        }
+                        (symbol, _) => symbol,
+                    };
+                    if let Some(length) = length {
+                        let length = match &symbol {
+                            Symbol::Array { offset: Some(offset), .. } => {
+                                surface::Expr::binary(surface::BinaryOp::Sub, length, offset.clone())
+                            }
+                            _ => Ok(length),
+                        };
+                        lengths.insert(c_name.clone(), self.checked(length)?);
+                    }
+                    self.declare(c_name, symbol);
+                }
+            }
+        }
+        let (requires, ensures) = self.helper_contract(contract, &body.stmts, &lengths)?;
+        stmts.extend(requires);
+        let leading = body.stmts.iter().take_while(|stmt| gpuverify_clause(stmt).is_some()).count();
+        let code = self.statements(&body.stmts[leading..], &lengths, true)?;
+        stmts.push(self.block_of(code, body.span)?);
+        stmts.extend(ensures);
+        Some(stmts)
+    }
+
+    /// A helper's contract as the assertions checked before and after its body.
+    fn helper_contract(
+        &mut self,
+        contract: Option<&ast::Annotation>,
+        body: &[ast::Stmt],
+        lengths: &Lengths,
+    ) -> Option<(Vec<surface::Stmt>, Vec<surface::Stmt>)> {
+        // Each formula, and whether it is checked before the body (else after it).
+        let mut formulas = Vec::new();
+        let mut ok = true;
+        for clause in contract.map(|contract| contract.clauses.as_slice()).unwrap_or_default() {
+            match clause {
+                ast::SpecClause::Clause { kind, formula, span } => {
+                    let sides: &[bool] = match kind {
+                        ast::SpecKind::Requires => &[true],
+                        ast::SpecKind::Ensures => &[false],
+                        ast::SpecKind::Context => &[true, false],
+                        other => {
+                            self.misplaced_clause(*other, *span, "a helper function's contract");
+                            ok = false;
+                            continue;
+                        }
+                    };
+                    for before in sides {
+                        formulas.push((*before, self.expr(formula, Place::Annotation, lengths), *span));
+                    }
+                }
+                ast::SpecClause::Unknown { keyword, span } => {
+                    self.unknown_clause(keyword, *span);
+                    ok = false;
+                }
+            }
+        }
+        // GPUVerify's `__requires(e);` and `__ensures(e);` at the start of the body.
+        for stmt in body {
+            let Some((kind, formula)) = gpuverify_clause(stmt) else { break };
+            let before = kind == surface::ClauseKind::Requires;
+            formulas.push((before, self.gpuverify_formula(formula, lengths), stmt.span));
+        }
+        let (mut requires, mut ensures) = (Vec::new(), Vec::new());
+        for (before, formula, span) in formulas {
+            match formula.and_then(|formula| self.surface_stmt(surface::StmtKind::Assert(formula), span)) {
+                Some(stmt) if before => requires.push(stmt),
+                Some(stmt) => ensures.push(stmt),
+                None => ok = false,
+            }
+        }
+        ok.then_some((requires, ensures))
+    }
+
+    /// What an argument gives its parameter: a value converted to the parameter's type, or the
+    /// array a pointer parameter points into.
+    fn argument(&mut self, param: &ast::Param, arg: &ast::Expr, lengths: &Lengths) -> Option<Argument> {
+        let declarator = &param.declarator;
+        if declarator.pointers == 0 && declarator.dimensions.is_empty() {
+            let ty = self.c_type(&param.specifiers.ty)?;
+            let value = self.typed(arg, Place::Code, lengths)?;
+            let value = self.checked(integers::convert(value, ty, self.integers, arg.span))?;
+            return Some(Argument::Scalar(ty, value));
+        }
+        let wanted = self.c_type(&param.specifiers.ty)?;
+        if declarator.pointers + declarator.dimensions.len() > 1 {
+            self.unsupported(
+                param.span,
+                "a pointer to pointers, or an array parameter of several dimensions",
+                "pass a flat array and compute its index",
+            );
+            return None;
+        }
+        let mut steps = Vec::new();
+        let Some(array_name) = self.pointer(arg, &mut steps) else { return self.unsupported_argument(arg) };
+        let Some(Symbol::Array { element, inner_dimensions, name, offset: outer }) = self.lookup(array_name).cloned()
+        else {
+            return self.unsupported_argument(arg);
+        };
+        if !inner_dimensions.is_empty() {
+            self.unsupported(
+                arg.span,
+                "passing an array of several dimensions to a helper",
+                "pass a flat array and compute its index",
+            );
+            return None;
+        }
+        if element != wanted {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    Code::TypeMismatch,
+                    format!(
+                        "`{array_name}` holds `{}`, and the parameter points to `{}`",
+                        type_name(element),
+                        type_name(wanted)
+                    ),
+                    arg.span,
+                    "another element type",
+                )
+                .with_help("pass an array of the parameter's element type"),
+            );
+            return None;
+        }
+        let length = lengths.get(array_name).cloned();
+        if steps.is_empty() {
+            let symbol = Symbol::Array { element, inner_dimensions, name, offset: outer };
+            return Some(Argument::Array { symbol: Box::new(symbol), offset: None, length });
+        }
+        let mut index: Option<surface::Expr> = None;
+        for (forward, step) in steps {
+            let step = self.index(step, Place::Code, lengths)?;
+            index = Some(match (index, forward) {
+                (None, true) => step,
+                (None, false) => self
+                    .node(surface::ExprKind::Unary { op: surface::UnaryOp::Neg, operand: Box::new(step) }, arg.span)?,
+                (Some(sum), true) => self.binary(surface::BinaryOp::Add, sum, step, arg.span)?,
+                (Some(sum), false) => self.binary(surface::BinaryOp::Sub, sum, step, arg.span)?,
+            });
+        }
+        let index = index?;
+        // A pointer into a pointer parameter: the offsets add up, and the length counts from
+        // the array's start.
+        let (offset, length) = match outer {
+            Some(outer) => {
+                let total = self.binary(surface::BinaryOp::Add, outer.clone(), index, arg.span)?;
+                let length = match length {
+                    Some(length) => Some(self.binary(surface::BinaryOp::Add, length, outer, arg.span)?),
+                    None => None,
+                };
+                (total, length)
+            }
+            None => (index, length),
+        };
+        let symbol = Symbol::Array { element, inner_dimensions, name, offset: None };
+        let offset_name = format!("{}.offset", param.declarator.name.name);
+        Some(Argument::Array { symbol: Box::new(symbol), offset: Some((offset_name, offset)), length })
+    }
+
+    /// The array a pointer expression points into (`a`, `a + k`, `k + a`, `a - k`, `&a[k]`, and
+    /// these nested), with the steps it takes from the array's start, each forward or back.
+    fn pointer<'e>(&self, expr: &'e ast::Expr, steps: &mut Vec<(bool, &'e ast::Expr)>) -> Option<&'e String> {
+        match &expr.kind {
+            ast::ExprKind::Name(name) => matches!(self.lookup(name), Some(Symbol::Array { .. })).then_some(name),
+            ast::ExprKind::Binary { op: op @ (ast::BinaryOp::Add | ast::BinaryOp::Sub), lhs, rhs } => {
+                if let Some(array) = self.pointer(lhs, steps) {
+                    steps.push((*op == ast::BinaryOp::Add, rhs));
+                    return Some(array);
+                }
+                let array = if *op == ast::BinaryOp::Add { self.pointer(rhs, steps)? } else { return None };
+                steps.push((true, lhs));
+                Some(array)
+            }
+            ast::ExprKind::Unary { op: ast::UnaryOp::AddressOf, operand } => match &operand.kind {
+                ast::ExprKind::Index { base, index } => {
+                    let array = self.pointer(base, steps)?;
+                    steps.push((true, index));
+                    Some(array)
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn unsupported_argument<T>(&mut self, arg: &ast::Expr) -> Option<T> {
+        self.unsupported(
+            arg.span,
+            "this pointer argument",
+            "pass an array, or a pointer into one: `a`, `a + k` or `&a[k]`",
+        );
+        None
+    }
+
+    /// A `return` that ends a kernel or an inlined helper: the helper's result receives its value.
+    pub(super) fn returned(
+        &mut self,
+        value: Option<&ast::Expr>,
+        span: Span,
+        lengths: &Lengths,
+    ) -> Option<Vec<surface::Stmt>> {
+        let result = self.inlining.last().map(|inlined| inlined.result.clone());
+        match (result, value) {
+            (None | Some(None), None) => Some(Vec::new()),
+            (Some(Some((name, ty))), Some(value)) => {
+                let value = self.value(value, ty, lengths)?;
+                let kind = surface::StmtKind::Assign { target: surface::Ident { name, span }, value };
+                Some(vec![self.surface_stmt(kind, span)?])
+            }
+            (None, Some(value)) => {
+                self.diagnostics.push(
+                    Diagnostic::error(Code::MainSignature, "a kernel returns no value", value.span, "a value")
+                        .with_help("write `return;`; a kernel's results go into arrays"),
+                );
+                None
+            }
+            (Some(None), Some(value)) => {
+                self.diagnostics.push(
+                    Diagnostic::error(Code::TypeMismatch, "a `void` function returns no value", value.span, "a value")
+                        .with_help("write `return;`, or give the function a result type"),
+                );
+                None
+            }
+            (Some(Some(_)), None) => {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        Code::TypeMismatch,
+                        "`return;` in a function that returns a value",
+                        span,
+                        "no value",
+                    )
+                    .with_help("return a value of the function's type"),
+                );
+                None
+            }
+        }
+    }
+}
+
+/// A C type as C writes it.
+fn type_name(ty: CType) -> &'static str {
+    match ty {
+        CType::Bool => "bool",
+        CType::Int(int) => int.name(),
+    }
+}
+
+/// `void` in `f(void)`: no parameter at all.
+fn is_void(param: &ast::Param) -> bool {
+    param.specifiers.ty.base == ast::BaseType::Void
+        && param.declarator.pointers == 0
+        && param.declarator.name.name.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::c::{check, integers::Integers, Dialect};
+    use crate::diagnostics::Code;
+
+    /// The first diagnostic of a file of helpers and a kernel `k(global int* a)` with `body`.
+    fn first_diagnostic(helpers: &str, body: &str) -> (Code, String) {
+        let text = format!("{helpers}\n__kernel void k(global int* a) {{ {body} }}");
+        let (_, diagnostics) = check(&text, Dialect::OpenCl, Integers::Machine);
+        let first = diagnostics.first().unwrap_or_else(|| panic!("`{helpers}` `{body}` is accepted"));
+        (first.code, first.message.clone())
+    }
+
+    #[test]
+    fn calls_that_cannot_be_inlined_are_named() {
+        let one = "int one(void) { return 1; }";
+        for (helpers, body, code, message) in [
+            ("int f(int x) { return f(x); }", "a[0] = f(1);", Code::Unsupported, "the recursive call of `f`"),
+            (
+                "int f(int x); int g(int x) { return f(x); } int f(int x) { return g(x); }",
+                "a[0] = f(1);",
+                Code::Unsupported,
+                "the recursive call of `f`",
+            ),
+            (
+                one,
+                "if (a[0] > 0 && one() > 0) a[1] = 1;",
+                Code::Unsupported,
+                "a call of the helper function `one` here",
+            ),
+            (one, "a[0] = a[1] > 0 ? one() : 0;", Code::Unsupported, "a call of the helper function `one` here"),
+            (one, "while (one() > a[0]) a[0] = 1;", Code::Unsupported, "a call of the helper function `one` here"),
+            (
+                one,
+                "/*@ assert one() == 1; @*/",
+                Code::Unsupported,
+                "a call of the helper function `one` in an annotation",
+            ),
+            (
+                "global int* at(global int* p) { return p; }",
+                "at(a);",
+                Code::Unsupported,
+                "the helper function `at` that returns a pointer",
+            ),
+            ("void set(global int* p) { p[0] = 1; }", "set(a[0]);", Code::Unsupported, "this pointer argument"),
+            ("void nothing(void) { }", "a[0] = nothing();", Code::TypeMismatch, "`nothing` returns no value"),
+            (
+                "int f(int x) { return; }",
+                "a[0] = f(1);",
+                Code::TypeMismatch,
+                "`return;` in a function that returns a value",
+            ),
+            ("void f(int x) { return x; }", "f(1);", Code::TypeMismatch, "a `void` function returns no value"),
+            ("int f(int x) { return x; }", "a[0] = f(1, 2);", Code::ArgumentCount, "`f` takes 1 argument(s)"),
+            ("void f(void) { } void f(void) { }", "f();", Code::DuplicateName, "the function `f` is defined twice"),
+            (
+                "void f(global uint* p) { p[0] = 1; }",
+                "f(a);",
+                Code::TypeMismatch,
+                "`a` holds `int`, and the parameter points to `unsigned int`",
+            ),
+        ] {
+            let (found_code, found_message) = first_diagnostic(helpers, body);
+            assert_eq!(found_code, code, "{helpers} {body}: {found_message}");
+            assert!(found_message.starts_with(message), "{helpers} {body}: {found_message}");
+        }
+    }
+}
