@@ -907,3 +907,28 @@ fn real_boogie_reads_the_names_of_c_kernels() {
         assert_eq!(outcomes("boogie"), outcomes("z3"), "{path}");
     }
 }
+
+/// A floating-point operation gives an arbitrary value: a copy keeps its value, `x * 1.0f` and a
+/// comparison (NaN) do not, and the reads inside floating-point expressions are still checked.
+#[test]
+fn floating_point_values_are_kept_by_copies_only() {
+    let output = lockstep(&["verify", "--format", "json", "frontend/tests/verify/floats.cl"]);
+    assert_eq!(output.status.code(), Some(1));
+    let report = json(&output);
+    let verdicts: Vec<(&str, Vec<String>)> = report["files"][0]["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|kernel| (kernel["name"].as_str().unwrap(), with_status(kernel, "failed")))
+        .collect();
+    let failed = |places: &[&str]| places.iter().map(|place| place.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        verdicts,
+        [
+            ("copies", failed(&[])),
+            ("takes_nan_for_a_number", failed(&["thread.post:17"])),
+            ("multiplies_by_one", failed(&["thread.post:26"])),
+            ("reads_out_of_bounds", failed(&["access.bounds:36", "access.read:36"])),
+        ]
+    );
+}

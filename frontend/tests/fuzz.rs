@@ -123,6 +123,8 @@ const C_VOCABULARY: &[&str] = &[
     "uint",
     "bool",
     "float",
+    "double",
+    "half",
     "const",
     "struct",
     "if",
@@ -191,6 +193,9 @@ const C_VOCABULARY: &[&str] = &[
     "2147483647",
     "4294967296",
     "1.5f",
+    "2.0",
+    "sqrt",
+    "fabs",
     "'c'",
     "(",
     ")",
@@ -234,8 +239,12 @@ const C_VOCABULARY: &[&str] = &[
     "#",
 ];
 
-const C_SEEDS: &[(&str, &str)] =
-    &[("fuzz.cu", include_str!("verify/blur.cu")), ("fuzz.cl", include_str!("verify/add.cl"))];
+const C_SEEDS: &[(&str, &str)] = &[
+    ("fuzz.cu", include_str!("verify/blur.cu")),
+    ("fuzz.cl", include_str!("verify/add.cl")),
+    ("fuzz.cl", include_str!("verify/helpers.cl")),
+    ("fuzz.cl", include_str!("verify/floats.cl")),
+];
 
 /// What must hold for every input: spans inside the text, rendering works, and a program is
 /// returned exactly when there is no error.

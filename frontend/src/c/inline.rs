@@ -16,7 +16,7 @@
 //! recursive one. A helper no kernel calls is never read.
 
 use crate::c::ast;
-use crate::c::integers::{self, CType, Value};
+use crate::c::integers::{CType, Value};
 use crate::c::lower::{assigned_names, gpuverify_clause, Helper, Inlined, Lengths, Lowerer, Place, Symbol};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::pvl::ast as surface;
@@ -75,7 +75,7 @@ impl<'f> Lowerer<'f> {
             );
             return None;
         }
-        if self.calls.is_none() {
+        if self.before.is_none() || self.conditional {
             self.unsupported(
                 span,
                 format!("a call of the helper function `{}` here", callee.name),
@@ -96,7 +96,7 @@ impl<'f> Lowerer<'f> {
             );
             return None;
         };
-        self.calls.get_or_insert_with(Vec::new).extend(stmts);
+        self.before.get_or_insert_with(Vec::new).extend(stmts);
         Some(value)
     }
 
@@ -148,8 +148,8 @@ impl<'f> Lowerer<'f> {
         for (param, arg) in params.iter().zip(args) {
             arguments.push(self.argument(param, arg, lengths)?);
         }
-        self.inlined += 1;
-        let suffix = format!("@{}{}", callee.name, self.inlined);
+        self.fresh += 1;
+        let suffix = format!("@{}{}", callee.name, self.fresh);
         let result = result.map(|ty| (format!("\\result{suffix}"), ty));
         let mut stmts = Vec::new();
         if let Some((name, ty)) = &result {
@@ -306,7 +306,7 @@ impl<'f> Lowerer<'f> {
         if declarator.pointers == 0 && declarator.dimensions.is_empty() {
             let ty = self.c_type(&param.specifiers.ty)?;
             let value = self.typed(arg, Place::Code, lengths)?;
-            let value = self.checked(integers::convert(value, ty, self.integers, arg.span))?;
+            let value = self.convert(value, ty, Place::Code, arg.span)?;
             return Some(Argument::Scalar(ty, value));
         }
         let wanted = self.c_type(&param.specifiers.ty)?;
@@ -338,8 +338,8 @@ impl<'f> Lowerer<'f> {
                     Code::TypeMismatch,
                     format!(
                         "`{array_name}` holds `{}`, and the parameter points to `{}`",
-                        type_name(element),
-                        type_name(wanted)
+                        element.name(),
+                        wanted.name()
                     ),
                     arg.span,
                     "another element type",
@@ -460,14 +460,6 @@ impl<'f> Lowerer<'f> {
                 None
             }
         }
-    }
-}
-
-/// A C type as C writes it.
-fn type_name(ty: CType) -> &'static str {
-    match ty {
-        CType::Bool => "bool",
-        CType::Int(int) => int.name(),
     }
 }
 

@@ -43,17 +43,25 @@ pub const SIZE_T: MachineInt = MachineInt { bits: 64, signed: false };
 pub enum CType {
     Bool,
     Int(MachineInt),
+    /// `half`, `float` or `double`, by its bits. A floating-point value is an integer of the IR
+    /// that only copies preserve: every operation on one gives an arbitrary value
+    /// ([`crate::c::lower`]), so it never reaches the functions of this module.
+    Float(u32),
 }
+
+pub const FLOAT: CType = CType::Float(32);
+pub const DOUBLE: CType = CType::Float(64);
 
 impl CType {
     pub fn surface(self) -> surface::TypeName {
         match self {
             CType::Bool => surface::TypeName::Bool,
-            CType::Int(_) => surface::TypeName::Int,
+            CType::Int(_) | CType::Float(_) => surface::TypeName::Int,
         }
     }
 
-    /// The interval every value of the type lies in.
+    /// The interval every value of the type lies in: for a floating-point type, every integer
+    /// its arbitrary values may be.
     pub fn interval(self) -> Interval {
         match self {
             CType::Bool => Interval::new(0, 1),
@@ -61,8 +69,32 @@ impl CType {
                 let (least, greatest) = int.bounds();
                 Interval { least, greatest }
             }
+            CType::Float(_) => {
+                let unbounded: BigInt = BigInt::one() << 2048;
+                Interval { least: -unbounded.clone(), greatest: unbounded }
+            }
         }
     }
+
+    /// C's name of the type.
+    pub fn name(self) -> &'static str {
+        match self {
+            CType::Bool => "bool",
+            CType::Int(int) => int.name(),
+            CType::Float(16) => "half",
+            CType::Float(32) => "float",
+            CType::Float(_) => "double",
+        }
+    }
+}
+
+/// The widest floating-point type among `types`, if any is one: the type of an operation's
+/// result under the usual arithmetic conversions.
+pub fn floating(types: impl IntoIterator<Item = CType>) -> Option<CType> {
+    types.into_iter().filter(|ty| matches!(ty, CType::Float(_))).max_by_key(|ty| match ty {
+        CType::Float(bits) => *bits,
+        _ => 0,
+    })
 }
 
 /// A closed interval of integers.
@@ -193,6 +225,12 @@ pub fn convert(value: Value, to: CType, integers: Integers, span: Span) -> Resul
                 return Ok(Value { ty: to, ..value });
             }
             Ok(Value { expr: wrapped(value.expr, int_type, span)?, ty: to, interval: to.interval() })
+        }
+        // The lowering gives every conversion to or from a floating-point type an arbitrary
+        // value ([`crate::c::lower`]); only a value kept in its own type comes here.
+        (CType::Float(_), _) | (_, CType::Float(_)) => {
+            debug_assert_eq!(value.ty, to, "a floating-point conversion reached the integers");
+            Ok(value)
         }
     }
 }

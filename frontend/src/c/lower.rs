@@ -51,8 +51,9 @@ pub fn lower(
         assigned: HashSet::new(),
         helpers: HashMap::new(),
         inlining: Vec::new(),
-        inlined: 0,
-        calls: None,
+        fresh: 0,
+        before: None,
+        conditional: false,
     };
     // Each function with the annotation written right before it: the kernels to lower, and the
     // helpers to inline where they are called.
@@ -135,7 +136,7 @@ fn literal_type(value: &BigInt, unsigned: bool) -> MachineInt {
 fn size_of(ty: CType) -> u32 {
     match ty {
         CType::Bool => 1,
-        CType::Int(int) => int.bits / 8,
+        CType::Int(MachineInt { bits, .. }) | CType::Float(bits) => bits / 8,
     }
 }
 
@@ -161,12 +162,16 @@ pub(super) struct Lowerer<'f> {
     pub(super) helpers: HashMap<&'f str, Helper<'f>>,
     /// The helpers being inlined, innermost last.
     pub(super) inlining: Vec<Inlined>,
-    /// How many calls have been inlined so far, to name their variables apart.
-    pub(super) inlined: u32,
-    /// Where the helper calls of the statement being lowered go, to run before it; `None` where
-    /// an expression may run other than once before its statement (a loop's condition, after
-    /// `&&`, `||` or `?`), so that a call there cannot be inlined.
-    pub(super) calls: Option<Vec<surface::Stmt>>,
+    /// How many names have been made up so far (for inlined calls and floating-point values),
+    /// to keep them apart.
+    pub(super) fresh: u32,
+    /// What runs before the statement being lowered: the inlined code of its helper calls and
+    /// the declarations of its arbitrary floating-point values. `None` where an expression may
+    /// run more than once in its statement (a loop's condition), where neither can be placed.
+    pub(super) before: Option<Vec<surface::Stmt>>,
+    /// Whether the expression being lowered may not run when its statement does (after `&&`,
+    /// `||` or `?`), so that a helper call there cannot be inlined before the statement.
+    pub(super) conditional: bool,
 }
 
 /// A helper function and its contract.
@@ -275,11 +280,14 @@ impl<'f> Lowerer<'f> {
             ast::BaseType::Short => 16,
             ast::BaseType::Int => 32,
             ast::BaseType::Long | ast::BaseType::SizeT => 64,
-            ast::BaseType::Void | ast::BaseType::Float | ast::BaseType::Double | ast::BaseType::Half => {
+            ast::BaseType::Half => return Some(CType::Float(16)),
+            ast::BaseType::Float => return Some(integers::FLOAT),
+            ast::BaseType::Double => return Some(integers::DOUBLE),
+            ast::BaseType::Void => {
                 self.unsupported(
                     ty.span,
                     format!("the type `{}`", type_name(ty)),
-                    "lockstep reads the integer types and `bool` so far",
+                    "values have integer, floating-point or `bool` types",
                 );
                 return None;
             }
@@ -626,39 +634,50 @@ impl<'f> Lowerer<'f> {
         ends_function: bool,
     ) -> Option<Vec<surface::Stmt>> {
         self.scopes.push(HashMap::new());
-        // Each statement inlines its own calls before itself.
-        let calls = self.calls.take();
+        // Each statement places its own code before itself.
+        let before = self.before.take();
+        let conditional = std::mem::replace(&mut self.conditional, false);
         let lowered = self.statements_in_scope(stmts, lengths, ends_function);
-        self.calls = calls;
+        self.before = before;
+        self.conditional = conditional;
         self.scopes.pop();
         lowered
     }
 
-    /// Lowers a statement's expressions with `lower`: what it gives, and the inlined code of the
-    /// helper calls in them, to run before the statement.
-    fn with_calls<T>(&mut self, lower: impl FnOnce(&mut Self) -> Option<T>) -> Option<(Vec<surface::Stmt>, T)> {
-        let outer = self.calls.replace(Vec::new());
+    /// Lowers a statement's expressions with `lower`: what it gives, and what must run before
+    /// the statement (the inlined code of the helper calls in them, ...).
+    fn with_before<T>(&mut self, lower: impl FnOnce(&mut Self) -> Option<T>) -> Option<(Vec<surface::Stmt>, T)> {
+        let outer = self.before.replace(Vec::new());
         let lowered = lower(self);
-        let calls = std::mem::replace(&mut self.calls, outer).unwrap_or_default();
-        Some((calls, lowered?))
+        let before = std::mem::replace(&mut self.before, outer).unwrap_or_default();
+        Some((before, lowered?))
     }
 
-    /// The statements `lower` gives, after the inlined code of the helper calls in them.
-    fn calls_then(
+    /// The statements `lower` gives, after what must run before them.
+    fn before_then(
         &mut self,
         lower: impl FnOnce(&mut Self) -> Option<Vec<surface::Stmt>>,
     ) -> Option<Vec<surface::Stmt>> {
-        let (mut stmts, lowered) = self.with_calls(lower)?;
+        let (mut stmts, lowered) = self.with_before(lower)?;
         stmts.extend(lowered);
         Some(stmts)
     }
 
-    /// Lowers with `lower` an expression that may run other than once before its statement: no
-    /// call in it can be inlined.
-    pub(super) fn without_calls<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
-        let outer = self.calls.take();
+    /// Lowers with `lower` an expression that may run more than once in its statement (a loop's
+    /// condition): nothing can be placed before it.
+    pub(super) fn repeated<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
+        let outer = self.before.take();
         let lowered = lower(self);
-        self.calls = outer;
+        self.before = outer;
+        lowered
+    }
+
+    /// Lowers with `lower` an expression that may not run when its statement does (after `&&`,
+    /// `||` or `?`): no helper call in it can be inlined before the statement.
+    fn conditionally<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
+        let outer = std::mem::replace(&mut self.conditional, true);
+        let lowered = lower(self);
+        self.conditional = outer;
         lowered
     }
 
@@ -700,7 +719,7 @@ impl<'f> Lowerer<'f> {
                     }
                 }
                 ast::StmtKind::Return(value) if ends_function => {
-                    match self.calls_then(|lowerer| lowerer.returned(value.as_ref(), stmt.span, lengths)) {
+                    match self.before_then(|lowerer| lowerer.returned(value.as_ref(), stmt.span, lengths)) {
                         Some(stmts) => lowered.extend(stmts),
                         None => ok = false,
                     }
@@ -714,7 +733,7 @@ impl<'f> Lowerer<'f> {
                     // `if (c) { A; return; } else { B }  R` is `if (c) { A } else { B R }`.
                     let rest = &stmts[index..];
                     index = stmts.len();
-                    let condition = self.with_calls(|lowerer| lowerer.condition(cond, lengths));
+                    let condition = self.with_before(|lowerer| lowerer.condition(cond, lengths));
                     let branch = |lowerer: &mut Lowerer, branch: Option<&ast::Stmt>| -> Option<surface::Stmt> {
                         let mut body: Vec<ast::Stmt> = branch.map(flatten).unwrap_or_default();
                         if !branch.is_some_and(ends_in_return) {
@@ -727,13 +746,13 @@ impl<'f> Lowerer<'f> {
                     };
                     let then_lowered = branch(self, Some(then_branch));
                     let else_lowered = branch(self, else_branch.as_deref());
-                    let (Some((calls, cond)), Some(then_branch), Some(else_branch)) =
+                    let (Some((before, cond)), Some(then_branch), Some(else_branch)) =
                         (condition, then_lowered, else_lowered)
                     else {
                         ok = false;
                         continue;
                     };
-                    lowered.extend(calls);
+                    lowered.extend(before);
                     let kind = surface::StmtKind::If {
                         cond,
                         then_branch: Box::new(then_branch),
@@ -845,7 +864,7 @@ impl<'f> Lowerer<'f> {
         match &stmt.kind {
             ast::StmtKind::Declaration(declaration) if is_local_memory(&declaration.specifiers) => Some(Vec::new()),
             ast::StmtKind::Declaration(declaration) => {
-                self.calls_then(|lowerer| lowerer.declaration(declaration, lengths))
+                self.before_then(|lowerer| lowerer.declaration(declaration, lengths))
             }
             ast::StmtKind::Expr(expr) => match barrier_fences(expr) {
                 Some(fences) => {
@@ -853,29 +872,29 @@ impl<'f> Lowerer<'f> {
                     let clauses = self.contract_clauses(annotation, lengths, false)?;
                     one(self, surface::StmtKind::Barrier { label: None, fences: Some(fences), clauses })
                 }
-                None => self.calls_then(|lowerer| lowerer.expression_statement(expr, lengths)),
+                None => self.before_then(|lowerer| lowerer.expression_statement(expr, lengths)),
             },
             ast::StmtKind::If { cond, then_branch, else_branch } => {
-                let cond = self.with_calls(|lowerer| lowerer.condition(cond, lengths));
+                let cond = self.with_before(|lowerer| lowerer.condition(cond, lengths));
                 let then_branch = self.branch(then_branch, lengths, ends_function);
                 let else_branch = match else_branch {
                     Some(branch) => Some(self.branch(branch, lengths, ends_function)?),
                     None => None,
                 };
-                let (mut calls, cond) = cond?;
+                let (mut before, cond) = cond?;
                 let kind = surface::StmtKind::If {
                     cond,
                     then_branch: Box::new(then_branch?),
                     else_branch: else_branch.map(Box::new),
                 };
-                calls.push(self.surface_stmt(kind, span)?);
-                Some(calls)
+                before.push(self.surface_stmt(kind, span)?);
+                Some(before)
             }
             ast::StmtKind::While { cond, body } => {
                 let (written, cond) = split_invariants(cond);
                 let invariants = self.contract_clauses(annotation, lengths, true);
                 let written = self.gpuverify_invariants(&written, lengths);
-                let cond = self.without_calls(|lowerer| lowerer.condition(cond, lengths));
+                let cond = self.repeated(|lowerer| lowerer.condition(cond, lengths));
                 let body = self.branch(body, lengths, false);
                 let mut invariants = invariants?;
                 invariants.extend(written?);
@@ -958,7 +977,7 @@ impl<'f> Lowerer<'f> {
         let invariants = self.contract_clauses(annotation, lengths, true);
         let written = self.gpuverify_invariants(&written, lengths);
         let cond = match cond {
-            Some(cond) => self.without_calls(|lowerer| lowerer.condition(cond, lengths)),
+            Some(cond) => self.repeated(|lowerer| lowerer.condition(cond, lengths)),
             None => self.node(surface::ExprKind::Bool(true), stmt.span),
         };
         let invariants = invariants.zip(written).map(|(mut invariants, written)| {
@@ -967,7 +986,7 @@ impl<'f> Lowerer<'f> {
         });
         let mut body_stmts = self.statements(std::slice::from_ref(body), lengths, false);
         if let Some(step) = step {
-            match (self.calls_then(|lowerer| lowerer.expression_statement(step, lengths)), body_stmts.as_mut()) {
+            match (self.before_then(|lowerer| lowerer.expression_statement(step, lengths)), body_stmts.as_mut()) {
                 (Some(step), Some(body_stmts)) => body_stmts.extend(step),
                 _ => body_stmts = None,
             }
@@ -1003,7 +1022,7 @@ impl<'f> Lowerer<'f> {
                 None => None,
             };
             let init = match init {
-                Some(value) => match self.checked(integers::convert(value, ty, self.integers, declarator.span)) {
+                Some(value) => match self.convert(value, ty, Place::Code, declarator.span) {
                     Some(value) => Some(value),
                     None => {
                         ok = false;
@@ -1045,8 +1064,96 @@ impl<'f> Lowerer<'f> {
     /// A lowered value converted to `ty`, as C converts it (code) or as the specification
     /// language compares it (annotations).
     fn converted(&mut self, value: Value, ty: CType, place: Place, span: Span) -> Option<surface::Expr> {
-        let integers = self.integers(place);
-        self.checked(integers::convert(value, ty, integers, span)).map(|value| value.expr)
+        self.convert(value, ty, place, span).map(|value| value.expr)
+    }
+
+    /// A value converted to `ty`. A conversion to or from a floating-point type (other than to
+    /// its own) gives an arbitrary value of `ty` ([`Lowerer::arbitrary`]).
+    pub(super) fn convert(&mut self, value: Value, ty: CType, place: Place, span: Span) -> Option<Value> {
+        match (value.ty, ty) {
+            (CType::Float(from), CType::Float(to)) if from == to => Some(value),
+            (CType::Float(_), _) | (_, CType::Float(_)) => self.arbitrary(ty, vec![value], place, span),
+            _ => {
+                let integers = self.integers(place);
+                self.checked(integers::convert(value, ty, integers, span))
+            }
+        }
+    }
+
+    /// The result of a floating-point operation, of type `ty`: an arbitrary value, so that no
+    /// property of floating-point arithmetic can be assumed wrongly. It is a variable declared
+    /// without a value before the statement (each run of the statement gives it a new one; `run`
+    /// gives it 0), and the operands' code stays in the expression beside it, multiplied by 0,
+    /// so that their reads, bounds and overflows are still checked where C evaluates them.
+    fn arbitrary(&mut self, ty: CType, operands: Vec<Value>, place: Place, span: Span) -> Option<Value> {
+        if place == Place::Annotation {
+            self.unsupported(
+                span,
+                "floating-point arithmetic or a floating-point constant in an annotation",
+                "annotations compare floating-point values only as they are copied: `out[i] == in[i]`",
+            );
+            return None;
+        }
+        if self.before.is_none() {
+            self.unsupported(
+                span,
+                "a floating-point operation in a loop's condition",
+                "compute the condition into a variable before the loop and at the end of its body",
+            );
+            return None;
+        }
+        self.fresh += 1;
+        let name = format!("\\float@{}", self.fresh);
+        let declare = surface::StmtKind::Declare {
+            ty: ty.surface(),
+            ty_span: span,
+            name: surface::Ident { name: name.clone(), span },
+            init: None,
+        };
+        let declare = self.surface_stmt(declare, span)?;
+        self.before.get_or_insert_with(Vec::new).push(declare);
+        // 0 * e for an operand with code in it (an int), or `e ? 0 : 0` (a bool).
+        let mut kept: Option<surface::Expr> = None;
+        for operand in operands {
+            if matches!(
+                operand.expr.kind,
+                surface::ExprKind::Int(_)
+                    | surface::ExprKind::Bool(_)
+                    | surface::ExprKind::Name(_)
+                    | surface::ExprKind::Builtin(_)
+            ) {
+                continue;
+            }
+            let zero = self.int(0, operand.expr.span)?;
+            let part = match operand.ty {
+                CType::Bool => {
+                    let other_zero = zero.clone();
+                    let kind = surface::ExprKind::Cond {
+                        cond: Box::new(operand.expr),
+                        then_value: Box::new(zero),
+                        else_value: Box::new(other_zero),
+                    };
+                    self.node(kind, span)?
+                }
+                _ => self.binary(surface::BinaryOp::Mul, zero, operand.expr, span)?,
+            };
+            kept = Some(match kept {
+                Some(kept) => self.binary(surface::BinaryOp::Add, kept, part, span)?,
+                None => part,
+            });
+        }
+        let value = self.node(surface::ExprKind::Name(name), span)?;
+        let expr = match (kept, ty) {
+            (None, _) => value,
+            // The operands first, so that they are evaluated whatever the value.
+            (Some(kept), CType::Bool) => {
+                let zero = self.int(0, span)?;
+                let evaluated = self.binary(surface::BinaryOp::Eq, kept, zero, span)?;
+                self.binary(surface::BinaryOp::And, evaluated, value, span)?
+            }
+            (Some(kept), _) => self.binary(surface::BinaryOp::Add, value, kept, span)?,
+        };
+        Some(Value { expr, ty, interval: ty.interval() })
     }
 
     pub(super) fn checked<T>(&mut self, built: Result<T, surface::TooDeep>) -> Option<T> {
@@ -1305,9 +1412,10 @@ impl<'f> Lowerer<'f> {
                 Some(Value { expr: lowered, ty: CType::Int(ty), interval: integers::Interval::exactly(value) })
             }
             ast::ExprKind::Bool(value) => boolean(self.node(surface::ExprKind::Bool(*value), span)),
-            ast::ExprKind::Float(_) => {
-                self.unsupported(span, "a floating-point value", "lockstep reads integer and `bool` values so far");
-                None
+            // `1.5f` is a `float`, `1.5` a `double`: an arbitrary value of its type.
+            ast::ExprKind::Float(text) => {
+                let ty = if text.ends_with(['f', 'F']) { integers::FLOAT } else { integers::DOUBLE };
+                self.arbitrary(ty, Vec::new(), place, span)
             }
             ast::ExprKind::String => {
                 self.unsupported(span, "a string", "kernels compute with numbers");
@@ -1372,16 +1480,17 @@ impl<'f> Lowerer<'f> {
                     Place::Code => self.condition(cond, lengths),
                     Place::Annotation => self.expr(cond, place, lengths),
                 };
-                let then_value = self.without_calls(|lowerer| lowerer.typed(then_value, place, lengths));
-                let else_value = self.without_calls(|lowerer| lowerer.typed(else_value, place, lengths));
+                let then_value = self.conditionally(|lowerer| lowerer.typed(then_value, place, lengths));
+                let else_value = self.conditionally(|lowerer| lowerer.typed(else_value, place, lengths));
                 let (cond, then_value, else_value) = (cond?, then_value?, else_value?);
                 let ty = match (then_value.ty, else_value.ty) {
                     (CType::Bool, CType::Bool) => CType::Bool,
-                    (then_type, else_type) => CType::Int(integers::common(then_type, else_type)),
+                    (then_type, else_type) => integers::floating([then_type, else_type])
+                        .unwrap_or_else(|| CType::Int(integers::common(then_type, else_type))),
                 };
                 let interval = match ty {
-                    CType::Bool => ty.interval(),
                     CType::Int(_) => integers::either(&then_value.interval, &else_value.interval),
+                    CType::Bool | CType::Float(_) => ty.interval(),
                 };
                 let then_value = self.converted(then_value, ty, place, span)?;
                 let else_value = self.converted(else_value, ty, place, span)?;
@@ -1400,8 +1509,7 @@ impl<'f> Lowerer<'f> {
                 }
                 let wanted = self.c_type(ty)?;
                 let value = self.typed(operand, place, lengths)?;
-                let integers = self.integers(place);
-                self.checked(integers::convert(value, wanted, integers, span))
+                self.convert(value, wanted, place, span)
             }
             ast::ExprKind::SizeofType { ty, pointers } => {
                 let size = if *pointers > 0 { Some(8) } else { self.c_type(ty).map(size_of) };
@@ -1621,12 +1729,18 @@ impl<'f> Lowerer<'f> {
         match op {
             ast::UnaryOp::Plus => {
                 let value = self.typed(operand, place, lengths)?;
+                if let CType::Float(_) = value.ty {
+                    return Some(value);
+                }
                 let ty = CType::Int(integers::promoted(value.ty));
-                self.checked(integers::convert(value, ty, integers, span))
+                self.convert(value, ty, place, span)
             }
             ast::UnaryOp::Neg => {
                 // `-x` is `0 - x` in x's promoted type.
                 let value = self.typed(operand, place, lengths)?;
+                if let CType::Float(_) = value.ty {
+                    return self.arbitrary(value.ty, vec![value], place, span);
+                }
                 let zero = Value {
                     expr: self.int(0, span)?,
                     ty: CType::Int(integers::promoted(value.ty)),
@@ -1647,7 +1761,7 @@ impl<'f> Lowerer<'f> {
                 // `~x` is `-x - 1` in a signed type and `2^N - 1 - x` in an unsigned one.
                 let value = self.typed(operand, place, lengths)?;
                 let ty = integers::promoted(value.ty);
-                let value = self.checked(integers::convert(value, CType::Int(ty), integers, span))?;
+                let value = self.convert(value, CType::Int(ty), place, span)?;
                 let (least, greatest) = ty.bounds();
                 let from = if ty.signed { BigInt::from(-1) } else { greatest.clone() };
                 let base = Value {
@@ -1711,7 +1825,11 @@ impl<'f> Lowerer<'f> {
         if let Some(arithmetic) = arithmetic {
             let lhs = self.typed(lhs, place, lengths);
             let rhs = self.typed(rhs, place, lengths);
-            return self.checked(integers::arithmetic(arithmetic, lhs?, rhs?, integers, span));
+            let (lhs, rhs) = (lhs?, rhs?);
+            if let Some(ty) = integers::floating([lhs.ty, rhs.ty]) {
+                return self.arbitrary(ty, vec![lhs, rhs], place, span);
+            }
+            return self.checked(integers::arithmetic(arithmetic, lhs, rhs, integers, span));
         }
         let comparison = match op {
             C::Lt => Some(S::Lt),
@@ -1726,6 +1844,9 @@ impl<'f> Lowerer<'f> {
             let lhs = self.typed(lhs, place, lengths);
             let rhs = self.typed(rhs, place, lengths);
             let (lhs, rhs) = (lhs?, rhs?);
+            if integers::floating([lhs.ty, rhs.ty]).is_some() {
+                return self.float_comparison(comparison, lhs, rhs, span, place);
+            }
             // Booleans compare as booleans in annotations; everything else in the operands'
             // common type, as C compares.
             let ty = match (lhs.ty, rhs.ty) {
@@ -1741,7 +1862,7 @@ impl<'f> Lowerer<'f> {
                 let surface_op = if op == C::And { S::And } else { S::Or };
                 let (lhs, rhs) = match place {
                     Place::Code => {
-                        (self.condition(lhs, lengths), self.without_calls(|lowerer| lowerer.condition(rhs, lengths)))
+                        (self.condition(lhs, lengths), self.conditionally(|lowerer| lowerer.condition(rhs, lengths)))
                     }
                     Place::Annotation => (self.expr(lhs, place, lengths), self.expr(rhs, place, lengths)),
                 };
@@ -1794,7 +1915,7 @@ impl<'f> Lowerer<'f> {
         let integers = self.integers(place);
         let value = self.typed(value, place, lengths)?;
         let ty = integers::promoted(value.ty);
-        let value = self.checked(integers::convert(value, CType::Int(ty), integers, span))?;
+        let value = self.convert(value, CType::Int(ty), place, span)?;
         let shift = match &amount.kind {
             ast::ExprKind::Int { value, .. } => value.to_u32().filter(|&shift| shift < ty.bits),
             _ => None,
@@ -1834,12 +1955,11 @@ impl<'f> Lowerer<'f> {
 
     /// `x & (2^k - 1)`: `x mod 2^k`, in the operands' common type (where `x` is non-negative).
     fn mask(&mut self, lhs: &ast::Expr, rhs: &ast::Expr, span: Span, place: Place, lengths: &Lengths) -> Option<Value> {
-        let integers = self.integers(place);
         let lhs = self.typed(lhs, place, lengths)?;
         let rhs = self.typed(rhs, place, lengths)?;
         let ty = integers::common(lhs.ty, rhs.ty);
         let (value, mask) = if rhs.interval.least == rhs.interval.greatest { (lhs, rhs) } else { (rhs, lhs) };
-        let value = self.checked(integers::convert(value, CType::Int(ty), integers, span))?;
+        let value = self.convert(value, CType::Int(ty), place, span)?;
         let modulus: BigInt = &mask.interval.least + 1;
         let is_mask = mask.interval.least == mask.interval.greatest
             && modulus > BigInt::from(0)
@@ -1872,12 +1992,17 @@ impl<'f> Lowerer<'f> {
     ) -> Option<Value> {
         let name = function.name.as_str();
         let by_dimension = match name {
+            // The file's own functions first: they may reuse a built-in's name.
+            _ if self.helpers.contains_key(name) => {
+                return self.call_in_expression(function, args, span, place, lengths)
+            }
             "get_local_id" => Some(Builtin::LocalId as fn(Axis) -> Builtin),
             "get_group_id" => Some(Builtin::GroupId as fn(Axis) -> Builtin),
             "get_local_size" => Some(Builtin::GroupSize as fn(Axis) -> Builtin),
             "get_num_groups" => Some(Builtin::Groups as fn(Axis) -> Builtin),
             "get_global_id" | "get_global_size" => None,
             "min" | "max" | "abs" => return self.min_max_abs(name, args, span, place, lengths),
+            _ if is_float_function(name) => return self.float_function(name, args, span, place, lengths),
             // GPUVerify's `__implies(a, b)`, and `__enabled()`: the thread runs this code.
             "__implies" if place == Place::Annotation => {
                 let [lhs, rhs] = args else {
@@ -1892,9 +2017,6 @@ impl<'f> Lowerer<'f> {
             "__enabled" if place == Place::Annotation && args.is_empty() => {
                 let lowered = self.node(surface::ExprKind::Bool(true), span)?;
                 return Some(Value { expr: lowered, ty: CType::Bool, interval: CType::Bool.interval() });
-            }
-            _ if self.helpers.contains_key(name) => {
-                return self.call_in_expression(function, args, span, place, lengths)
             }
             _ => {
                 self.unsupported(
@@ -1991,6 +2113,66 @@ impl<'f> Lowerer<'f> {
         ok.then_some(clauses)
     }
 
+    /// A comparison with a floating-point operand. In code its result is arbitrary (NaN compares
+    /// unequal even to itself). In annotations two floating-point values compare as the values
+    /// they are, so that `out[i] == in[i]` says that a value was copied; nothing else about
+    /// them can be said.
+    fn float_comparison(
+        &mut self,
+        comparison: surface::BinaryOp,
+        lhs: Value,
+        rhs: Value,
+        span: Span,
+        place: Place,
+    ) -> Option<Value> {
+        if place == Place::Code {
+            return self.arbitrary(CType::Bool, vec![lhs, rhs], place, span);
+        }
+        let (CType::Float(_), CType::Float(_)) = (lhs.ty, rhs.ty) else {
+            self.unsupported(
+                span,
+                "comparing a floating-point value with another type in an annotation",
+                "annotations compare floating-point values only with each other, as they are copied: `out[i] == in[i]`",
+            );
+            return None;
+        };
+        if !matches!(comparison, surface::BinaryOp::Eq | surface::BinaryOp::Ne) {
+            self.unsupported(
+                span,
+                "ordering floating-point values in an annotation",
+                "annotations compare floating-point values only with `==` and `!=`, as they are copied",
+            );
+            return None;
+        }
+        let lowered = self.binary(comparison, lhs.expr, rhs.expr, span)?;
+        Some(Value { expr: lowered, ty: CType::Bool, interval: CType::Bool.interval() })
+    }
+
+    /// A call of a floating-point function of OpenCL or CUDA (`sqrt`, `fabs`, `native_exp`,
+    /// ...): an arbitrary value of the widest floating-point type among its arguments (`float`
+    /// where none is one), or an arbitrary `int` for a classification (`isnan`, ...).
+    fn float_function(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+        span: Span,
+        place: Place,
+        lengths: &Lengths,
+    ) -> Option<Value> {
+        let values = self.arguments(args, place, lengths)?;
+        let ty = if FLOAT_CLASSIFICATIONS.contains(&name) {
+            CType::Int(integers::INT)
+        } else {
+            integers::floating(values.iter().map(|value| value.ty)).unwrap_or(integers::FLOAT)
+        };
+        self.arbitrary(ty, values, place, span)
+    }
+
+    /// The values of a call's arguments.
+    fn arguments(&mut self, args: &[ast::Expr], place: Place, lengths: &Lengths) -> Option<Vec<Value>> {
+        args.iter().map(|arg| self.typed(arg, place, lengths)).collect()
+    }
+
     fn min_max_abs(
         &mut self,
         name: &str,
@@ -2013,9 +2195,9 @@ impl<'f> Lowerer<'f> {
             return None;
         }
         let integers = self.integers(place);
-        let mut values = Vec::new();
-        for arg in args {
-            values.push(self.typed(arg, place, lengths)?);
+        let mut values = self.arguments(args, place, lengths)?;
+        if let Some(ty) = integers::floating(values.iter().map(|value| value.ty)) {
+            return self.arbitrary(ty, values, place, span);
         }
         if name == "abs" {
             // `abs(x)` is `x < 0 ? -x : x`, in x's promoted type (`abs(INT_MIN)` overflows).
@@ -2024,7 +2206,7 @@ impl<'f> Lowerer<'f> {
             let zero = Value { expr: self.int(0, span)?, ty, interval: integers::Interval::new(0, 0) };
             let negated =
                 self.checked(integers::arithmetic(integers::Arithmetic::Sub, zero, value.clone(), integers, span))?;
-            let value = self.checked(integers::convert(value, ty, integers, span))?;
+            let value = self.convert(value, ty, place, span)?;
             let zero = self.int(0, span)?;
             let test = self.binary(surface::BinaryOp::Lt, value.expr.clone(), zero, span)?;
             let interval = integers::Interval {
@@ -2042,14 +2224,92 @@ impl<'f> Lowerer<'f> {
         let first = values.pop()?;
         let ty = CType::Int(integers::common(first.ty, second.ty));
         let interval = integers::either(&first.interval, &second.interval);
-        let first = self.checked(integers::convert(first, ty, integers, span))?.expr;
-        let second = self.checked(integers::convert(second, ty, integers, span))?.expr;
+        let first = self.convert(first, ty, place, span)?.expr;
+        let second = self.convert(second, ty, place, span)?.expr;
         let op = if name == "min" { surface::BinaryOp::Le } else { surface::BinaryOp::Ge };
         let test = self.binary(op, first.clone(), second.clone(), span)?;
         let kind =
             surface::ExprKind::Cond { cond: Box::new(test), then_value: Box::new(first), else_value: Box::new(second) };
         Some(Value { expr: self.node(kind, span)?, ty, interval })
     }
+}
+
+/// OpenCL's and CUDA's floating-point functions, all of which lockstep reads as giving an
+/// arbitrary value (with the `f` forms of CUDA and the `native_`, `half_` and `__` forms).
+const FLOAT_FUNCTIONS: &[&str] = &[
+    "sqrt",
+    "rsqrt",
+    "cbrt",
+    "exp",
+    "exp2",
+    "exp10",
+    "expm1",
+    "log",
+    "log2",
+    "log10",
+    "log1p",
+    "pow",
+    "pown",
+    "powr",
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "atan2",
+    "sinh",
+    "cosh",
+    "tanh",
+    "sinpi",
+    "cospi",
+    "fabs",
+    "fmin",
+    "fmax",
+    "fmod",
+    "floor",
+    "ceil",
+    "round",
+    "trunc",
+    "rint",
+    "mad",
+    "fma",
+    "hypot",
+    "copysign",
+    "fdim",
+    "recip",
+    "divide",
+    "mix",
+    "step",
+    "smoothstep",
+    "sign",
+    "degrees",
+    "radians",
+    "erf",
+    "erfc",
+    "tgamma",
+    "lgamma",
+    "ldexp",
+    "fdividef",
+    "saturate",
+    "rcp",
+    "fadd",
+    "fsub",
+    "fmul",
+    "fdiv",
+    "frcp",
+    "fsqrt",
+];
+
+/// The floating-point functions that classify a value, giving an `int`.
+const FLOAT_CLASSIFICATIONS: &[&str] = &["isnan", "isinf", "isfinite", "isnormal", "signbit"];
+
+/// Whether `name` is a floating-point function, in any of its spellings.
+fn is_float_function(name: &str) -> bool {
+    let base = name.trim_start_matches("native_").trim_start_matches("half_").trim_start_matches("__");
+    let base = base.strip_suffix("f").filter(|base| FLOAT_FUNCTIONS.contains(base)).unwrap_or(base);
+    let base = base.strip_suffix("_rn").unwrap_or(base);
+    FLOAT_FUNCTIONS.contains(&base) || FLOAT_CLASSIFICATIONS.contains(&base)
 }
 
 /// What a barrier call fences.
@@ -2290,13 +2550,40 @@ mod tests {
         assert!(format!("{rest:?}").contains("Write"), "{rest:#?}");
     }
 
+    /// In annotations, floating-point values compare only with each other, by `==` and `!=`: a
+    /// property of their order or of their relation to an integer would claim more than the
+    /// arbitrary values of the floating-point operations support.
+    #[test]
+    fn annotations_compare_floating_point_values_as_copies_only() {
+        let kernel = |formula: &str| {
+            let text = format!(
+                "/*@ requires \\pointer_length(f) == 2; requires Perm(&f[0], read) ** Perm(&f[1], read); requires {formula}; @*/ __kernel void k(global float* f) {{ }}"
+            );
+            check(&text, Dialect::OpenCl, Integers::Machine).1
+        };
+        assert!(kernel("f[0] == f[1]").is_empty(), "{:#?}", kernel("f[0] == f[1]"));
+        assert!(kernel("f[0] != f[1]").is_empty());
+        for (formula, construct) in [
+            ("f[0] < f[1]", "ordering floating-point values in an annotation"),
+            ("f[0] == 1", "comparing a floating-point value with another type in an annotation"),
+            ("f[0] == 1.0f", "floating-point arithmetic or a floating-point constant in an annotation"),
+            ("f[0] + f[1] == f[0]", "floating-point arithmetic or a floating-point constant in an annotation"),
+        ] {
+            let diagnostics = kernel(formula);
+            assert_eq!(diagnostics.first().map(|diagnostic| diagnostic.code), Some(Code::Unsupported), "{formula}");
+            assert_eq!(diagnostics[0].message, format!("{construct} is not supported"), "{formula}");
+        }
+    }
+
     #[test]
     fn constructs_outside_the_subset_are_named() {
         for (body, construct) in [
             ("local int L[4]; ((local char*)L)[0] = 1;", "a pointer cast"),
             ("int b[2] = {1, 2};", "a private array or pointer"),
             ("int x = a[0] | 1;", "`|`"),
-            ("float f = 1.0f;", "the type `float`"),
+            ("void v;", "the type `void`"),
+            ("float f = 0.5f; while (f < 1.0f) { f = f * 2.0f; }", "a floating-point operation in a loop's condition"),
+            ("/*@ assert 1.0f == 1.0f; @*/", "floating-point arithmetic or a floating-point constant in an annotation"),
             ("for (int i = 0; i < 4; i++) { if (i == 2) break; }", "`break`"),
             ("a[0] = foo(1);", "a call of `foo`"),
             ("int x = 1; int y = x++;", "`++` or `--` inside an expression"),
