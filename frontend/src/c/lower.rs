@@ -90,7 +90,11 @@ pub fn lower(
     }
     let mut items = Vec::new();
     for (function, written) in kernels {
-        if let Some(kernel) = lowerer.kernel(function, written) {
+        // A kernel is dropped only with an error that says why, never silently: a dropped
+        // kernel would leave its obligations unchecked.
+        let errors = lowerer.errors();
+        let kernel = lowerer.kernel(function, written);
+        if let Some(kernel) = lowerer.reported(errors, kernel, function.name.span) {
             items.push(surface::Item::Kernel(kernel));
         }
     }
@@ -206,6 +210,30 @@ impl<'f> Lowerer<'f> {
         self.diagnostics.push(
             Diagnostic::error(Code::Unsupported, format!("{construct} is not supported"), span, "not supported")
                 .with_help(help),
+        );
+    }
+
+    /// How many errors have been reported so far.
+    pub(super) fn errors(&self) -> usize {
+        self.diagnostics.iter().filter(|diagnostic| diagnostic.is_error()).count()
+    }
+
+    /// `lowered`, which the caller leaves out where it is `None`: then an error says why, if
+    /// none has been reported since there were `errors` ([`Lowerer::unreadable`]).
+    fn reported<T>(&mut self, errors: usize, lowered: Option<T>, span: Span) -> Option<T> {
+        if lowered.is_none() && self.errors() == errors {
+            self.unreadable(span);
+        }
+        lowered
+    }
+
+    /// An error for a part that failed to lower without saying why: a safety net, so that no
+    /// clause or kernel is ever left out silently.
+    fn unreadable(&mut self, span: Span) {
+        self.unsupported(
+            span,
+            "a construct lockstep could not read here",
+            "simplify this part; please report the file, as lockstep should say what it cannot read",
         );
     }
 
@@ -343,7 +371,9 @@ impl<'f> Lowerer<'f> {
                             continue;
                         }
                     };
-                    if let Some(formula) = self.expr(formula, Place::Annotation, &parts.lengths) {
+                    let errors = self.errors();
+                    let formula = self.expr(formula, Place::Annotation, &parts.lengths);
+                    if let Some(formula) = self.reported(errors, formula, *span) {
                         clauses.push(surface::Member::Clause(surface::Clause {
                             level: surface::Level::Thread,
                             kind,
@@ -359,7 +389,9 @@ impl<'f> Lowerer<'f> {
         let leading = body.stmts.iter().take_while(|stmt| gpuverify_clause(stmt).is_some()).count();
         for stmt in &body.stmts[..leading] {
             let Some((kind, formula)) = gpuverify_clause(stmt) else { continue };
-            if let Some(formula) = self.gpuverify_formula(formula, &parts.lengths) {
+            let errors = self.errors();
+            let formula = self.gpuverify_formula(formula, &parts.lengths);
+            if let Some(formula) = self.reported(errors, formula, stmt.span) {
                 clauses.push(surface::Member::Clause(surface::Clause {
                     level: surface::Level::Thread,
                     kind,
@@ -571,7 +603,11 @@ impl<'f> Lowerer<'f> {
                         let mut dynamic = false;
                         for dimension in &declarator.dimensions {
                             match dimension {
-                                Some(size) => dimensions.extend(self.expr(size, Place::Annotation, &parts.lengths)),
+                                Some(size) => {
+                                    let errors = self.errors();
+                                    let size_expr = self.expr(size, Place::Annotation, &parts.lengths);
+                                    dimensions.extend(self.reported(errors, size_expr, size.span));
+                                }
                                 None => dynamic = true,
                             }
                         }
@@ -1353,6 +1389,19 @@ impl<'f> Lowerer<'f> {
             _ => (CType::Int(integers::INT), Vec::new(), name.clone(), None),
         };
         let array = surface::Ident { name: array, span: base.span };
+        let Some(first) = indices.first() else {
+            // `Perm(&x, q)` of a variable: permissions are of memory.
+            self.diagnostics.push(
+                Diagnostic::error(
+                    Code::PermissionLocation,
+                    format!("`{name}` is not a cell of an array"),
+                    span,
+                    "not an array cell",
+                )
+                .with_help("permissions are held on cells of global and local memory: `Perm(&a[i], q)`; private variables need none"),
+            );
+            return None;
+        };
         let flat = if indices.len() == inner_dimensions.len() + 1 {
             // Row-major: ((i0 * d1 + i1) * d2 + i2) ...
             let mut flat = self.index(indices[0], place, lengths)?;
@@ -1364,7 +1413,7 @@ impl<'f> Lowerer<'f> {
             flat
         } else if inner_dimensions.is_empty() {
             // Not an array at all, or indexed twice: the resolver says which.
-            self.index(indices.first()?, place, lengths)?
+            self.index(first, place, lengths)?
         } else {
             self.unsupported(
                 span,
@@ -2548,6 +2597,21 @@ mod tests {
         };
         assert!(then_branch.stmts.iter().all(|stmt| !matches!(stmt.kind, lockstep_logic::StmtKind::Write { .. })));
         assert!(format!("{rest:?}").contains("Write"), "{rest:#?}");
+    }
+
+    /// A clause that cannot be read is an error, never left out: `Perm(&n, q)` of a scalar once
+    /// dropped the whole `ensures` around it without a word, so that the kernel below verified
+    /// with `a[0] == 5` unchecked.
+    #[test]
+    fn a_clause_that_cannot_be_read_is_an_error_not_dropped() {
+        let text = "/*@ requires \\pointer_length(a) == 1 ** Perm(&a[0], write); ensures Perm(&n, write) ** a[0] == 5; @*/ __kernel void k(global int* a, int n) { a[0] = n; }";
+        let (program, diagnostics) = check(text, Dialect::OpenCl, Integers::Machine);
+        assert!(program.is_none());
+        assert_eq!(
+            diagnostics.first().map(|diagnostic| diagnostic.code),
+            Some(Code::PermissionLocation),
+            "{diagnostics:#?}"
+        );
     }
 
     /// In annotations, floating-point values compare only with each other, by `==` and `!=`: a
