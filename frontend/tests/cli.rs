@@ -222,6 +222,30 @@ fn lockstep_ivl_agrees_across_backends() {
     }
 }
 
+/// Each kernel of a `verify --format json` report: its name, verdict and the `id:line` of its
+/// failed obligations.
+fn failures_by_kernel(output: &Output) -> Vec<(String, String, Vec<String>)> {
+    json(output)["files"][0]["kernels"]
+        .as_array()
+        .expect("kernels")
+        .iter()
+        .map(|kernel| {
+            let text = |key: &str| kernel[key].as_str().unwrap().to_string();
+            (text("name"), text("verdict"), with_status(kernel, "failed"))
+        })
+        .collect()
+}
+
+/// What [`failures_by_kernel`] gives, written as the tests expect it.
+fn expected(kernels: &[(&str, &str, &[&str])]) -> Vec<(String, String, Vec<String>)> {
+    kernels
+        .iter()
+        .map(|(name, verdict, failed)| {
+            (name.to_string(), verdict.to_string(), failed.iter().map(|place| place.to_string()).collect())
+        })
+        .collect()
+}
+
 /// The `id:line` of a kernel report's obligations with this status.
 fn with_status(kernel: &serde_json::Value, status: &str) -> Vec<String> {
     kernel["obligations"]
@@ -819,13 +843,16 @@ fn gpuverify_annotations_are_clauses() {
     assert_eq!(
         results,
         [
-            ("loop.invariant.entry", 7, "verified"),
-            ("loop.invariant.entry", 7, "verified"),
-            ("loop.invariant.preserved", 7, "verified"),
-            ("loop.invariant.preserved", 7, "verified"),
-            ("assert", 10, "verified"),
+            ("loop.invariant.entry", 8, "verified"),
+            ("loop.invariant.entry", 8, "verified"),
+            ("loop.invariant.preserved", 8, "verified"),
+            ("loop.invariant.preserved", 8, "verified"),
             ("assert", 11, "verified"),
-            ("assert", 12, "failed"),
+            ("assert", 12, "verified"),
+            ("assert", 13, "failed"),
+            // `__global_invariant(j <= 2)`; `__candidate_invariant(j == 99)` has no obligation.
+            ("loop.invariant.entry", 14, "verified"),
+            ("loop.invariant.preserved", 14, "verified"),
         ]
     );
 }
@@ -837,25 +864,15 @@ fn gpuverify_annotations_are_clauses() {
 fn helper_functions_are_inlined_where_they_are_called() {
     let output = lockstep(&["verify", "--format", "json", "frontend/tests/verify/helpers.cl"]);
     assert_eq!(output.status.code(), Some(1));
-    let report = json(&output);
-    let verdicts: Vec<(&str, &str, Vec<String>)> = report["files"][0]["kernels"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|kernel| {
-            (kernel["name"].as_str().unwrap(), kernel["verdict"].as_str().unwrap(), with_status(kernel, "failed"))
-        })
-        .collect();
-    let failed = |places: &[&str]| places.iter().map(|place| place.to_string()).collect::<Vec<_>>();
     assert_eq!(
-        verdicts,
-        [
-            ("returns_into_an_expression", "verified", failed(&[])),
-            ("returns_early", "verified", failed(&[])),
-            ("keeps_its_names_apart", "verified", failed(&[])),
-            ("races_inside_a_helper", "failed", failed(&["access.write:54"])),
-            ("breaks_a_helpers_contract", "failed", failed(&["assert:65"])),
-        ]
+        failures_by_kernel(&output),
+        expected(&[
+            ("returns_into_an_expression", "verified", &[]),
+            ("returns_early", "verified", &[]),
+            ("keeps_its_names_apart", "verified", &[]),
+            ("races_inside_a_helper", "failed", &["access.write:54"]),
+            ("breaks_a_helpers_contract", "failed", &["assert:65"]),
+        ])
     );
 }
 
@@ -914,21 +931,31 @@ fn real_boogie_reads_the_names_of_c_kernels() {
 fn floating_point_values_are_kept_by_copies_only() {
     let output = lockstep(&["verify", "--format", "json", "frontend/tests/verify/floats.cl"]);
     assert_eq!(output.status.code(), Some(1));
-    let report = json(&output);
-    let verdicts: Vec<(&str, Vec<String>)> = report["files"][0]["kernels"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|kernel| (kernel["name"].as_str().unwrap(), with_status(kernel, "failed")))
-        .collect();
-    let failed = |places: &[&str]| places.iter().map(|place| place.to_string()).collect::<Vec<_>>();
     assert_eq!(
-        verdicts,
-        [
-            ("copies", failed(&[])),
-            ("takes_nan_for_a_number", failed(&["thread.post:17"])),
-            ("multiplies_by_one", failed(&["thread.post:26"])),
-            ("reads_out_of_bounds", failed(&["access.bounds:36", "access.read:36"])),
-        ]
+        failures_by_kernel(&output),
+        expected(&[
+            ("copies", "verified", &[]),
+            ("takes_nan_for_a_number", "failed", &["thread.post:17"]),
+            ("multiplies_by_one", "failed", &["thread.post:26"]),
+            ("reads_out_of_bounds", "failed", &["access.bounds:36", "access.read:36"]),
+        ])
+    );
+}
+
+/// An atomic operation is a read and a write of its cell by one thread holding write permission
+/// on it: it returns the old value, wraps as C's atomics do, and two threads' atomics on one cell
+/// are a conflict of permissions.
+#[test]
+fn atomic_operations_read_and_write_their_cell() {
+    let output = lockstep(&["verify", "--format", "json", "frontend/tests/verify/atomics.cl"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[
+            ("counts_its_own_cell", "verified", &[]),
+            ("wraps_around", "verified", &[]),
+            ("shares_a_counter", "failed", &["access.read:28", "access.write:28"]),
+            ("adds_one_to_the_old_value", "failed", &["thread.post:34"]),
+        ])
     );
 }

@@ -18,6 +18,7 @@
 use crate::c::ast;
 use crate::c::integers::{CType, Value};
 use crate::c::lower::{assigned_names, gpuverify_clause, Helper, Inlined, Lengths, Lowerer, Place, Symbol};
+use crate::c::pointers::Pointer;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::pvl::ast as surface;
 use lockstep_logic::Span;
@@ -75,12 +76,7 @@ impl<'f> Lowerer<'f> {
             );
             return None;
         }
-        if self.before.is_none() || self.conditional {
-            self.unsupported(
-                span,
-                format!("a call of the helper function `{}` here", callee.name),
-                "lockstep inlines a helper before the statement that calls it, so it reads a call that runs exactly once there: not in a loop's condition, nor after `&&`, `||` or `?`; call it in a statement of its own",
-            );
+        if !self.runs_once_before(span, format!("a call of the helper function `{}` here", callee.name)) {
             return None;
         }
         let (stmts, value) = self.inline(callee, args, span, lengths)?;
@@ -318,27 +314,15 @@ impl<'f> Lowerer<'f> {
             );
             return None;
         }
-        let mut steps = Vec::new();
-        let Some(array_name) = self.pointer(arg, &mut steps) else { return self.unsupported_argument(arg) };
-        let Some(Symbol::Array { element, inner_dimensions, name, offset: outer }) = self.lookup(array_name).cloned()
-        else {
-            return self.unsupported_argument(arg);
-        };
-        if !inner_dimensions.is_empty() {
-            self.unsupported(
-                arg.span,
-                "passing an array of several dimensions to a helper",
-                "pass a flat array and compute its index",
-            );
-            return None;
-        }
-        if element != wanted {
+        let pointer = self.points_into(arg, "this pointer argument", lengths)?;
+        if pointer.element != wanted {
             self.diagnostics.push(
                 Diagnostic::error(
                     Code::TypeMismatch,
                     format!(
-                        "`{array_name}` holds `{}`, and the parameter points to `{}`",
-                        element.name(),
+                        "`{}` holds `{}`, and the parameter points to `{}`",
+                        pointer.array,
+                        pointer.element.name(),
                         wanted.name()
                     ),
                     arg.span,
@@ -348,74 +332,28 @@ impl<'f> Lowerer<'f> {
             );
             return None;
         }
-        let length = lengths.get(array_name).cloned();
-        if steps.is_empty() {
-            let symbol = Symbol::Array { element, inner_dimensions, name, offset: outer };
+        let length = lengths.get(pointer.array).cloned();
+        let Pointer { element, name, base, index, .. } = pointer;
+        let Some(index) = index else {
+            let symbol = Symbol::Array { element, inner_dimensions: Vec::new(), name, offset: base };
             return Some(Argument::Array { symbol: Box::new(symbol), offset: None, length });
-        }
-        let mut index: Option<surface::Expr> = None;
-        for (forward, step) in steps {
-            let step = self.index(step, Place::Code, lengths)?;
-            index = Some(match (index, forward) {
-                (None, true) => step,
-                (None, false) => self
-                    .node(surface::ExprKind::Unary { op: surface::UnaryOp::Neg, operand: Box::new(step) }, arg.span)?,
-                (Some(sum), true) => self.binary(surface::BinaryOp::Add, sum, step, arg.span)?,
-                (Some(sum), false) => self.binary(surface::BinaryOp::Sub, sum, step, arg.span)?,
-            });
-        }
-        let index = index?;
+        };
         // A pointer into a pointer parameter: the offsets add up, and the length counts from
         // the array's start.
-        let (offset, length) = match outer {
-            Some(outer) => {
-                let total = self.binary(surface::BinaryOp::Add, outer.clone(), index, arg.span)?;
+        let (offset, length) = match base {
+            Some(base) => {
+                let total = self.binary(surface::BinaryOp::Add, base.clone(), index, arg.span)?;
                 let length = match length {
-                    Some(length) => Some(self.binary(surface::BinaryOp::Add, length, outer, arg.span)?),
+                    Some(length) => Some(self.binary(surface::BinaryOp::Add, length, base, arg.span)?),
                     None => None,
                 };
                 (total, length)
             }
             None => (index, length),
         };
-        let symbol = Symbol::Array { element, inner_dimensions, name, offset: None };
+        let symbol = Symbol::Array { element, inner_dimensions: Vec::new(), name, offset: None };
         let offset_name = format!("{}.offset", param.declarator.name.name);
         Some(Argument::Array { symbol: Box::new(symbol), offset: Some((offset_name, offset)), length })
-    }
-
-    /// The array a pointer expression points into (`a`, `a + k`, `k + a`, `a - k`, `&a[k]`, and
-    /// these nested), with the steps it takes from the array's start, each forward or back.
-    fn pointer<'e>(&self, expr: &'e ast::Expr, steps: &mut Vec<(bool, &'e ast::Expr)>) -> Option<&'e String> {
-        match &expr.kind {
-            ast::ExprKind::Name(name) => matches!(self.lookup(name), Some(Symbol::Array { .. })).then_some(name),
-            ast::ExprKind::Binary { op: op @ (ast::BinaryOp::Add | ast::BinaryOp::Sub), lhs, rhs } => {
-                if let Some(array) = self.pointer(lhs, steps) {
-                    steps.push((*op == ast::BinaryOp::Add, rhs));
-                    return Some(array);
-                }
-                let array = if *op == ast::BinaryOp::Add { self.pointer(rhs, steps)? } else { return None };
-                steps.push((true, lhs));
-                Some(array)
-            }
-            ast::ExprKind::Unary { op: ast::UnaryOp::AddressOf, operand } => match &operand.kind {
-                ast::ExprKind::Index { base, index } => {
-                    let array = self.pointer(base, steps)?;
-                    steps.push((true, index));
-                    Some(array)
-                }
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-
-    fn unsupported_argument<T>(&mut self, arg: &ast::Expr) -> Option<T> {
-        self.unsupported(
-            arg.span,
-            "this pointer argument",
-            "pass an array, or a pointer into one: `a`, `a + k` or `&a[k]`",
-        );
-        None
     }
 
     /// A `return` that ends a kernel or an inlined helper: the helper's result receives its value.

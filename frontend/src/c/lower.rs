@@ -28,6 +28,7 @@
 //! A construct outside this subset gets `kernel::unsupported`, naming it.
 
 use crate::c::ast;
+use crate::c::atomics;
 use crate::c::integers::{self, CType, Integers, Value};
 use crate::c::Dialect;
 use crate::diagnostics::{Code, Diagnostic};
@@ -270,7 +271,7 @@ impl<'f> Lowerer<'f> {
         self.node(surface::ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span)
     }
 
-    fn int(&mut self, value: impl Into<BigInt>, span: Span) -> Option<surface::Expr> {
+    pub(super) fn int(&mut self, value: impl Into<BigInt>, span: Span) -> Option<surface::Expr> {
         self.node(surface::ExprKind::Int(value.into()), span)
     }
 
@@ -717,6 +718,20 @@ impl<'f> Lowerer<'f> {
         lowered
     }
 
+    /// Whether code can run before the statement being lowered, once, where the expression at
+    /// `span` would (an inlined call, an atomic operation); if not, `what` is refused.
+    pub(super) fn runs_once_before(&mut self, span: Span, what: String) -> bool {
+        if self.before.is_some() && !self.conditional {
+            return true;
+        }
+        self.unsupported(
+            span,
+            what,
+            "lockstep runs it before the statement it is in, which reads it only where it runs exactly once there: not in a loop's condition, nor after `&&`, `||` or `?`; write it in a statement of its own",
+        );
+        false
+    }
+
     /// The name in the surface kernel of a variable declared in C: inside an inlined helper, its
     /// C name with the call's suffix (`x@bar1`), so that it names neither the caller's variables
     /// nor those of another call.
@@ -1090,7 +1105,7 @@ impl<'f> Lowerer<'f> {
     }
 
     /// How integers are read at a place: annotations are mathematical, code as the file asks.
-    fn integers(&self, place: Place) -> Integers {
+    pub(super) fn integers(&self, place: Place) -> Integers {
         match place {
             Place::Code => self.integers,
             Place::Annotation => Integers::Mathematical,
@@ -1121,7 +1136,7 @@ impl<'f> Lowerer<'f> {
     /// without a value before the statement (each run of the statement gives it a new one; `run`
     /// gives it 0), and the operands' code stays in the expression beside it, multiplied by 0,
     /// so that their reads, bounds and overflows are still checked where C evaluates them.
-    fn arbitrary(&mut self, ty: CType, operands: Vec<Value>, place: Place, span: Span) -> Option<Value> {
+    pub(super) fn arbitrary(&mut self, ty: CType, operands: Vec<Value>, place: Place, span: Span) -> Option<Value> {
         if place == Place::Annotation {
             self.unsupported(
                 span,
@@ -1252,6 +1267,9 @@ impl<'f> Lowerer<'f> {
             }
             ast::ExprKind::Call { function, args } if self.helpers.contains_key(function.name.as_str()) => {
                 return self.inline(function, args, span, lengths).map(|(stmts, _)| stmts);
+            }
+            ast::ExprKind::Call { function, args } if atomics::is_atomic(&function.name) => {
+                return self.atomic(&function.name, args, span, lengths).map(|(stmts, _)| stmts);
             }
             ast::ExprKind::Call { function, .. } => {
                 self.unsupported(
@@ -2051,6 +2069,7 @@ impl<'f> Lowerer<'f> {
             "get_num_groups" => Some(Builtin::Groups as fn(Axis) -> Builtin),
             "get_global_id" | "get_global_size" => None,
             "min" | "max" | "abs" => return self.min_max_abs(name, args, span, place, lengths),
+            _ if atomics::is_atomic(name) => return self.atomic_in_expression(name, args, span, place, lengths),
             _ if is_float_function(name) => return self.float_function(name, args, span, place, lengths),
             // GPUVerify's `__implies(a, b)`, and `__enabled()`: the thread runs this code.
             "__implies" if place == Place::Annotation => {
@@ -2143,12 +2162,15 @@ impl<'f> Lowerer<'f> {
         let mut clauses = Vec::new();
         let mut ok = true;
         for invariant in invariants {
-            let ast::ExprKind::Call { args, .. } = &invariant.kind else { continue };
+            let ast::ExprKind::Call { function, args } = &invariant.kind else { continue };
             let [formula] = args.as_slice() else {
-                self.argument_count("__invariant", 1, args.len(), invariant.span);
+                self.argument_count(&function.name, 1, args.len(), invariant.span);
                 ok = false;
                 continue;
             };
+            if function.name.starts_with("__candidate") {
+                continue;
+            }
             match self.gpuverify_formula(formula, lengths) {
                 Some(formula) => clauses.push(surface::Clause {
                     level: surface::Level::Thread,
@@ -2392,12 +2414,18 @@ fn flags_of(expr: &ast::Expr) -> Vec<&ast::Expr> {
     }
 }
 
+/// GPUVerify's loop invariants: `__invariant(e)` and `__global_invariant(e)` (which holds for every
+/// thread, so for this one) are checked invariants; `__candidate_invariant(e)` and
+/// `__candidate_global_invariant(e)` are guesses that GPUVerify keeps only where they hold, and
+/// lockstep neither assumes nor checks them.
+const GPUVERIFY_INVARIANTS: &[&str] =
+    &["__invariant", "__global_invariant", "__candidate_invariant", "__candidate_global_invariant"];
+
 /// GPUVerify writes loop invariants into the loop's condition: `__invariant(a), __invariant(b), c`.
 /// The invariants, and the condition.
 /// Anything else before a comma stays, and is refused with the comma.
 fn split_invariants(cond: &ast::Expr) -> (Vec<&ast::Expr>, &ast::Expr) {
-    let is_invariant =
-        |expr: &ast::Expr| matches!(&expr.kind, ast::ExprKind::Call { function, .. } if function.name == "__invariant");
+    let is_invariant = |expr: &ast::Expr| matches!(&expr.kind, ast::ExprKind::Call { function, .. } if GPUVERIFY_INVARIANTS.contains(&function.name.as_str()));
     let mut parts = Vec::new();
     let mut rest = cond;
     while let ast::ExprKind::Comma(first, last) = &rest.kind {

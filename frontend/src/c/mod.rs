@@ -9,11 +9,13 @@
 //! It reads no file and prints nothing: problems are [`Diagnostic`]s with a stable code and a span.
 
 pub mod ast;
+mod atomics;
 mod inline;
 pub mod integers;
 pub mod lexer;
 pub mod lower;
 pub mod parser;
+mod pointers;
 pub mod preprocess;
 
 #[allow(clippy::all, unused_qualifications)]

@@ -1,0 +1,221 @@
+//! Atomic operations (`atomic_add`, `atom_inc`, CUDA's `atomicAdd`, ...): a read of the cell the
+//! pointer points to, and a write of the new value, which the call returns the old one of.
+//!
+//! lockstep reads an atomic operation as that read and write by one thread, holding write
+//! permission on the cell: so two threads' atomics on one cell are reported as a conflict of
+//! permissions, as their plain writes would be. That is sound and incomplete: a kernel whose
+//! threads count into one cell atomically does not verify (VerCors proves such kernels with
+//! invariants of atomic blocks, which lockstep does not have). The new value is C's: arithmetic
+//! wraps in the cell's type; `and`, `or` and `xor` give an arbitrary value of the type, as does
+//! arithmetic on a floating-point cell.
+
+use crate::c::ast;
+use crate::c::integers::{self, CType, Value};
+use crate::c::lower::{Lengths, Lowerer, Place};
+use crate::pvl::ast as surface;
+use lockstep_logic::Span;
+use num_bigint::BigInt;
+use num_traits::One;
+
+/// What an atomic operation computes from the old value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Update {
+    Add,
+    Sub,
+    Increment,
+    Decrement,
+    Exchange,
+    Min,
+    Max,
+    /// `cmpxchg(p, compare, value)`: `value` where the old value is `compare`.
+    CompareExchange,
+    /// CUDA's `atomicInc(p, limit)`: `old >= limit ? 0 : old + 1`.
+    WrappingIncrement,
+    /// CUDA's `atomicDec(p, limit)`: `old == 0 || old > limit ? limit : old - 1`.
+    WrappingDecrement,
+    /// `and`, `or`, `xor`: an arbitrary value of the cell's type.
+    Bitwise,
+}
+
+/// The atomic operation a function name calls, with the number of arguments after the pointer.
+fn update(name: &str) -> Option<(Update, usize)> {
+    let operation = name
+        .strip_prefix("atomic_")
+        .or_else(|| name.strip_prefix("atom_"))
+        .map(str::to_string)
+        .or_else(|| name.strip_prefix("atomic").filter(|rest| !rest.is_empty()).map(str::to_lowercase))?;
+    let cuda = name.starts_with("atomic") && !name.starts_with("atomic_");
+    Some(match operation.as_str() {
+        "add" => (Update::Add, 1),
+        "sub" => (Update::Sub, 1),
+        "inc" if cuda => (Update::WrappingIncrement, 1),
+        "dec" if cuda => (Update::WrappingDecrement, 1),
+        "inc" => (Update::Increment, 0),
+        "dec" => (Update::Decrement, 0),
+        "xchg" | "exch" => (Update::Exchange, 1),
+        "min" => (Update::Min, 1),
+        "max" => (Update::Max, 1),
+        "cmpxchg" | "cas" => (Update::CompareExchange, 2),
+        "and" | "or" | "xor" => (Update::Bitwise, 1),
+        _ => return None,
+    })
+}
+
+/// Whether `name` is an atomic operation lockstep reads.
+pub(super) fn is_atomic(name: &str) -> bool {
+    update(name).is_some()
+}
+
+impl<'f> Lowerer<'f> {
+    /// An atomic operation: the statements that read the old value into a variable and write the
+    /// new one, and the old value.
+    pub(super) fn atomic(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+        span: Span,
+        lengths: &Lengths,
+    ) -> Option<(Vec<surface::Stmt>, Value)> {
+        let (update, operands) = update(name)?;
+        let Some((pointer, rest)) = args.split_first().filter(|(_, rest)| rest.len() == operands) else {
+            self.argument_count(name, operands + 1, args.len(), span);
+            return None;
+        };
+        let pointer = self.points_into(pointer, "an atomic operation on this pointer", lengths)?;
+        let element = pointer.element;
+        let mut values = Vec::new();
+        for operand in rest {
+            let value = self.typed(operand, Place::Code, lengths)?;
+            values.push(self.convert(value, element, Place::Code, operand.span)?);
+        }
+        let (array, index) = self.pointed_cell(&pointer, span)?;
+        // `old = a[i];`
+        self.fresh += 1;
+        let old_name = format!("\\old@{name}{}", self.fresh);
+        let read =
+            self.node(surface::ExprKind::Index { array: array.clone(), index: Box::new(index.clone()) }, span)?;
+        let declare = surface::StmtKind::Declare {
+            ty: element.surface(),
+            ty_span: span,
+            name: surface::Ident { name: old_name.clone(), span },
+            init: Some(read),
+        };
+        let mut stmts = vec![self.surface_stmt(declare, span)?];
+        let old = Value {
+            expr: self.node(surface::ExprKind::Name(old_name), span)?,
+            ty: element,
+            interval: element.interval(),
+        };
+        // `a[i] = new;` (an arbitrary new value is declared before the statement).
+        let outer = self.before.replace(Vec::new());
+        let new = self.updated(update, old.clone(), values, span);
+        let before = std::mem::replace(&mut self.before, outer).unwrap_or_default();
+        stmts.extend(before);
+        let write = surface::StmtKind::Write { target: array, index, value: new?.expr };
+        stmts.push(self.surface_stmt(write, span)?);
+        Some((stmts, old))
+    }
+
+    /// An atomic operation inside an expression: it runs before the statement, once, so not where
+    /// the expression may not run or may run again.
+    pub(super) fn atomic_in_expression(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+        span: Span,
+        place: Place,
+        lengths: &Lengths,
+    ) -> Option<Value> {
+        if place == Place::Annotation {
+            self.unsupported(span, format!("`{name}` in an annotation"), "an annotation cannot change memory");
+            return None;
+        }
+        if !self.runs_once_before(span, format!("`{name}` here")) {
+            return None;
+        }
+        let (stmts, old) = self.atomic(name, args, span, lengths)?;
+        self.before.get_or_insert_with(Vec::new).extend(stmts);
+        Some(old)
+    }
+
+    /// The value an atomic operation writes.
+    fn updated(&mut self, update: Update, old: Value, mut values: Vec<Value>, span: Span) -> Option<Value> {
+        let ty = old.ty;
+        let CType::Int(_) = ty else {
+            return match update {
+                Update::Exchange => values.pop(),
+                _ => self.arbitrary(ty, vec![old], Place::Code, span),
+            };
+        };
+        let one = || Value {
+            expr: surface::Expr::new(surface::ExprKind::Int(BigInt::one()), span).expect("a leaf"),
+            ty,
+            interval: integers::Interval::new(1, 1),
+        };
+        let compare = |lowerer: &mut Self, op, lhs: &Value, rhs: &Value| {
+            lowerer.binary(op, lhs.expr.clone(), rhs.expr.clone(), span)
+        };
+        let choose = |lowerer: &mut Self, cond: surface::Expr, then_value: surface::Expr, else_value: surface::Expr| {
+            let kind = surface::ExprKind::Cond {
+                cond: Box::new(cond),
+                then_value: Box::new(then_value),
+                else_value: Box::new(else_value),
+            };
+            lowerer.node(kind, span).map(|expr| Value { expr, ty, interval: ty.interval() })
+        };
+        match update {
+            Update::Add | Update::Sub | Update::Increment | Update::Decrement | Update::WrappingIncrement => {
+                let operand = match update {
+                    Update::Add | Update::Sub => values.pop()?,
+                    _ => one(),
+                };
+                let op = if matches!(update, Update::Sub | Update::Decrement) {
+                    surface::BinaryOp::Sub
+                } else {
+                    surface::BinaryOp::Add
+                };
+                let wrapped = self.wrapped(op, &old, &operand, span)?;
+                if update != Update::WrappingIncrement {
+                    return Some(wrapped);
+                }
+                let limit = values.pop()?;
+                let at_limit = compare(self, surface::BinaryOp::Ge, &old, &limit)?;
+                let zero = self.int(0, span)?;
+                choose(self, at_limit, zero, wrapped.expr)
+            }
+            Update::WrappingDecrement => {
+                let limit = values.pop()?;
+                let zero = self.int(0, span)?;
+                let is_zero = self.binary(surface::BinaryOp::Eq, old.expr.clone(), zero, span)?;
+                let above = compare(self, surface::BinaryOp::Gt, &old, &limit)?;
+                let wraps = self.binary(surface::BinaryOp::Or, is_zero, above, span)?;
+                let decremented = self.wrapped(surface::BinaryOp::Sub, &old, &one(), span)?;
+                choose(self, wraps, limit.expr, decremented.expr)
+            }
+            Update::Exchange => values.pop(),
+            Update::Min | Update::Max => {
+                let value = values.pop()?;
+                let op = if update == Update::Min { surface::BinaryOp::Le } else { surface::BinaryOp::Ge };
+                let keeps = compare(self, op, &old, &value)?;
+                choose(self, keeps, old.expr, value.expr)
+            }
+            Update::CompareExchange => {
+                let value = values.pop()?;
+                let expected = values.pop()?;
+                let equal = compare(self, surface::BinaryOp::Eq, &old, &expected)?;
+                choose(self, equal, value.expr, old.expr)
+            }
+            Update::Bitwise => self.arbitrary(ty, vec![old], Place::Code, span),
+        }
+    }
+
+    /// `old op operand` in the cell's type, wrapping as atomic arithmetic does (no overflow is
+    /// undefined there).
+    fn wrapped(&mut self, op: surface::BinaryOp, old: &Value, operand: &Value, span: Span) -> Option<Value> {
+        let exact = self.binary(op, old.expr.clone(), operand.expr.clone(), span)?;
+        let bound: BigInt = BigInt::one() << 65;
+        let exact = Value { expr: exact, ty: old.ty, interval: integers::Interval::new(-bound.clone(), bound) };
+        let integers = self.integers(Place::Code);
+        self.checked(integers::convert(exact, old.ty, integers, span))
+    }
+}

@@ -1,0 +1,101 @@
+//! Pointers into arrays, as C code writes them: `a`, `a + k`, `k + a`, `a - k` and `&a[k]`, and
+//! these nested. A pointer is the array it points into and how far from that array's start; there
+//! are no pointer variables of their own, so a pointer always names its array.
+
+use crate::c::ast;
+use crate::c::integers::CType;
+use crate::c::lower::{Lengths, Lowerer, Place, Symbol};
+use crate::pvl::ast as surface;
+
+/// Where a pointer expression points.
+pub(super) struct Pointer<'e> {
+    /// The C name of the array (or helper's pointer parameter) it points into.
+    pub(super) array: &'e str,
+    pub(super) element: CType,
+    /// The kernel's array, in the surface kernel.
+    pub(super) name: String,
+    /// Where the named array starts in the kernel's array (a helper's pointer parameter may
+    /// point into it), `None` for its start.
+    pub(super) base: Option<surface::Expr>,
+    /// How far from the named array's start it points, `None` for 0.
+    pub(super) index: Option<surface::Expr>,
+}
+
+impl<'f> Lowerer<'f> {
+    /// Where `expr` points, or a diagnostic naming it `what` (`"this pointer argument"`).
+    pub(super) fn points_into<'e>(
+        &mut self,
+        expr: &'e ast::Expr,
+        what: &str,
+        lengths: &Lengths,
+    ) -> Option<Pointer<'e>> {
+        let mut steps = Vec::new();
+        let found = self.pointer(expr, &mut steps).and_then(|array| Some((array, self.lookup(array).cloned()?)));
+        let Some((array, Symbol::Array { element, inner_dimensions, name, offset })) = found else {
+            self.unsupported(expr.span, what, "point into an array: `a`, `a + k` or `&a[k]`");
+            return None;
+        };
+        if !inner_dimensions.is_empty() {
+            self.unsupported(
+                expr.span,
+                "a pointer into an array of several dimensions",
+                "index the array itself: `s[i][j]`",
+            );
+            return None;
+        }
+        let mut index: Option<surface::Expr> = None;
+        for (forward, step) in steps {
+            let step = self.index(step, Place::Code, lengths)?;
+            index = Some(match (index, forward) {
+                (None, true) => step,
+                (None, false) => self
+                    .node(surface::ExprKind::Unary { op: surface::UnaryOp::Neg, operand: Box::new(step) }, expr.span)?,
+                (Some(sum), true) => self.binary(surface::BinaryOp::Add, sum, step, expr.span)?,
+                (Some(sum), false) => self.binary(surface::BinaryOp::Sub, sum, step, expr.span)?,
+            });
+        }
+        Some(Pointer { array, element, name, base: offset, index })
+    }
+
+    /// The cell a pointer points to: its kernel array and the index there.
+    pub(super) fn pointed_cell(
+        &mut self,
+        pointer: &Pointer,
+        span: lockstep_logic::Span,
+    ) -> Option<(surface::Ident, surface::Expr)> {
+        let index = match (&pointer.base, &pointer.index) {
+            (Some(base), Some(index)) => self.binary(surface::BinaryOp::Add, base.clone(), index.clone(), span)?,
+            (Some(only), None) | (None, Some(only)) => only.clone(),
+            (None, None) => self.int(0, span)?,
+        };
+        Some((surface::Ident { name: pointer.name.clone(), span }, index))
+    }
+
+    /// The array a pointer expression points into, with the steps it takes from the array's
+    /// start, each forward or back.
+    fn pointer<'e>(&self, expr: &'e ast::Expr, steps: &mut Vec<(bool, &'e ast::Expr)>) -> Option<&'e str> {
+        match &expr.kind {
+            ast::ExprKind::Name(name) => {
+                matches!(self.lookup(name), Some(Symbol::Array { .. })).then_some(name.as_str())
+            }
+            ast::ExprKind::Binary { op: op @ (ast::BinaryOp::Add | ast::BinaryOp::Sub), lhs, rhs } => {
+                if let Some(array) = self.pointer(lhs, steps) {
+                    steps.push((*op == ast::BinaryOp::Add, rhs));
+                    return Some(array);
+                }
+                let array = if *op == ast::BinaryOp::Add { self.pointer(rhs, steps)? } else { return None };
+                steps.push((true, lhs));
+                Some(array)
+            }
+            ast::ExprKind::Unary { op: ast::UnaryOp::AddressOf, operand } => match &operand.kind {
+                ast::ExprKind::Index { base, index } => {
+                    let array = self.pointer(base, steps)?;
+                    steps.push((true, index));
+                    Some(array)
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
