@@ -959,3 +959,19 @@ fn atomic_operations_read_and_write_their_cell() {
         ])
     );
 }
+
+/// A pointer variable holds where it points in its one array, and moves with `p++` and `p = p +
+/// k`; a local scalar is one cell of the group's local memory.
+#[test]
+fn pointer_variables_and_local_scalars_name_cells() {
+    let output = lockstep(&["verify", "--format", "json", "frontend/tests/verify/pointers.cl"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[
+            ("aliases", "verified", &[]),
+            ("counts", "verified", &[]),
+            ("steps_past_its_cell", "failed", &["access.bounds:35", "access.write:35"]),
+        ])
+    );
+}

@@ -315,21 +315,7 @@ impl<'f> Lowerer<'f> {
             return None;
         }
         let pointer = self.points_into(arg, "this pointer argument", lengths)?;
-        if pointer.element != wanted {
-            self.diagnostics.push(
-                Diagnostic::error(
-                    Code::TypeMismatch,
-                    format!(
-                        "`{}` holds `{}`, and the parameter points to `{}`",
-                        pointer.array,
-                        pointer.element.name(),
-                        wanted.name()
-                    ),
-                    arg.span,
-                    "another element type",
-                )
-                .with_help("pass an array of the parameter's element type"),
-            );
+        if !self.points_to(&pointer, wanted, "the parameter", arg.span) {
             return None;
         }
         let length = lengths.get(pointer.array).cloned();

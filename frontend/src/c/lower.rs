@@ -124,6 +124,13 @@ pub(super) enum Symbol {
     /// by rows), the kernel's array it is, and where it starts in that array (a helper's
     /// pointer parameter may point into an array: `f(a + k)`).
     Array { element: CType, inner_dimensions: Vec<surface::Expr>, name: String, offset: Option<surface::Expr> },
+    /// A pointer variable: a private variable of the surface kernel (`name`) holds the index it
+    /// points to in the kernel's array `target`, which its first assignment fixes (a pointer
+    /// that would point into a second array is refused).
+    Pointer { element: CType, name: String, target: Option<String> },
+    /// A scalar in local memory (`__local int x;`, `__shared__ int x;`): the one cell of the
+    /// group's array `name`.
+    Cell { element: CType, name: String },
 }
 
 /// The C type of an integer literal: `int` (`unsigned` with a `u`) where it fits, else 64 bits.
@@ -277,6 +284,32 @@ impl<'f> Lowerer<'f> {
 
     fn builtin(&mut self, builtin: Builtin, span: Span) -> Option<surface::Expr> {
         self.node(surface::ExprKind::Builtin(builtin), span)
+    }
+
+    /// The array `name` denotes, with where it starts in the kernel's array: an array, a helper's
+    /// pointer parameter, a pointer variable that points somewhere, or a local scalar's cell.
+    pub(super) fn array_of(&self, name: &str, span: Span) -> Option<Symbol> {
+        match self.lookup(name)? {
+            symbol @ Symbol::Array { .. } => Some(symbol.clone()),
+            Symbol::Pointer { element, name, target: Some(target) } => {
+                let offset = surface::Expr::new(surface::ExprKind::Name(name.clone()), span).ok();
+                Some(Symbol::Array { element: *element, inner_dimensions: Vec::new(), name: target.clone(), offset })
+            }
+            Symbol::Cell { element, name } => Some(Symbol::Array {
+                element: *element,
+                inner_dimensions: Vec::new(),
+                name: name.clone(),
+                offset: None,
+            }),
+            Symbol::Pointer { target: None, .. } | Symbol::Scalar { .. } => None,
+        }
+    }
+
+    /// Replaces the symbol `name` stands for, in the scope that declares it.
+    fn redeclare(&mut self, name: &str, symbol: Symbol) {
+        if let Some(scope) = self.scopes.iter_mut().rev().find(|scope| scope.contains_key(name)) {
+            scope.insert(name.to_string(), symbol);
+        }
     }
 
     pub(super) fn lookup(&self, name: &str) -> Option<&Symbol> {
@@ -592,6 +625,10 @@ impl<'f> Lowerer<'f> {
             match &stmt.kind {
                 ast::StmtKind::Declaration(declaration) if is_local_memory(&declaration.specifiers) => {
                     for (declarator, init) in &declaration.declarators {
+                        if declarator.pointers > 0 {
+                            // A private pointer into local memory ([`Lowerer::declaration`]).
+                            continue;
+                        }
                         if init.is_some() {
                             self.unsupported(
                                 declarator.span,
@@ -612,12 +649,16 @@ impl<'f> Lowerer<'f> {
                                 None => dynamic = true,
                             }
                         }
-                        if declarator.pointers > 0 || declarator.dimensions.is_empty() {
-                            self.unsupported(
-                                declarator.span,
-                                "a local-memory scalar or pointer",
-                                "declare local memory as an array: `__shared__ int s[1];`",
-                            );
+                        if declarator.dimensions.is_empty() {
+                            // A local scalar: one cell.
+                            let Some(one) = self.int(1, declarator.span) else { continue };
+                            let memory = surface::MemorySpace::Local;
+                            let ty = &declaration.specifiers.ty;
+                            self.array(&declarator.name, ty, memory, Some(vec![one]), "", parts, declaration.span);
+                            if let Some(element) = self.c_type(ty) {
+                                let name = declarator.name.name.clone();
+                                self.declare(&declarator.name.name, Symbol::Cell { element, name });
+                            }
                             continue;
                         }
                         let dimensions = (!dynamic).then_some(dimensions);
@@ -913,7 +954,14 @@ impl<'f> Lowerer<'f> {
         let one =
             |lowerer: &mut Lowerer, kind: surface::StmtKind| lowerer.surface_stmt(kind, span).map(|stmt| vec![stmt]);
         match &stmt.kind {
-            ast::StmtKind::Declaration(declaration) if is_local_memory(&declaration.specifiers) => Some(Vec::new()),
+            // Local memory belongs to the group ([`Lowerer::shared_arrays`]); a pointer into it is a
+            // private variable.
+            ast::StmtKind::Declaration(declaration)
+                if is_local_memory(&declaration.specifiers)
+                    && declaration.declarators.iter().all(|(declarator, _)| declarator.pointers == 0) =>
+            {
+                Some(Vec::new())
+            }
             ast::StmtKind::Declaration(declaration) => {
                 self.before_then(|lowerer| lowerer.declaration(declaration, lengths))
             }
@@ -1053,10 +1101,17 @@ impl<'f> Lowerer<'f> {
         let mut lowered = Vec::new();
         let mut ok = true;
         for (declarator, init) in &declaration.declarators {
+            if declarator.pointers == 1 && declarator.dimensions.is_empty() {
+                match self.pointer_variable(declarator, ty, init.as_ref(), lengths) {
+                    Some(stmt) => lowered.push(stmt),
+                    None => ok = false,
+                }
+                continue;
+            }
             if declarator.pointers > 0 || !declarator.dimensions.is_empty() {
                 self.unsupported(
                     declarator.span,
-                    "a private array or pointer",
+                    "a private array or a pointer to pointers",
                     "keep private values in scalars, or use local or global memory",
                 );
                 ok = false;
@@ -1102,6 +1157,81 @@ impl<'f> Lowerer<'f> {
             }
         }
         ok.then_some(lowered)
+    }
+
+    /// A pointer variable `T *p = e;`: a private variable holding the index `p` points to in its
+    /// array ([`Symbol::Pointer`]).
+    fn pointer_variable(
+        &mut self,
+        declarator: &ast::Declarator,
+        element: CType,
+        init: Option<&ast::Expr>,
+        lengths: &Lengths,
+    ) -> Option<surface::Stmt> {
+        let name = self.local_name(&declarator.name.name);
+        let (target, init) = match init {
+            Some(init) => {
+                let (target, index) = self.pointer_value(init, element, lengths)?;
+                (Some(target), Some(index))
+            }
+            None => (None, None),
+        };
+        self.declare(&declarator.name.name, Symbol::Pointer { element, name: name.clone(), target });
+        let kind = surface::StmtKind::Declare {
+            ty: surface::TypeName::Int,
+            ty_span: declarator.span,
+            name: surface::Ident { name, span: declarator.name.span },
+            init,
+        };
+        self.surface_stmt(kind, declarator.span)
+    }
+
+    /// Where a pointer value points, for a pointer variable of `element`s: the kernel's array and
+    /// the index there.
+    fn pointer_value(
+        &mut self,
+        value: &ast::Expr,
+        element: CType,
+        lengths: &Lengths,
+    ) -> Option<(String, surface::Expr)> {
+        if matches!(&value.kind, ast::ExprKind::Name(name) if name == "NULL") {
+            self.unsupported(value.span, "a null pointer", "point the pointer into an array");
+            return None;
+        }
+        let pointer = self.points_into(value, "this pointer value", lengths)?;
+        if !self.points_to(&pointer, element, "the pointer", value.span) {
+            return None;
+        }
+        let (array, index) = self.pointed_cell(&pointer, value.span)?;
+        Some((array.name, index))
+    }
+
+    /// `p = e;` to a pointer variable: it now points where `e` does, in the one array it may point
+    /// into.
+    fn pointer_assignment(
+        &mut self,
+        name: &str,
+        target: &ast::Expr,
+        assigned: &ast::Expr,
+        lengths: &Lengths,
+    ) -> Option<surface::StmtKind> {
+        let Some(Symbol::Pointer { element, name: variable, target: pointed }) = self.lookup(name).cloned() else {
+            return None;
+        };
+        let (array, index) = self.pointer_value(assigned, element, lengths)?;
+        match pointed {
+            Some(pointed) if pointed != array => {
+                self.unsupported(
+                    assigned.span,
+                    format!("the pointer `{name}` pointing into a second array"),
+                    "use one pointer variable for each array",
+                );
+                return None;
+            }
+            Some(_) => {}
+            None => self.redeclare(name, Symbol::Pointer { element, name: variable.clone(), target: Some(array) }),
+        }
+        Some(surface::StmtKind::Assign { target: surface::Ident { name: variable, span: target.span }, value: index })
     }
 
     /// How integers are read at a place: annotations are mathematical, code as the file asks.
@@ -1303,6 +1433,14 @@ impl<'f> Lowerer<'f> {
             (None, None) => return None,
         };
         let kind = match &target.kind {
+            ast::ExprKind::Name(name) if matches!(self.lookup(name), Some(Symbol::Pointer { .. })) => {
+                self.pointer_assignment(name, target, &assigned, lengths)?
+            }
+            ast::ExprKind::Name(name) if matches!(self.lookup(name), Some(Symbol::Cell { .. })) => {
+                let (array, index, element) = self.location_at(target, &[], span, Place::Code, lengths)?;
+                let value = self.value(&assigned, element, lengths)?;
+                surface::StmtKind::Write { target: array, index, value }
+            }
             ast::ExprKind::Name(name) => {
                 let (ty, name) = match self.lookup(name) {
                     Some(Symbol::Scalar { ty, name, .. }) => (*ty, name.clone()),
@@ -1400,13 +1538,26 @@ impl<'f> Lowerer<'f> {
             self.unsupported(base.span, construct, "index the array itself: `a[i + k]`");
             return None;
         };
-        let (element, inner_dimensions, array, offset) = match self.lookup(name) {
+        let (element, inner_dimensions, array, offset) = match self.array_of(name, base.span) {
             Some(Symbol::Array { element, inner_dimensions, name, offset }) => {
-                (*element, inner_dimensions.clone(), name.clone(), offset.clone())
+                (element, inner_dimensions, name, offset)
+            }
+            _ if matches!(self.lookup(name), Some(Symbol::Pointer { .. })) => {
+                self.unsupported(
+                    base.span,
+                    format!("the pointer `{name}` before it points into an array"),
+                    "assign the pointer before using it: `p = a + k;`",
+                );
+                return None;
             }
             _ => (CType::Int(integers::INT), Vec::new(), name.clone(), None),
         };
         let array = surface::Ident { name: array, span: base.span };
+        if let (None, Some(Symbol::Cell { .. })) = (indices.first(), self.lookup(name)) {
+            // `&x` of a local scalar: its one cell.
+            let zero = self.int(0, span)?;
+            return Some((array, zero, element));
+        }
         let Some(first) = indices.first() else {
             // `Perm(&x, q)` of a variable: permissions are of memory.
             self.diagnostics.push(
@@ -1500,6 +1651,18 @@ impl<'f> Lowerer<'f> {
                         "arrays are never `NULL`; compare an array with it: `a != NULL`",
                     );
                     return None;
+                }
+                match self.lookup(name) {
+                    Some(Symbol::Cell { .. }) => {
+                        let (array, index, element) = self.location_at(expr, &[], span, place, lengths)?;
+                        let lowered = self.node(surface::ExprKind::Index { array, index: Box::new(index) }, span)?;
+                        return Some(Value { expr: lowered, ty: element, interval: element.interval() });
+                    }
+                    Some(Symbol::Pointer { .. }) => {
+                        self.unsupported(span, format!("the pointer `{name}` as a value"), "index the pointer: `p[i]`");
+                        return None;
+                    }
+                    _ => {}
                 }
                 let (ty, interval, name) = match self.lookup(name) {
                     Some(Symbol::Scalar { ty, interval, name }) => (*ty, interval.clone(), name.clone()),
@@ -2671,7 +2834,14 @@ mod tests {
     fn constructs_outside_the_subset_are_named() {
         for (body, construct) in [
             ("local int L[4]; ((local char*)L)[0] = 1;", "a pointer cast"),
-            ("int b[2] = {1, 2};", "a private array or pointer"),
+            ("int b[2] = {1, 2};", "a private array or a pointer to pointers"),
+            ("global int* p = NULL;", "a null pointer"),
+            ("global int* p; p[0] = 1;", "the pointer `p` before it points into an array"),
+            (
+                "global int* p = a; local int s[2]; local int* q = s; p = q;",
+                "the pointer `p` pointing into a second array",
+            ),
+            ("global int* p = a; int x = p == a;", "the pointer `p` as a value"),
             ("int x = a[0] | 1;", "`|`"),
             ("void v;", "the type `void`"),
             ("float f = 0.5f; while (f < 1.0f) { f = f * 2.0f; }", "a floating-point operation in a loop's condition"),

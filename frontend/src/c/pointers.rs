@@ -5,7 +5,9 @@
 use crate::c::ast;
 use crate::c::integers::CType;
 use crate::c::lower::{Lengths, Lowerer, Place, Symbol};
+use crate::diagnostics::{Code, Diagnostic};
 use crate::pvl::ast as surface;
+use lockstep_logic::Span;
 
 /// Where a pointer expression points.
 pub(super) struct Pointer<'e> {
@@ -30,7 +32,7 @@ impl<'f> Lowerer<'f> {
         lengths: &Lengths,
     ) -> Option<Pointer<'e>> {
         let mut steps = Vec::new();
-        let found = self.pointer(expr, &mut steps).and_then(|array| Some((array, self.lookup(array).cloned()?)));
+        let found = self.pointer(expr, &mut steps).and_then(|array| Some((array, self.array_of(array, expr.span)?)));
         let Some((array, Symbol::Array { element, inner_dimensions, name, offset })) = found else {
             self.unsupported(expr.span, what, "point into an array: `a`, `a + k` or `&a[k]`");
             return None;
@@ -57,6 +59,29 @@ impl<'f> Lowerer<'f> {
         Some(Pointer { array, element, name, base: offset, index })
     }
 
+    /// Whether a pointer points to `wanted`s, as `whose` pointer (`"the parameter"`) must; if
+    /// not, a diagnostic says so.
+    pub(super) fn points_to(&mut self, pointer: &Pointer, wanted: CType, whose: &str, span: Span) -> bool {
+        if pointer.element == wanted {
+            return true;
+        }
+        self.diagnostics.push(
+            Diagnostic::error(
+                Code::TypeMismatch,
+                format!(
+                    "`{}` holds `{}`, and {whose} points to `{}`",
+                    pointer.array,
+                    pointer.element.name(),
+                    wanted.name()
+                ),
+                span,
+                "another element type",
+            )
+            .with_help(format!("point {whose} into an array of its element type")),
+        );
+        false
+    }
+
     /// The cell a pointer points to: its kernel array and the index there.
     pub(super) fn pointed_cell(
         &mut self,
@@ -75,9 +100,7 @@ impl<'f> Lowerer<'f> {
     /// start, each forward or back.
     fn pointer<'e>(&self, expr: &'e ast::Expr, steps: &mut Vec<(bool, &'e ast::Expr)>) -> Option<&'e str> {
         match &expr.kind {
-            ast::ExprKind::Name(name) => {
-                matches!(self.lookup(name), Some(Symbol::Array { .. })).then_some(name.as_str())
-            }
+            ast::ExprKind::Name(name) => self.array_of(name, expr.span).is_some().then_some(name.as_str()),
             ast::ExprKind::Binary { op: op @ (ast::BinaryOp::Add | ast::BinaryOp::Sub), lhs, rhs } => {
                 if let Some(array) = self.pointer(lhs, steps) {
                     steps.push((*op == ast::BinaryOp::Add, rhs));
@@ -88,6 +111,10 @@ impl<'f> Lowerer<'f> {
                 Some(array)
             }
             ast::ExprKind::Unary { op: ast::UnaryOp::AddressOf, operand } => match &operand.kind {
+                // `&x` of a local scalar.
+                ast::ExprKind::Name(name) if matches!(self.lookup(name), Some(Symbol::Cell { .. })) => {
+                    Some(name.as_str())
+                }
                 ast::ExprKind::Index { base, index } => {
                     let array = self.pointer(base, steps)?;
                     steps.push((true, index));
