@@ -975,3 +975,28 @@ fn pointer_variables_and_local_scalars_name_cells() {
         ])
     );
 }
+
+/// A parameter the code assigns is a variable, which the contract does not see; a name declared
+/// again in an inner block is another variable there.
+#[test]
+fn c_variables_follow_cs_scopes() {
+    let output = lockstep(&[
+        "verify",
+        "--groups",
+        "1",
+        "--gsize",
+        "1",
+        "--format",
+        "json",
+        "frontend/tests/verify/variables.cl",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[
+            ("assigns_its_parameter", "verified", &[]),
+            ("shadows_a_name", "verified", &[]),
+            ("reads_the_inner_name", "failed", &["thread.post:27"]),
+        ])
+    );
+}

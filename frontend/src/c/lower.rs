@@ -435,7 +435,30 @@ impl<'f> Lowerer<'f> {
             }
         }
         let body = ast::Block { stmts: body.stmts[leading..].to_vec(), span: body.span };
-        let body = self.kernel_body(&body, &parts.lengths);
+        // C's parameters are the function's variables: one the code assigns is a copy of the
+        // parameter, which the contract still means.
+        let mut copies = Vec::new();
+        for param in &function.params {
+            let c_name = &param.declarator.name.name;
+            if let (true, Some(Symbol::Scalar { ty, name, .. })) =
+                (self.assigned.contains(c_name), self.lookup(c_name).cloned())
+            {
+                let copy = format!("{c_name}@local");
+                let init = self.node(surface::ExprKind::Name(name), param.declarator.name.span);
+                let kind = surface::StmtKind::Declare {
+                    ty: ty.surface(),
+                    ty_span: param.specifiers.ty.span,
+                    name: surface::Ident { name: copy.clone(), span: param.declarator.name.span },
+                    init,
+                };
+                copies.extend(self.surface_stmt(kind, param.declarator.name.span));
+                self.declare(c_name, Symbol::Scalar { ty, interval: ty.interval(), name: copy });
+            }
+        }
+        let body = self.kernel_body(&body, &parts.lengths).map(|mut body| {
+            body.stmts.splice(0..0, copies);
+            body
+        });
         params.append(&mut parts.length_params);
         let mut members = parts.members;
         // The C program's facts come first, so that the written clauses may rely on them.
@@ -776,11 +799,18 @@ impl<'f> Lowerer<'f> {
     /// The name in the surface kernel of a variable declared in C: inside an inlined helper, its
     /// C name with the call's suffix (`x@bar1`), so that it names neither the caller's variables
     /// nor those of another call.
-    pub(super) fn local_name(&self, name: &str) -> String {
-        match self.inlining.last() {
+    /// A name that C declares again in an inner scope (`int x;` where a parameter `x` is seen)
+    /// gets a number of its own (`x@3`), as the surface language does not shadow names.
+    pub(super) fn local_name(&mut self, name: &str) -> String {
+        let base = match self.inlining.last() {
             Some(inlined) => format!("{name}{}", inlined.suffix),
             None => name.to_string(),
+        };
+        if self.lookup(name).is_none() {
+            return base;
         }
+        self.fresh += 1;
+        format!("{base}@{}", self.fresh)
     }
 
     fn statements_in_scope(
@@ -1478,6 +1508,15 @@ impl<'f> Lowerer<'f> {
                         ast::ExprKind::Name(word) if word == "CLK_LOCAL_MEM_FENCE" => names.push(name("local")),
                         ast::ExprKind::Name(word) if word == "CLK_GLOBAL_MEM_FENCE" => names.push(name("global")),
                         ast::ExprKind::Int { value, .. } if *value == BigInt::from(0) => {}
+                        ast::ExprKind::Name(word) if !word.starts_with("CLK_") => {
+                            // A variable: the memories fenced would depend on its value.
+                            self.unsupported(
+                                flag.span,
+                                "a barrier whose flags are a variable",
+                                "write the flags as constants: `CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE`",
+                            );
+                            ok = false;
+                        }
                         _ => {
                             self.diagnostics.push(
                                 Diagnostic::error(Code::UnknownFence, "a barrier flag lockstep does not know", flag.span, "not a fence flag")
@@ -1706,9 +1745,14 @@ impl<'f> Lowerer<'f> {
                 None
             }
             ast::ExprKind::Cond { cond, then_value, else_value } => {
+                // In annotations too, an integer condition holds where it is not 0, as in C (and
+                // GPUVerify's annotations).
                 let cond = match place {
                     Place::Code => self.condition(cond, lengths),
-                    Place::Annotation => self.expr(cond, place, lengths),
+                    Place::Annotation => self.typed(cond, place, lengths).and_then(|cond| match cond.ty {
+                        CType::Int(_) => self.converted(cond, CType::Bool, place, span),
+                        _ => Some(cond.expr),
+                    }),
                 };
                 let then_value = self.conditionally(|lowerer| lowerer.typed(then_value, place, lengths));
                 let else_value = self.conditionally(|lowerer| lowerer.typed(else_value, place, lengths));
@@ -2836,6 +2880,7 @@ mod tests {
             ("local int L[4]; ((local char*)L)[0] = 1;", "a pointer cast"),
             ("int b[2] = {1, 2};", "a private array or a pointer to pointers"),
             ("global int* p = NULL;", "a null pointer"),
+            ("int f = CLK_LOCAL_MEM_FENCE; barrier(f);", "a barrier whose flags are a variable"),
             ("global int* p; p[0] = 1;", "the pointer `p` before it points into an array"),
             (
                 "global int* p = a; local int s[2]; local int* q = s; p = q;",

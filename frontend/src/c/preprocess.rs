@@ -110,8 +110,20 @@ pub fn preprocess(source: &str, tokens: Vec<Spanned>) -> (Vec<Spanned>, Vec<Diag
             .with_help("close every `#if`, `#ifdef` and `#ifndef` with `#endif`"),
         );
     }
-    (drop_attributes(output), preprocessor.diagnostics)
+    let output = preprocessor.refuse_type_macros(drop_attributes(output));
+    (output, preprocessor.diagnostics)
 }
+
+/// GPUVerify's specification macros whose arguments include types (its header declares them),
+/// which the grammar cannot read as calls: lockstep refuses them by name.
+const TYPE_MACROS: &[&str] = &[
+    "DECLARE_UF_UNARY",
+    "DECLARE_UF_BINARY",
+    "DECLARE_UF_TERNARY",
+    "__read_permission",
+    "__write_permission",
+    "__array_snapshot",
+];
 
 /// Drops every `__attribute__((...))`.
 fn drop_attributes(tokens: Vec<Spanned>) -> Vec<Spanned> {
@@ -155,6 +167,37 @@ impl Preprocessor<'_> {
 
     fn unsupported(&mut self, message: impl Into<String>, span: Span, label: &str, help: &str) {
         self.diagnostics.push(Diagnostic::error(Code::Unsupported, message, span, label).with_help(help));
+    }
+
+    /// Drops each use of one of GPUVerify's [`TYPE_MACROS`] (through its `)` and a `;` after it)
+    /// with a `kernel::unsupported` naming it.
+    fn refuse_type_macros(&mut self, tokens: Vec<Spanned>) -> Vec<Spanned> {
+        let mut kept = Vec::with_capacity(tokens.len());
+        let mut index = 0;
+        while index < tokens.len() {
+            let (start, token, end) = &tokens[index];
+            let opens = tokens.get(index + 1).is_some_and(|(_, token, _)| *token == Token::LParen);
+            if let (Token::Ident(name), true) = (token, opens) {
+                if TYPE_MACROS.contains(&name.as_str()) {
+                    let close = matching_paren(&tokens, index + 1).unwrap_or(tokens.len() - 1);
+                    let span = Span::new(*start, tokens.get(close).map_or(*end, |(_, _, end)| *end));
+                    self.unsupported(
+                        format!("GPUVerify's `{name}` is not supported"),
+                        span,
+                        "not supported",
+                        "lockstep reads GPUVerify's `__requires`, `__ensures`, `__invariant`, `__assert`, `__assume`, `__implies` and `__enabled`",
+                    );
+                    index = close + 1;
+                    if tokens.get(index).is_some_and(|(_, token, _)| *token == Token::Semi) {
+                        index += 1;
+                    }
+                    continue;
+                }
+            }
+            kept.push(tokens[index].clone());
+            index += 1;
+        }
+        kept
     }
 
     fn directive(&mut self, directive: &[Spanned], span: Span, active: bool, conditionals: &mut Vec<Conditional>) {
@@ -627,6 +670,15 @@ mod tests {
     fn attributes_are_dropped() {
         let (tokens, _) = run("__attribute__((reqd_work_group_size(64, 1, 1))) kernel");
         assert_eq!(tokens, [Token::Kernel]);
+    }
+
+    #[test]
+    fn gpuverify_macros_over_types_are_refused_by_name() {
+        let (tokens, diagnostics) = run("DECLARE_UF_BINARY(f, int, int, int); x = 1;");
+        assert_eq!(spelled(&tokens), "x = 1 ;");
+        assert_eq!(diagnostics.len(), 1);
+        assert_eq!(diagnostics[0].code, Code::Unsupported);
+        assert!(diagnostics[0].message.contains("DECLARE_UF_BINARY"), "{}", diagnostics[0].message);
     }
 
     #[test]
