@@ -7,16 +7,20 @@
 //:: run with --groups 2 --gsize 8
 #define TILE 8
 #define BOUND 100000
+// The work items whose two neighbours are in their own tile.
+#define INTERIOR (0 < \ltid && \ltid < TILE - 1)
 
 /*@
   context get_local_size(0) == TILE;
   context \pointer_length(in) == get_global_size(0) && \pointer_length(out) == get_global_size(0);
-  context (\forall* int k; 0 <= k && k < get_global_size(0); Perm(&in[k], read));
-  context Perm(&out[get_global_id(0)], write);
-  requires Perm(&tile[get_local_id(0)], write);
-  requires (\forall int k; 0 <= k && k < get_global_size(0); -BOUND <= in[k] && in[k] <= BOUND);
-  ensures 0 < get_local_id(0) && get_local_id(0) < TILE - 1 ==>
-    out[get_global_id(0)] == in[get_global_id(0) - 1] + in[get_global_id(0)] + in[get_global_id(0) + 1];
+  context Perm(&in[\gtid], read) ** Perm(&out[\gtid], write);
+  context INTERIOR ==> Perm(&in[\gtid - 1], read) ** Perm(&in[\gtid + 1], read);
+  requires Perm(&tile[\ltid], write);
+  requires -BOUND <= in[\gtid] && in[\gtid] <= BOUND;
+  requires INTERIOR ==> -BOUND <= in[\gtid - 1] && in[\gtid - 1] <= BOUND;
+  requires INTERIOR ==> -BOUND <= in[\gtid + 1] && in[\gtid + 1] <= BOUND;
+  ensures INTERIOR ==>
+    out[\gtid] == in[\gtid - 1] + in[\gtid] + in[\gtid + 1];
 @*/
 __kernel void blur(__global const int* in, __global int* out) {
   __local int tile[TILE];
@@ -24,13 +28,18 @@ __kernel void blur(__global const int* in, __global int* out) {
   size_t l = get_local_id(0);
   tile[l] = in[i];
   /*@
-    context (\forall* int k; 0 <= k && k < get_global_size(0); Perm(&in[k], read));
-    context Perm(&out[get_global_id(0)], write);
-    requires (\forall int k; 0 <= k && k < get_global_size(0); -BOUND <= in[k] && in[k] <= BOUND);
-    requires Perm(&tile[get_local_id(0)], write) ** tile[get_local_id(0)] == in[get_global_id(0)];
-    ensures (\forall int k; 0 <= k && k < get_global_size(0); -BOUND <= in[k] && in[k] <= BOUND);
-    ensures (\forall* int k; 0 <= k && k < TILE; Perm(&tile[k], read)); //:: fails barrier.resources
-    ensures (\forall int k; 0 <= k && k < TILE; tile[k] == in[get_group_id(0) * TILE + k]); //:: fails barrier.functional
+    context Perm(&in[\gtid], read) ** Perm(&out[\gtid], write);
+    context INTERIOR ==> Perm(&in[\gtid - 1], read) ** Perm(&in[\gtid + 1], read);
+    requires -BOUND <= in[\gtid] && in[\gtid] <= BOUND;
+    requires Perm(&tile[\ltid], write) ** tile[\ltid] == in[\gtid];
+    ensures Perm(&tile[\ltid], read);
+    ensures INTERIOR ==> Perm(&tile[\ltid - 1], read) ** Perm(&tile[\ltid + 1], read); //:: fails barrier.resources
+    ensures tile[\ltid] == in[\gtid];
+    ensures INTERIOR ==> tile[\ltid - 1] == in[\gtid - 1]; //:: fails barrier.functional
+    ensures INTERIOR ==> tile[\ltid + 1] == in[\gtid + 1]; //:: fails barrier.functional
+    ensures INTERIOR ==> -BOUND <= in[\gtid - 1] && in[\gtid - 1] <= BOUND;
+    ensures INTERIOR ==> -BOUND <= in[\gtid + 1] && in[\gtid + 1] <= BOUND;
+    ensures -BOUND <= in[\gtid] && in[\gtid] <= BOUND;
   @*/
   barrier(CLK_GLOBAL_MEM_FENCE);
   if (0 < l && l < TILE - 1) {

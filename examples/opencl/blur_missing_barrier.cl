@@ -5,16 +5,20 @@
 //:: run with --groups 2 --gsize 8
 #define TILE 8
 #define BOUND 100000
+// The work items whose two neighbours are in their own tile.
+#define INTERIOR (0 < \ltid && \ltid < TILE - 1)
 
 /*@
   context get_local_size(0) == TILE;
   context \pointer_length(in) == get_global_size(0) && \pointer_length(out) == get_global_size(0);
-  context (\forall* int k; 0 <= k && k < get_global_size(0); Perm(&in[k], read));
-  context Perm(&out[get_global_id(0)], write);
-  requires Perm(&tile[get_local_id(0)], write);
-  requires (\forall int k; 0 <= k && k < get_global_size(0); -BOUND <= in[k] && in[k] <= BOUND);
-  ensures 0 < get_local_id(0) && get_local_id(0) < TILE - 1 ==> //:: fails thread.post
-    out[get_global_id(0)] == in[get_global_id(0) - 1] + in[get_global_id(0)] + in[get_global_id(0) + 1];
+  context Perm(&in[\gtid], read) ** Perm(&out[\gtid], write);
+  context INTERIOR ==> Perm(&in[\gtid - 1], read) ** Perm(&in[\gtid + 1], read);
+  requires Perm(&tile[\ltid], write);
+  requires -BOUND <= in[\gtid] && in[\gtid] <= BOUND;
+  requires INTERIOR ==> -BOUND <= in[\gtid - 1] && in[\gtid - 1] <= BOUND;
+  requires INTERIOR ==> -BOUND <= in[\gtid + 1] && in[\gtid + 1] <= BOUND;
+  ensures INTERIOR ==> //:: fails thread.post
+    out[\gtid] == in[\gtid - 1] + in[\gtid] + in[\gtid + 1];
 @*/
 __kernel void blur(__global const int* in, __global int* out) {
   __local int tile[TILE];
