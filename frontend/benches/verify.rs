@@ -35,7 +35,8 @@ fn examples(dir: &Path, found: &mut Vec<PathBuf>) {
         let path = entry.expect("an entry").path();
         if path.is_dir() {
             examples(&path, found);
-        } else if path.extension().is_some_and(|extension| ["pvl", "cl", "cu"].iter().any(|known| extension == *known)) {
+        } else if path.extension().is_some_and(|extension| ["pvl", "cl", "cu"].iter().any(|known| extension == *known))
+        {
             found.push(path);
         }
     }
