@@ -11,7 +11,7 @@
   ensures \gtid < n ==> lo <= out[\gtid] && out[\gtid] <= hi;
   ensures \gtid < n && lo <= in[\gtid] && in[\gtid] <= hi ==> out[\gtid] == in[\gtid]; //:: fails thread.post
 @*/
-__global__ void clamp(const int* in, int* out, int lo, int hi, int n) {
+__global__ void clamp_swapped_bounds(const int* in, int* out, int lo, int hi, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     out[i] = max(min(in[i], lo), hi);

@@ -13,7 +13,7 @@
   requires \gtid < n ==> 0 <= idx[\gtid] && idx[\gtid] < n;
   requires \gtid < n ==> Perm(&a[\gtid], write) ** Perm(&a[idx[\gtid]], read); //:: fails group.resources, kernel.resources
 @*/
-__global__ void gather(int* a, const int* idx, int n) {
+__global__ void gather_in_place(int* a, const int* idx, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     a[i] = a[idx[i]];

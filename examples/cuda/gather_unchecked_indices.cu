@@ -12,7 +12,7 @@
   context \gtid < m ==> Perm(&idx[\gtid], read) ** Perm(&out[\gtid], write);
   ensures \gtid < m ==> out[\gtid] == in[idx[\gtid]];
 @*/
-__global__ void gather(const int* in, const int* idx, int* out, int n, int m) {
+__global__ void gather_unchecked_indices(const int* in, const int* idx, int* out, int n, int m) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < m) {
     out[i] = in[idx[i]]; //:: fails access.bounds

@@ -12,7 +12,7 @@
   requires \gtid < n ==> 0 <= keys[\gtid] && keys[\gtid] <= 4294967295;
   ensures \gtid < n ==> hashes[\gtid] == keys[\gtid] * 2654435761; //:: fails thread.post
 @*/
-__global__ void knuth_hash(const unsigned int* keys, unsigned int* hashes, int n) {
+__global__ void knuth_hash_without_wraparound(const unsigned int* keys, unsigned int* hashes, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     hashes[i] = keys[i] * KNUTH;

@@ -16,7 +16,7 @@
   requires \gtid < n ==> -MAX_VALUE <= x[\gtid] && x[\gtid] <= MAX_VALUE;
   ensures \gtid < n ==> x[\gtid] == \old(x[\gtid]) * factor[0];
 @*/
-__global__ void scale_by_first(const int* factor, int* x, int n) {
+__global__ void scale_by_first_every_thread_loads(const int* factor, int* x, int n) {
   __shared__ int s[1];
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   s[0] = factor[0]; //:: fails access.write

@@ -12,7 +12,7 @@
   requires \ltid == 0 ==> Perm(&s[0], write);
   ensures \gtid < n ==> x[\gtid] == \old(x[\gtid]) * factor[0];
 @*/
-__global__ void scale_by_first(const int* factor, int* x, int n) {
+__global__ void scale_by_first_unbounded(const int* factor, int* x, int n) {
   __shared__ int s[1];
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (threadIdx.x == 0) {

@@ -16,7 +16,7 @@
   requires Perm(&s[\ltid], write);
   ensures out[\gtid] == in[MIRROR];
 @*/
-__global__ void shared_reverse(const int* in, int* out) {
+__global__ void shared_reverse_global_index(const int* in, int* out) {
   __shared__ int s[BLOCK];
   int t = threadIdx.x;
   int i = blockIdx.x * blockDim.x + t;

@@ -15,7 +15,7 @@
   requires Perm(&s[\ltid], write);
   ensures out[\gtid] == in[MIRROR]; //:: fails thread.post
 @*/
-__global__ void shared_reverse(const int* in, int* out) {
+__global__ void shared_reverse_missing_sync(const int* in, int* out) {
   __shared__ int s[BLOCK];
   int t = threadIdx.x;
   int i = blockIdx.x * blockDim.x + t;

@@ -12,7 +12,7 @@
   requires threadIdx.x < n ==> -BOUND <= a[threadIdx.x] && a[threadIdx.x] <= BOUND && -BOUND <= b[threadIdx.x] && b[threadIdx.x] <= BOUND;
   ensures threadIdx.x < n ==> c[threadIdx.x] == a[threadIdx.x] + b[threadIdx.x];
 @*/
-__global__ void vector_add(const int* a, const int* b, int* c, int n) {
+__global__ void vector_add_block_index(const int* a, const int* b, int* c, int n) {
   int i = threadIdx.x;
   if (i < n) {
     c[i] = a[i] + b[i];

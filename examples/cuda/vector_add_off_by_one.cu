@@ -11,7 +11,7 @@
   requires \gtid < n ==> -BOUND <= a[\gtid] && a[\gtid] <= BOUND && -BOUND <= b[\gtid] && b[\gtid] <= BOUND;
   ensures \gtid < n ==> c[\gtid] == a[\gtid] + b[\gtid]; //:: fails thread.post
 @*/
-__global__ void vector_add(const int* a, const int* b, int* c, int n) {
+__global__ void vector_add_off_by_one(const int* a, const int* b, int* c, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     c[i + 1] = a[i] + b[i]; //:: fails access.bounds, access.write

@@ -22,7 +22,7 @@
   ensures INTERIOR ==>
     out[\gtid] == in[\gtid - 1] + in[\gtid] + in[\gtid + 1];
 @*/
-__kernel void blur(__global const int* in, __global int* out) {
+__kernel void blur_global_fence(__global const int* in, __global int* out) {
   __local int tile[TILE];
   size_t i = get_global_id(0);
   size_t l = get_local_id(0);

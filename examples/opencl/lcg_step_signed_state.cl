@@ -14,7 +14,7 @@
   ensures get_global_id(0) < n ==>
     state[get_global_id(0)] == (\old(state[get_global_id(0)]) * 1664525 + 1013904223) % 4294967296;
 @*/
-__kernel void lcg_step(__global int* state, int n) {
+__kernel void lcg_step_signed_state(__global int* state, int n) {
   size_t i = get_global_id(0);
   if (i < n) {
     state[i] = state[i] * MULTIPLIER + INCREMENT; //:: fails arith.overflow

@@ -13,7 +13,7 @@
   ensures get_global_id(0) < n ==> //:: fails thread.post
     state[get_global_id(0)] == \old(state[get_global_id(0)]) * 1664525 + 1013904223;
 @*/
-__kernel void lcg_step(__global uint* state, int n) {
+__kernel void lcg_step_without_wraparound(__global uint* state, int n) {
   size_t i = get_global_id(0);
   if (i < n) {
     state[i] = state[i] * MULTIPLIER + INCREMENT;

@@ -8,7 +8,7 @@
   context Perm(&in[get_global_id(0)], read) ** Perm(&out[(get_global_id(0) + 1) % n], write);
   ensures out[(get_global_id(0) + 1) % n] == in[get_global_id(0)];
 @*/
-__kernel void rotate(__global const int* in, __global int* out, int n) {
+__kernel void rotate_no_wraparound(__global const int* in, __global int* out, int n) {
   size_t i = get_global_id(0);
   out[i + 1] = in[i]; //:: fails access.bounds
 }

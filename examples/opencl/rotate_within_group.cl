@@ -9,7 +9,7 @@
   context Perm(&in[get_global_id(0)], read) ** Perm(&out[(get_local_id(0) + 1) % get_local_size(0)], write); //:: fails kernel.resources
   ensures out[(get_local_id(0) + 1) % get_local_size(0)] == in[get_global_id(0)];
 @*/
-__kernel void rotate(__global const int* in, __global int* out, int n) {
+__kernel void rotate_within_group(__global const int* in, __global int* out, int n) {
   size_t i = get_global_id(0);
   out[(get_local_id(0) + 1) % get_local_size(0)] = in[i];
 }

@@ -13,7 +13,7 @@
   requires get_global_id(0) < n ==> -MAX_VALUE <= y[get_global_id(0)] && y[get_global_id(0)] <= MAX_VALUE;
   ensures get_global_id(0) < n ==> y[get_global_id(0)] == alpha * x[get_global_id(0)] + \old(y[get_global_id(0)]); //:: fails thread.post
 @*/
-__kernel void saxpy(int alpha, __global int* x, __global int* y, int n) {
+__kernel void saxpy_writes_input(int alpha, __global int* x, __global int* y, int n) {
   size_t i = get_global_id(0);
   if (i < n) {
     y[i] = alpha * x[i] + y[i];

@@ -7,7 +7,7 @@
   context get_global_id(0) < n ==> Perm(&a[get_global_id(0)], write); //:: fails group.resources, kernel.resources
   context 0 < get_global_id(0) && get_global_id(0) < n ==> Perm(&a[get_global_id(0) - 1], read);
 @*/
-__kernel void shift(__global int* a, int n) {
+__kernel void shift_in_place(__global int* a, int n) {
   size_t i = get_global_id(0);
   if (i < n) {
     if (i > 0) {

@@ -9,7 +9,7 @@
   ensures 0 < get_global_id(0) && get_global_id(0) < n ==> out[get_global_id(0)] == in[get_global_id(0) - 1];
   ensures get_global_id(0) == 0 && 0 < n ==> out[0] == 0;
 @*/
-__kernel void shift(__global const int* in, __global int* out, int n) {
+__kernel void shift_missing_guard(__global const int* in, __global int* out, int n) {
   size_t i = get_global_id(0);
   if (i < n) {
     out[i] = in[i - 1]; //:: fails access.bounds

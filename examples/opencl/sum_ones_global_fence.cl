@@ -14,7 +14,7 @@
   context \ltid == 0 ==> Perm(&out[get_group_id(0)], write);
   ensures \ltid == 0 ==> out[get_group_id(0)] == GROUP;
 @*/
-__kernel void sum_ones(__global const int* in, __global int* out) {
+__kernel void sum_ones_global_fence(__global const int* in, __global int* out) {
   __local int tmp[GROUP];
   size_t l = get_local_id(0);
   tmp[l] = in[get_global_id(0)];

@@ -14,7 +14,7 @@
   requires Perm(&block[(\ltid / TILE) * (TILE + 1) + \ltid % TILE], write);
   ensures out[\gtid] == in[TRANSPOSED]; //:: fails thread.post
 @*/
-__kernel void transpose_tile(__global const int* in, __global int* out) {
+__kernel void transpose_tile_not_transposed(__global const int* in, __global int* out) {
   __local int block[TILE * (TILE + 1)];
   size_t l = get_local_id(0);
   size_t x = l % TILE;

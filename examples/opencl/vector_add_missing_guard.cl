@@ -13,7 +13,7 @@
   requires get_global_id(0) < n ==> -BOUND <= b[get_global_id(0)] && b[get_global_id(0)] <= BOUND;
   ensures get_global_id(0) < n ==> c[get_global_id(0)] == a[get_global_id(0)] + b[get_global_id(0)];
 @*/
-__kernel void vector_add(__global const int* a, __global const int* b, __global int* c, int n) {
+__kernel void vector_add_missing_guard(__global const int* a, __global const int* b, __global int* c, int n) {
   size_t i = get_global_id(0);
   c[i] = a[i] + b[i]; //:: fails access.bounds
 }

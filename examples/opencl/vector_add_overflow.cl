@@ -10,7 +10,7 @@
     Perm(&a[get_global_id(0)], read) ** Perm(&b[get_global_id(0)], read) ** Perm(&c[get_global_id(0)], write);
   ensures get_global_id(0) < n ==> c[get_global_id(0)] == a[get_global_id(0)] + b[get_global_id(0)];
 @*/
-__kernel void vector_add(__global const int* a, __global const int* b, __global int* c, int n) {
+__kernel void vector_add_overflow(__global const int* a, __global const int* b, __global int* c, int n) {
   size_t i = get_global_id(0);
   if (i < n) {
     c[i] = a[i] + b[i]; //:: fails arith.overflow
