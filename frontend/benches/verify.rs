@@ -29,12 +29,14 @@ fn examples_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples")
 }
 
+/// The examples: PVL, OpenCL C (`.cl`) and CUDA (`.cu`) files.
 fn examples(dir: &Path, found: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("examples/ is readable") {
         let path = entry.expect("an entry").path();
         if path.is_dir() {
             examples(&path, found);
-        } else if path.extension().is_some_and(|extension| extension == "pvl") {
+        } else if path.extension().is_some_and(|extension| ["pvl", "cl", "cu"].iter().any(|known| extension == *known))
+        {
             found.push(path);
         }
     }

@@ -1,7 +1,16 @@
-//! Every example in the repository is well formed.
+//! Every example in the repository is well formed, and gets the verdict its markers expect.
 //!
-//! The examples are the project's main test corpus (`examples/**/*.pvl`); later stages add their
-//! verdicts. Here: `lockstep check` accepts each of them, through the library and the binary.
+//! The examples are the project's main test corpus: the PVL kernels (`examples/**/*.pvl`) and the
+//! OpenCL C and CUDA ones (`examples/**/*.cl`, `examples/**/*.cu`), all held to the same markers.
+//! `lockstep check` accepts each of them, through the library and the binary; `verify` gives each
+//! its verdict, with the built-in engine, under ten solver seeds and with real Boogie; `run`
+//! agrees with it; and `examples/README.md` lists them all.
+//!
+//! The tests that verify or run the examples one by one (the verdicts, the seeds, Boogie, the
+//! vacuity and run cross-checks) take minutes for the whole corpus. `LOCKSTEP_EXAMPLES=opencl,cuda`
+//! limits them to the examples whose path under `examples/` contains one of the comma-separated
+//! words (here the two folders of C kernels); the tests of the whole corpus (well-formedness, the
+//! table) ignore it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -9,6 +18,9 @@ use std::process::Command;
 fn examples_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples")
 }
+
+/// The extensions of example files: PVL, OpenCL C and CUDA.
+const EXAMPLE_EXTENSIONS: [&str; 3] = ["pvl", "cl", "cu"];
 
 fn example_files(dir: &Path, found: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -19,7 +31,7 @@ fn example_files(dir: &Path, found: &mut Vec<PathBuf>) {
     for path in entries {
         if path.is_dir() {
             example_files(&path, found);
-        } else if path.extension().is_some_and(|extension| extension == "pvl") {
+        } else if path.extension().is_some_and(|extension| EXAMPLE_EXTENSIONS.iter().any(|known| extension == *known)) {
             found.push(path);
         }
     }
@@ -31,10 +43,31 @@ fn all_examples() -> Vec<PathBuf> {
     found
 }
 
+/// The examples the tests that verify or run them one by one take: all of them, or those whose
+/// path under `examples/` contains one of the words of `LOCKSTEP_EXAMPLES` (comma-separated).
+fn selected_examples() -> Vec<PathBuf> {
+    let Ok(words) = std::env::var("LOCKSTEP_EXAMPLES") else { return all_examples() };
+    all_examples()
+        .into_iter()
+        .filter(|path| {
+            let name = path.strip_prefix(examples_root()).expect("under examples/").display().to_string();
+            words.split(',').any(|word| name.contains(word.trim()))
+        })
+        .collect()
+}
+
 #[test]
 fn the_seed_examples_are_there() {
     let names: Vec<String> = all_examples().iter().map(|path| path.display().to_string()).collect();
-    for seed in ["seed/demo.pvl", "seed/binomial.pvl"] {
+    let seeds = [
+        "seed/demo.pvl",
+        "seed/binomial.pvl",
+        "opencl/demo.cl",
+        "opencl/binomial.cl",
+        "cuda/demo.cu",
+        "cuda/binomial.cu",
+    ];
+    for seed in seeds {
         assert!(names.iter().any(|name| name.ends_with(seed)), "missing {seed} in {names:?}");
     }
 }
@@ -97,7 +130,7 @@ fn known_limitation(text: &str) -> Option<&str> {
 #[test]
 fn every_example_gets_its_verdict_and_fails_where_marked() {
     let mut mismatches = Vec::new();
-    for path in all_examples() {
+    for path in selected_examples() {
         let text = std::fs::read_to_string(&path).expect("readable");
         let (status, not_verified, vacuous) = verify(&path, &[]);
         // The examples assume nothing contradictory.
@@ -197,7 +230,7 @@ fn verdicts_do_not_depend_on_the_solver_seed() {
 /// what it reports. Examples with a `known limitation` are left out: what they show is a gap, and
 /// an undecided check may be decided by one solver or seed and not another.
 fn for_each_example(check: impl Fn(&Path) -> Vec<String> + Sync) -> Vec<String> {
-    let examples: Vec<PathBuf> = all_examples()
+    let examples: Vec<PathBuf> = selected_examples()
         .into_iter()
         .filter(|path| known_limitation(&std::fs::read_to_string(path).expect("readable")).is_none())
         .collect();
