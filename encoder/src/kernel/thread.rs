@@ -22,20 +22,13 @@ impl<'k> Encoder<'k> {
         let thread =
             [thread_id(&Expr::var(names::GID), &Expr::var(names::LID)), Expr::var(names::GID), Expr::var(names::LID)];
         let mut context = self.context(thread);
-        let mut body = Body { stmts: Vec::new(), locals: Vec::new() };
         for (index, var) in kernel.vars.iter().enumerate() {
             if var.kind == VarKind::Private {
                 let id = VarId(index as u32);
-                let name = names::private(kernel, id);
-                body.locals.push(Binding::new(&name, ivl_type(var.ty)));
-                context.vars.insert(id, Expr::var(name));
+                context.vars.insert(id, Expr::var(names::private(kernel, id)));
             }
         }
-        for index in self.arrays() {
-            body.locals.push(Binding::new(names::mask(kernel, index), mask_type()));
-            body.locals.push(Binding::new(names::heap(kernel, index), Type::map(Type::Int, Type::Int)));
-            body.locals.push(Binding::new(names::old_heap(kernel, index), Type::map(Type::Int, Type::Int)));
-        }
+        let mut body = Body { stmts: Vec::new(), locals: self.thread_state() };
         // Start: no permission, the heap as the launch left it, then inhale the precondition.
         self.forget_permissions(&mut body);
         for index in self.arrays() {
@@ -60,6 +53,25 @@ impl<'k> Encoder<'k> {
             body.locals,
             body.stmts,
         )
+    }
+
+    /// The thread's state: its private variables, and each array's mask, heap and heap at the
+    /// start. A procedure of the thread's own (the invariant's, below) declares all of it, whatever
+    /// part of the body the procedure was cut from.
+    fn thread_state(&self) -> Vec<Binding> {
+        let kernel = self.kernel;
+        let mut state = Vec::new();
+        for (index, var) in kernel.vars.iter().enumerate() {
+            if var.kind == VarKind::Private {
+                state.push(Binding::new(names::private(kernel, VarId(index as u32)), ivl_type(var.ty)));
+            }
+        }
+        for index in self.arrays() {
+            state.push(Binding::new(names::mask(kernel, index), mask_type()));
+            state.push(Binding::new(names::heap(kernel, index), Type::map(Type::Int, Type::Int)));
+            state.push(Binding::new(names::old_heap(kernel, index), Type::map(Type::Int, Type::Int)));
+        }
+        state
     }
 
     /// Adds the parts' permission to the masks and assumes their facts, left to right; each read
@@ -199,7 +211,7 @@ impl<'k> Encoder<'k> {
         // the thread's, the entry check comes first, and its failure (an unsatisfiable invariant
         // never holds on entry) would make an iteration unreachable by itself.
         if let Some(span) = clauses_span(invariants) {
-            let mut start = Body { stmts: Vec::new(), locals: body.locals.clone() };
+            let mut start = Body { stmts: Vec::new(), locals: self.thread_state() };
             self.forget_permissions(&mut start);
             // The iteration's inhale checks the invariant's definedness; this one only assumes.
             self.inhale(context, inhaled, &mut start);

@@ -140,8 +140,9 @@ impl ProcedureVc {
     }
 }
 
-/// Builds the verification condition of a procedure with a body. The program must have passed
-/// [`crate::ivl::check`].
+/// Builds the verification condition of a procedure with a body. Every variable the body uses must
+/// be a parameter, a local or a global of the program (the kernel encoder declares the thread's
+/// whole state in each procedure it cuts from the thread's body).
 pub fn procedure(program: &Program, procedure: &Procedure) -> ProcedureVc {
     let environment = Environment::of(program);
     let mut lowering = Lowering::new(&environment, procedure);

@@ -3,7 +3,7 @@
 //! (its index from a pool of thread-dependent expressions, sometimes guarded), computes a value
 //! with `+ - * / % mod` and pure functions (recursive or with a precondition), may pass values
 //! through local memory at a barrier (with fences and functional barrier contracts), may count in
-//! a loop with an invariant, and states the result in its postcondition, under `\old` or not.
+//! a loop with an invariant (sometimes inside an `if`), and states the result in its postcondition, under `\old` or not.
 //! Each choice has a correct default and a slip (a wrong index, fence, bound, guard or value) that
 //! the verifier must catch: a slip that a run shows and `verify` misses is a soundness hole.
 
@@ -179,11 +179,20 @@ pub fn kernel(seed: u64) -> String {
         let step = 1 + rng.below(3);
         let bound = if slip(rng) { format!("i <= {rounds}") } else { format!("i < {rounds}") };
         let invariant = if slip(rng) { format!("x == i * {step} + 1") } else { format!("x == i * {step}") };
-        body.push_str(&format!(
-            "    int i := 0;\n    int x := 0;\n    loop_invariant 0 <= i && i <= {rounds} && {invariant};\n    while ({bound}) {{ x := x + {step}; i := i + 1; }}\n"
-        ));
+        let counted = format!(
+            "    loop_invariant 0 <= i && i <= {rounds} && {invariant};\n    while ({bound}) {{ x := x + {step}; i := i + 1; }}\n"
+        );
+        body.push_str("    int i := 0;\n    int x := 0;\n");
+        // Sometimes the loop runs only when n > 0: a loop in a branch is encoded in a body of
+        // its own (it once crashed the encoder).
+        if rng.chance(30) {
+            body.push_str(&format!("    if (n > 0) {{\n{counted}    }}\n"));
+            post_value = format!("{post_value} + (n > 0 ? {} : 0)", rounds * step);
+        } else {
+            body.push_str(&counted);
+            post_value = format!("{post_value} + {}", rounds * step);
+        }
         code_value = format!("{code_value} + x");
-        post_value = format!("{post_value} + {}", rounds * step);
     }
     if slip(rng) {
         post_value = format!("{post_value} + 1");
