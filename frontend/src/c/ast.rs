@@ -441,7 +441,11 @@ pub enum ExprKind {
 
 impl ExprKind {
     fn child_depth(&self) -> u32 {
-        let depth = |expr: &Expr| expr.depth;
+        self.children().iter().map(|child| child.depth).max().unwrap_or(0)
+    }
+
+    /// The expressions directly inside this one.
+    pub fn children(&self) -> Vec<&Expr> {
         match self {
             ExprKind::Int { .. }
             | ExprKind::Float(_)
@@ -453,21 +457,21 @@ impl ExprKind {
             | ExprKind::Write
             | ExprKind::Result
             | ExprKind::Gtid
-            | ExprKind::Ltid => 0,
-            ExprKind::Index { base, index } => base.depth.max(index.depth),
+            | ExprKind::Ltid => Vec::new(),
+            ExprKind::Index { base, index } => vec![base, index],
             ExprKind::Call { args, .. } | ExprKind::Backslash { args, .. } | ExprKind::InitList(args) => {
-                args.iter().map(depth).max().unwrap_or(0)
+                args.iter().collect()
             }
-            ExprKind::Member { base, .. } => base.depth,
+            ExprKind::Member { base, .. } => vec![base],
             ExprKind::Unary { operand, .. }
             | ExprKind::Cast { operand, .. }
             | ExprKind::SizeofExpr(operand)
-            | ExprKind::Old(operand) => operand.depth,
-            ExprKind::Binary { lhs, rhs, .. } | ExprKind::Comma(lhs, rhs) => lhs.depth.max(rhs.depth),
-            ExprKind::Assign { target, value, .. } => target.depth.max(value.depth),
-            ExprKind::Cond { cond, then_value, else_value } => cond.depth.max(then_value.depth).max(else_value.depth),
-            ExprKind::Quantifier { range, body, .. } => range.as_deref().map_or(0, depth).max(body.depth),
-            ExprKind::Perm { location, amount } => location.depth.max(amount.depth),
+            | ExprKind::Old(operand) => vec![operand],
+            ExprKind::Binary { lhs, rhs, .. } | ExprKind::Comma(lhs, rhs) => vec![lhs, rhs],
+            ExprKind::Assign { target, value, .. } => vec![target, value],
+            ExprKind::Cond { cond, then_value, else_value } => vec![cond, then_value, else_value],
+            ExprKind::Quantifier { range, body, .. } => range.iter().map(|range| &**range).chain([&**body]).collect(),
+            ExprKind::Perm { location, amount } => vec![location, amount],
         }
     }
 }

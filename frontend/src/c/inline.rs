@@ -282,6 +282,9 @@ impl<'f> Lowerer<'f> {
         for stmt in body {
             let Some((kind, formula)) = gpuverify_clause(stmt) else { break };
             let before = kind == surface::ClauseKind::Requires;
+            if before && self.hint_left_out(formula, stmt.span, "this precondition") {
+                continue;
+            }
             formulas.push((before, self.gpuverify_formula(formula, lengths), stmt.span));
         }
         let (mut requires, mut ensures) = (Vec::new(), Vec::new());

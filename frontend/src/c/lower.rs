@@ -423,6 +423,9 @@ impl<'f> Lowerer<'f> {
         let leading = body.stmts.iter().take_while(|stmt| gpuverify_clause(stmt).is_some()).count();
         for stmt in &body.stmts[..leading] {
             let Some((kind, formula)) = gpuverify_clause(stmt) else { continue };
+            if kind == surface::ClauseKind::Requires && self.hint_left_out(formula, stmt.span, "this precondition") {
+                continue;
+            }
             let errors = self.errors();
             let formula = self.gpuverify_formula(formula, &parts.lengths);
             if let Some(formula) = self.reported(errors, formula, stmt.span) {
@@ -1404,14 +1407,20 @@ impl<'f> Lowerer<'f> {
                 lowered.extend(self.expression_statement(second, lengths)?);
                 return Some(lowered);
             }
-            ast::ExprKind::Call { function, args } if matches!(function.name.as_str(), "__assert" | "__assume") => {
-                // GPUVerify's `__assert(e)` and `__assume(e)`, checked and assumed as annotations.
+            ast::ExprKind::Call { function, args }
+                if matches!(function.name.as_str(), "__assert" | "__assume" | "__global_assert") =>
+            {
+                // GPUVerify's `__assert(e)` and `__assume(e)`, checked and assumed as annotations;
+                // `__global_assert(e)` holds in every thread, so it is checked in this one.
                 let [formula] = args.as_slice() else {
                     self.argument_count(&function.name, 1, args.len(), span);
                     return None;
                 };
+                if function.name == "__assume" && self.hint_left_out(formula, span, "this assumption") {
+                    return Some(Vec::new());
+                }
                 let formula = self.gpuverify_formula(formula, lengths)?;
-                let kind = if function.name == "__assert" {
+                let kind = if function.name != "__assume" {
                     surface::StmtKind::Assert(formula)
                 } else {
                     surface::StmtKind::Assume(formula)
@@ -1424,6 +1433,16 @@ impl<'f> Lowerer<'f> {
                         .with_help("GPUVerify's `__requires` and `__ensures` stand at the start of a kernel's body, before any other statement"),
                 );
                 return None;
+            }
+            ast::ExprKind::Call { function, .. } if is_proof_hint(&function.name) => {
+                if !function.name.contains("candidate") {
+                    self.left_out(
+                        span,
+                        format!("GPUVerify's `{}`", function.name),
+                        "lockstep proves a kernel from its permission contracts and loop invariants; GPUVerify's barrier and function-wide invariants are hints to its own two-thread encoding",
+                    );
+                }
+                return Some(Vec::new());
             }
             ast::ExprKind::Call { function, args } if self.helpers.contains_key(function.name.as_str()) => {
                 return self.inline(function, args, span, lengths).map(|(stmts, _)| stmts);
@@ -2357,6 +2376,26 @@ impl<'f> Lowerer<'f> {
         );
     }
 
+    /// Leaves out a GPUVerify proof hint, with a `warning::left-out` saying why.
+    fn left_out(&mut self, span: Span, what: String, why: impl Into<String>) {
+        self.diagnostics.push(
+            Diagnostic::warning(Code::LeftOut, format!("{what} is left out"), span, "neither assumed nor checked")
+                .with_help(why),
+        );
+    }
+
+    /// Leaves out (with a warning) a hint that speaks of GPUVerify's access logs, and says
+    /// whether it did: see [`ACCESS_PREDICATES`].
+    pub(super) fn hint_left_out(&mut self, formula: &ast::Expr, span: Span, what: &str) -> bool {
+        let Some(predicate) = access_predicate(formula) else { return false };
+        self.left_out(
+            span,
+            format!("{what}, over GPUVerify's access log (`{}`),", predicate.name),
+            "lockstep keeps no access logs: what a thread may access is its permission, which the contracts state",
+        );
+        true
+    }
+
     /// The formula of a GPUVerify annotation (`__assert(e)`, ...): a specification, whose integer
     /// holds where it is not 0, as a C condition does.
     pub(super) fn gpuverify_formula(&mut self, formula: &ast::Expr, lengths: &Lengths) -> Option<surface::Expr> {
@@ -2375,7 +2414,9 @@ impl<'f> Lowerer<'f> {
                 ok = false;
                 continue;
             };
-            if function.name.starts_with("__candidate") {
+            if function.name.starts_with("__candidate")
+                || self.hint_left_out(formula, invariant.span, "this loop invariant")
+            {
                 continue;
             }
             match self.gpuverify_formula(formula, lengths) {
@@ -2628,6 +2669,46 @@ fn flags_of(expr: &ast::Expr) -> Vec<&ast::Expr> {
 const GPUVERIFY_INVARIANTS: &[&str] =
     &["__invariant", "__global_invariant", "__candidate_invariant", "__candidate_global_invariant"];
 
+/// GPUVerify's predicates over the access logs of its two-thread encoding (`__write(A)`: a logged
+/// write of `A` happened since the barrier; `__write_implies(A, e)`: `e` holds of its offset).
+/// lockstep keeps no access logs: what a thread may access is its permission. A hint that uses
+/// them and only helps a proof (a loop invariant, a precondition, an `__assume`) is left out,
+/// neither assumed nor checked, which loses no check; a claim (`__assert`, `__ensures`) that uses
+/// them is refused.
+const ACCESS_PREDICATES: &[&str] = &[
+    "__read",
+    "__write",
+    "__no_read",
+    "__no_write",
+    "__read_implies",
+    "__write_implies",
+    "__read_offset",
+    "__write_offset",
+    "__read_offset_bytes",
+    "__write_offset_bytes",
+    "__reads_from",
+    "__writes_to",
+];
+
+/// The first call of one of GPUVerify's [`ACCESS_PREDICATES`] in an expression.
+fn access_predicate(expr: &ast::Expr) -> Option<&ast::Ident> {
+    match &expr.kind {
+        ast::ExprKind::Call { function, .. } if ACCESS_PREDICATES.contains(&function.name.as_str()) => Some(function),
+        kind => kind.children().into_iter().find_map(access_predicate),
+    }
+}
+
+/// GPUVerify's barrier invariants (`__barrier_invariant_N(e, i...)`, `__barrier_invariant_binary_N`,
+/// asserted before the barrier they precede and assumed after it for the instantiations) and
+/// function-wide invariants (`__function_wide_invariant(e)`, a loop invariant of every loop of the
+/// function), and their candidate forms: hints to GPUVerify's encoding that lockstep leaves out.
+fn is_proof_hint(name: &str) -> bool {
+    name.strip_prefix("__barrier_invariant_").is_some_and(|rest| {
+        let number = rest.strip_prefix("binary_").unwrap_or(rest);
+        !number.is_empty() && number.bytes().all(|byte| byte.is_ascii_digit())
+    }) || matches!(name, "__function_wide_invariant" | "__function_wide_candidate_invariant")
+}
+
 /// GPUVerify writes loop invariants into the loop's condition: `__invariant(a), __invariant(b), c`.
 /// The invariants, and the condition.
 /// Anything else before a comma stays, and is refused with the comma.
@@ -2655,8 +2736,9 @@ pub(super) fn gpuverify_clause(stmt: &ast::Stmt) -> Option<(surface::ClauseKind,
         return None;
     };
     let kind = match function.name.as_str() {
-        "__requires" => surface::ClauseKind::Requires,
-        "__ensures" => surface::ClauseKind::Ensures,
+        // A `__global_` clause holds in every thread, so in this one.
+        "__requires" | "__global_requires" => surface::ClauseKind::Requires,
+        "__ensures" | "__global_ensures" => surface::ClauseKind::Ensures,
         _ => return None,
     };
     match args.as_slice() {
@@ -2893,6 +2975,8 @@ mod tests {
             ("/*@ assert 1.0f == 1.0f; @*/", "floating-point arithmetic or a floating-point constant in an annotation"),
             ("for (int i = 0; i < 4; i++) { if (i == 2) break; }", "`break`"),
             ("a[0] = foo(1);", "a call of `foo`"),
+            // A claim over GPUVerify's access logs is refused; a hint over them is left out.
+            ("__assert(!__write(a));", "a call of `__write`"),
             ("int x = 1; int y = x++;", "`++` or `--` inside an expression"),
             ("int x = 1, y = (x, x);", "the comma operator in an expression"),
             // Code after the `if` around a nested `return` would run where C's does not.

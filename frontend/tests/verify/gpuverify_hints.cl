@@ -1,0 +1,19 @@
+// GPUVerify's proof hints that lockstep leaves out, each with a warning::left-out: a precondition,
+// a loop invariant and an assumption over its access logs (`__read`, `__write_implies`), a
+// function-wide invariant and a barrier invariant. None is assumed, so the kernel verifies from
+// what lockstep checks itself; `__global_requires` and `__global_assert` hold in every thread, so
+// in this one.
+__kernel void hints(__global int* A) {
+  __requires(!__read(A));
+  __global_requires(get_local_size(0) == 4);
+  int x = 0;
+  for (int i = 0; __invariant(__write_implies(A, __write_offset_bytes(A) == 0)), __invariant(0 <= i && i <= 4 && x == i), i < 4; i++) {
+    x = x + 1;
+  }
+  __assume(__no_write(A));
+  __function_wide_invariant(__write_implies(A, __write_offset_bytes(A) == 0));
+  __barrier_invariant_1(x == 4, get_local_id(0));
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __global_assert(x == get_local_size(0));
+  __global_assert(x == 5);
+}
