@@ -840,6 +840,22 @@ fn gpuverify_proof_hints_are_left_out_with_a_warning() {
     assert_eq!(failures_by_kernel(&output), expected(&[("hints", "failed", &["assert:18"])]));
 }
 
+/// A call of a function declared without a body gives an arbitrary value after evaluating its
+/// arguments (their reads are checked); memory fences change nothing.
+#[test]
+fn functions_without_a_body_give_arbitrary_values() {
+    let output = lockstep(&["verify", "--format", "json", "frontend/tests/verify/prototypes.cl"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[
+            ("undefined_result", "failed", &["assert:9"]),
+            ("arguments_are_evaluated", "failed", &["access.read:16"]),
+            ("fenced", "verified", &[]),
+        ])
+    );
+}
+
 #[test]
 fn gpuverify_annotations_are_clauses() {
     let output = lockstep(&["verify", "--format", "json", "frontend/tests/verify/gpuverify_annotations.cl"]);

@@ -81,19 +81,24 @@ impl<'f> Lowerer<'f> {
         }
         let (stmts, value) = self.inline(callee, args, span, lengths)?;
         let Some(value) = value else {
-            self.diagnostics.push(
-                Diagnostic::error(
-                    Code::TypeMismatch,
-                    format!("`{}` returns no value", callee.name),
-                    span,
-                    "a `void` function used as a value",
-                )
-                .with_help("call it as a statement of its own"),
-            );
+            self.no_value(&callee.name, span);
             return None;
         };
         self.before.get_or_insert_with(Vec::new).extend(stmts);
         Some(value)
+    }
+
+    /// A `void` function's call used as a value.
+    pub(super) fn no_value(&mut self, name: &str, span: Span) {
+        self.diagnostics.push(
+            Diagnostic::error(
+                Code::TypeMismatch,
+                format!("`{name}` returns no value"),
+                span,
+                "a `void` function used as a value",
+            )
+            .with_help("call it as a statement of its own"),
+        );
     }
 
     /// The code of a call of a helper, and the value it returns (`None` for `void`).
@@ -390,6 +395,55 @@ impl<'f> Lowerer<'f> {
     }
 }
 
+impl Lowerer<'_> {
+    /// A call of a function the file declares without a body (`int bar(int);`). Nothing says
+    /// what it computes, so its result is an arbitrary value of its type, after its arguments are
+    /// evaluated where C evaluates them (their reads and overflows checked); a `void` one gives
+    /// an `int` that nothing reads. One with a pointer parameter could write through it, and is
+    /// refused.
+    pub(super) fn undefined_call(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+        span: Span,
+        place: Place,
+        lengths: &Lengths,
+    ) -> Option<Value> {
+        let function = self.prototypes[name];
+        let refuse = |lowerer: &mut Self, what: &str, help: &str| {
+            lowerer.unsupported(span, format!("a call of `{name}`, declared without a body, {what}"), help);
+            None
+        };
+        let give_a_body = "give the function a body, which lockstep inlines";
+        if place == Place::Annotation {
+            return refuse(self, "in an annotation", "a specification speaks of values the kernel computes");
+        }
+        if self.before.is_none() {
+            return refuse(
+                self,
+                "in a loop's condition",
+                "call it in a statement before the loop and at the end of its body",
+            );
+        }
+        let params: Vec<&ast::Param> = function.params.iter().filter(|param| !is_void(param)).collect();
+        if params.len() != args.len() {
+            self.argument_count(name, params.len(), args.len(), span);
+            return None;
+        }
+        if function.pointers > 0
+            || params.iter().any(|param| param.declarator.pointers > 0 || !param.declarator.dimensions.is_empty())
+        {
+            return refuse(self, "with a pointer", give_a_body);
+        }
+        let values = self.arguments(args, place, lengths)?;
+        let ty = match function.specifiers.ty.base {
+            ast::BaseType::Void => CType::Int(crate::c::integers::INT),
+            _ => self.c_type(&function.specifiers.ty)?,
+        };
+        self.arbitrary(ty, values, place, span)
+    }
+}
+
 /// `void` in `f(void)`: no parameter at all.
 fn is_void(param: &ast::Param) -> bool {
     param.specifiers.ty.base == ast::BaseType::Void
@@ -443,6 +497,27 @@ mod tests {
             ),
             ("void set(global int* p) { p[0] = 1; }", "set(a[0]);", Code::Unsupported, "this pointer argument"),
             ("void nothing(void) { }", "a[0] = nothing();", Code::TypeMismatch, "`nothing` returns no value"),
+            // Functions declared without a body.
+            (
+                "void f(global int* p);",
+                "f(a);",
+                Code::Unsupported,
+                "a call of `f`, declared without a body, with a pointer",
+            ),
+            (
+                "int f(int x);",
+                "/*@ assert f(1) == 1; @*/",
+                Code::Unsupported,
+                "a call of `f`, declared without a body, in an annotation",
+            ),
+            (
+                "int f(int x);",
+                "while (f(a[0]) > 0) a[0] = 1;",
+                Code::Unsupported,
+                "a call of `f`, declared without a body, in a loop's condition",
+            ),
+            ("void f(int x);", "a[0] = f(1);", Code::TypeMismatch, "`f` returns no value"),
+            ("int f(int x);", "a[0] = f();", Code::ArgumentCount, "`f` takes 1 argument(s)"),
             (
                 "int f(int x) { return; }",
                 "a[0] = f(1);",

@@ -51,6 +51,7 @@ pub fn lower(
         scopes: Vec::new(),
         assigned: HashSet::new(),
         helpers: HashMap::new(),
+        prototypes: HashMap::new(),
         inlining: Vec::new(),
         fresh: 0,
         before: None,
@@ -73,8 +74,11 @@ pub fn lower(
                     kernels.push((function, written));
                 } else if function.body.is_some() {
                     lowerer.helper(function, written);
-                } else if let Some(annotation) = written {
-                    lowerer.stray_annotation(annotation, "an annotation before a prototype");
+                } else {
+                    if let Some(annotation) = written {
+                        lowerer.stray_annotation(annotation, "an annotation before a prototype");
+                    }
+                    lowerer.prototypes.insert(&function.name.name, function);
                 }
             }
             ast::Item::Declaration(declaration) => {
@@ -172,6 +176,8 @@ pub(super) struct Lowerer<'f> {
     pub(super) assigned: HashSet<String>,
     /// The file's helper functions, inlined where they are called ([`crate::c::inline`]).
     pub(super) helpers: HashMap<&'f str, Helper<'f>>,
+    /// The functions the file declares without a body (`int bar(int);`).
+    pub(super) prototypes: HashMap<&'f str, &'f ast::Function>,
     /// The helpers being inlined, innermost last.
     pub(super) inlining: Vec<Inlined>,
     /// How many names have been made up so far (for inlined calls and floating-point values),
@@ -1450,6 +1456,21 @@ impl<'f> Lowerer<'f> {
             ast::ExprKind::Call { function, args } if atomics::is_atomic(&function.name) => {
                 return self.atomic(&function.name, args, span, lengths).map(|(stmts, _)| stmts);
             }
+            ast::ExprKind::Call { function, args } if self.prototypes.contains_key(function.name.as_str()) => {
+                // Evaluated for its arguments' sake, into a variable nothing reads.
+                let value = self.undefined_call(&function.name, args, span, Place::Code, lengths)?;
+                self.fresh += 1;
+                let kind = surface::StmtKind::Declare {
+                    ty: value.ty.surface(),
+                    ty_span: span,
+                    name: surface::Ident { name: format!("\\unused@{}", self.fresh), span },
+                    init: Some(value.expr),
+                };
+                return self.surface_stmt(kind, span).map(|stmt| vec![stmt]);
+            }
+            ast::ExprKind::Call { function, .. } if MEMORY_FENCES.contains(&function.name.as_str()) => {
+                return Some(Vec::new());
+            }
             ast::ExprKind::Call { function, .. } => {
                 self.unsupported(
                     span,
@@ -2289,6 +2310,13 @@ impl<'f> Lowerer<'f> {
             _ if self.helpers.contains_key(name) => {
                 return self.call_in_expression(function, args, span, place, lengths)
             }
+            _ if self.prototypes.contains_key(name) => {
+                if self.prototypes[name].specifiers.ty.base == ast::BaseType::Void {
+                    self.no_value(name, span);
+                    return None;
+                }
+                return self.undefined_call(name, args, span, place, lengths);
+            }
             "get_local_id" => Some(Builtin::LocalId as fn(Axis) -> Builtin),
             "get_group_id" => Some(Builtin::GroupId as fn(Axis) -> Builtin),
             "get_local_size" => Some(Builtin::GroupSize as fn(Axis) -> Builtin),
@@ -2488,7 +2516,7 @@ impl<'f> Lowerer<'f> {
     }
 
     /// The values of a call's arguments.
-    fn arguments(&mut self, args: &[ast::Expr], place: Place, lengths: &Lengths) -> Option<Vec<Value>> {
+    pub(super) fn arguments(&mut self, args: &[ast::Expr], place: Place, lengths: &Lengths) -> Option<Vec<Value>> {
         args.iter().map(|arg| self.typed(arg, place, lengths)).collect()
     }
 
@@ -2668,6 +2696,10 @@ fn flags_of(expr: &ast::Expr) -> Vec<&ast::Expr> {
 /// lockstep neither assumes nor checks them.
 const GPUVERIFY_INVARIANTS: &[&str] =
     &["__invariant", "__global_invariant", "__candidate_invariant", "__candidate_global_invariant"];
+
+/// OpenCL's memory fences, which order one work-item's own accesses to memory: lockstep's
+/// semantics runs each thread's accesses in order already, so they change nothing.
+const MEMORY_FENCES: &[&str] = &["mem_fence", "read_mem_fence", "write_mem_fence"];
 
 /// GPUVerify's predicates over the access logs of its two-thread encoding (`__write(A)`: a logged
 /// write of `A` happened since the barrier; `__write_implies(A, e)`: `e` holds of its offset).
