@@ -856,6 +856,42 @@ fn functions_without_a_body_give_arbitrary_values() {
     );
 }
 
+/// `break`, `continue` and `do ... while` mean what C means: `verify` proves the kernels that
+/// state what C computes, and fails the one that does not, where a run finds the same.
+#[test]
+fn c_loops_break_continue_and_run_their_body_first() {
+    let file = "frontend/tests/verify/jumps.cl";
+    let output = lockstep(&["verify", "--format", "json", file]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[
+            ("break_skips_the_step", "verified", &[]),
+            ("continue_runs_the_step", "verified", &[]),
+            ("break_leaves_the_inner_loop", "verified", &[]),
+            ("do_runs_its_body_first", "verified", &[]),
+            ("break_does_not_count_its_iteration", "failed", &["thread.post:64"]),
+        ])
+    );
+    let run = lockstep(&["run", "--gsize", "2", "--groups", "2", "--format", "json", file]);
+    let results: Vec<String> = json(&run)["files"][0]["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|kernel| format!("{} {}", kernel["name"].as_str().unwrap(), kernel["result"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        results,
+        [
+            "break_skips_the_step clean",
+            "continue_runs_the_step clean",
+            "break_leaves_the_inner_loop clean",
+            "do_runs_its_body_first clean",
+            "break_does_not_count_its_iteration bug",
+        ]
+    );
+}
+
 #[test]
 fn gpuverify_annotations_are_clauses() {
     let output = lockstep(&["verify", "--format", "json", "frontend/tests/verify/gpuverify_annotations.cl"]);

@@ -244,7 +244,11 @@ impl<'f> Lowerer<'f> {
         let (requires, ensures) = self.helper_contract(contract, &body.stmts, &lengths)?;
         stmts.extend(requires);
         let leading = body.stmts.iter().take_while(|stmt| gpuverify_clause(stmt).is_some()).count();
-        let code = self.statements(&body.stmts[leading..], &lengths, true)?;
+        // A `break` in the helper's body is not one of the caller's loop.
+        let exits = std::mem::take(&mut self.exits);
+        let code = self.statements(&body.stmts[leading..], &lengths, true);
+        self.exits = exits;
+        let code = code?;
         stmts.push(self.block_of(code, body.span)?);
         stmts.extend(ensures);
         Some(stmts)

@@ -30,6 +30,7 @@
 use crate::c::ast;
 use crate::c::atomics;
 use crate::c::integers::{self, CType, Integers, Value};
+use crate::c::loops::{self, Loop};
 use crate::c::Dialect;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::pvl::ast as surface;
@@ -52,6 +53,7 @@ pub fn lower(
         assigned: HashSet::new(),
         helpers: HashMap::new(),
         prototypes: HashMap::new(),
+        exits: Vec::new(),
         inlining: Vec::new(),
         fresh: 0,
         before: None,
@@ -178,6 +180,8 @@ pub(super) struct Lowerer<'f> {
     pub(super) helpers: HashMap<&'f str, Helper<'f>>,
     /// The functions the file declares without a body (`int bar(int);`).
     pub(super) prototypes: HashMap<&'f str, &'f ast::Function>,
+    /// The flags of the loops being lowered, innermost last ([`crate::c::loops`]).
+    pub(super) exits: Vec<loops::Exits>,
     /// The helpers being inlined, innermost last.
     pub(super) inlining: Vec<Inlined>,
     /// How many names have been made up so far (for inlined calls and floating-point values),
@@ -764,7 +768,7 @@ impl<'f> Lowerer<'f> {
     }
 
     /// The statements `lower` gives, after what must run before them.
-    fn before_then(
+    pub(super) fn before_then(
         &mut self,
         lower: impl FnOnce(&mut Self) -> Option<Vec<surface::Stmt>>,
     ) -> Option<Vec<surface::Stmt>> {
@@ -894,10 +898,38 @@ impl<'f> Lowerer<'f> {
                         None => ok = false,
                     }
                 }
-                _ => match self.stmt_with_annotation(stmt, None, lengths, ends_function && index == stmts.len()) {
-                    Some(stmts) => lowered.extend(stmts),
-                    None => ok = false,
-                },
+                _ => {
+                    match self.stmt_with_annotation(stmt, None, lengths, ends_function && index == stmts.len()) {
+                        Some(stmts) => lowered.extend(stmts),
+                        None => ok = false,
+                    }
+                    // After a `break` or `continue` that may have run, the rest runs under the
+                    // guard that it did not ([`crate::c::loops`]).
+                    if index < stmts.len() {
+                        match self.guard_after(stmt) {
+                            Some(None) => {}
+                            Some(Some(guard)) => {
+                                let rest = &stmts[index..];
+                                index = stmts.len();
+                                let rest = self.statements(rest, lengths, ends_function);
+                                let rest = rest.and_then(|rest| self.block_of(rest, stmt.span));
+                                let guarded = rest.and_then(|rest| {
+                                    let kind = surface::StmtKind::If {
+                                        cond: guard,
+                                        then_branch: Box::new(rest),
+                                        else_branch: None,
+                                    };
+                                    self.surface_stmt(kind, stmt.span)
+                                });
+                                match guarded {
+                                    Some(guarded) => lowered.push(guarded),
+                                    None => ok = false,
+                                }
+                            }
+                            None => ok = false,
+                        }
+                    }
+                }
             }
         }
         ok.then_some(lowered)
@@ -941,7 +973,7 @@ impl<'f> Lowerer<'f> {
     }
 
     /// The clauses of an annotation before a barrier or a loop, of the kinds it takes.
-    fn contract_clauses(
+    pub(super) fn contract_clauses(
         &mut self,
         annotation: Option<&ast::Annotation>,
         lengths: &Lengths,
@@ -982,7 +1014,7 @@ impl<'f> Lowerer<'f> {
 
     /// Lowers one statement (into none, one or several), with the annotation written before it;
     /// `ends_function` when nothing runs after it but the kernel's end ([`Lowerer::statements`]).
-    fn stmt_with_annotation(
+    pub(super) fn stmt_with_annotation(
         &mut self,
         stmt: &ast::Stmt,
         annotation: Option<&ast::Annotation>,
@@ -1029,36 +1061,23 @@ impl<'f> Lowerer<'f> {
                 Some(before)
             }
             ast::StmtKind::While { cond, body } => {
-                let (written, cond) = split_invariants(cond);
-                let invariants = self.contract_clauses(annotation, lengths, true);
-                let written = self.gpuverify_invariants(&written, lengths);
-                let cond = self.repeated(|lowerer| lowerer.condition(cond, lengths));
-                let body = self.branch(body, lengths, false);
-                let mut invariants = invariants?;
-                invariants.extend(written?);
-                one(self, surface::StmtKind::While { invariants, cond: cond?, body: Box::new(body?) })
+                let parts = Loop { init: None, cond: Some(cond), step: None, body, body_first: false };
+                self.c_loop(stmt, annotation, parts, lengths)
             }
             ast::StmtKind::For { init, cond, step, body } => {
                 self.scopes.push(HashMap::new());
-                let lowered =
-                    self.for_loop(stmt, annotation, init.as_deref(), cond.as_ref(), step.as_ref(), body, lengths);
+                let parts =
+                    Loop { init: init.as_deref(), cond: cond.as_ref(), step: step.as_ref(), body, body_first: false };
+                let lowered = self.c_loop(stmt, annotation, parts, lengths);
                 self.scopes.pop();
                 let lowered = lowered?;
                 one(self, surface::StmtKind::Block(surface::Block { stmts: lowered, span }))
             }
-            ast::StmtKind::DoWhile { .. } => {
-                self.unsupported(span, "`do ... while`", "write the loop as `while`");
-                None
+            ast::StmtKind::DoWhile { body, cond } => {
+                let parts = Loop { init: None, cond: Some(cond), step: None, body, body_first: true };
+                self.c_loop(stmt, annotation, parts, lengths)
             }
-            ast::StmtKind::Break | ast::StmtKind::Continue => {
-                let word = if matches!(stmt.kind, ast::StmtKind::Break) { "break" } else { "continue" };
-                self.unsupported(
-                    span,
-                    format!("`{word}`"),
-                    "lockstep's loops run to their condition so far; fold the exit into the loop's condition",
-                );
-                None
-            }
+            ast::StmtKind::Break | ast::StmtKind::Continue => self.jump(stmt),
             ast::StmtKind::Return(_) => {
                 self.unsupported(
                     span,
@@ -1087,52 +1106,6 @@ impl<'f> Lowerer<'f> {
     fn branch(&mut self, stmt: &ast::Stmt, lengths: &Lengths, ends_function: bool) -> Option<surface::Stmt> {
         let stmts = self.statements(std::slice::from_ref(stmt), lengths, ends_function)?;
         self.block_of(stmts, stmt.span)
-    }
-
-    /// `for (init; cond; step) body` as `init; while (cond) { body step }`.
-    #[allow(clippy::too_many_arguments)]
-    fn for_loop(
-        &mut self,
-        stmt: &ast::Stmt,
-        annotation: Option<&ast::Annotation>,
-        init: Option<&ast::Stmt>,
-        cond: Option<&ast::Expr>,
-        step: Option<&ast::Expr>,
-        body: &ast::Stmt,
-        lengths: &Lengths,
-    ) -> Option<Vec<surface::Stmt>> {
-        let mut lowered = match init {
-            Some(init) => self.stmt_with_annotation(init, None, lengths, false)?,
-            None => Vec::new(),
-        };
-        let (written, cond) = match cond {
-            Some(cond) => {
-                let (written, cond) = split_invariants(cond);
-                (written, Some(cond))
-            }
-            None => (Vec::new(), None),
-        };
-        let invariants = self.contract_clauses(annotation, lengths, true);
-        let written = self.gpuverify_invariants(&written, lengths);
-        let cond = match cond {
-            Some(cond) => self.repeated(|lowerer| lowerer.condition(cond, lengths)),
-            None => self.node(surface::ExprKind::Bool(true), stmt.span),
-        };
-        let invariants = invariants.zip(written).map(|(mut invariants, written)| {
-            invariants.extend(written);
-            invariants
-        });
-        let mut body_stmts = self.statements(std::slice::from_ref(body), lengths, false);
-        if let Some(step) = step {
-            match (self.before_then(|lowerer| lowerer.expression_statement(step, lengths)), body_stmts.as_mut()) {
-                (Some(step), Some(body_stmts)) => body_stmts.extend(step),
-                _ => body_stmts = None,
-            }
-        }
-        let body = self.block_of(body_stmts?, body.span)?;
-        let kind = surface::StmtKind::While { invariants: invariants?, cond: cond?, body: Box::new(body) };
-        lowered.push(self.surface_stmt(kind, stmt.span)?);
-        Some(lowered)
     }
 
     fn declaration(&mut self, declaration: &ast::Declaration, lengths: &Lengths) -> Option<Vec<surface::Stmt>> {
@@ -1393,12 +1366,12 @@ impl<'f> Lowerer<'f> {
         self.converted(value, ty, Place::Code, expr.span)
     }
 
-    fn condition(&mut self, expr: &ast::Expr, lengths: &Lengths) -> Option<surface::Expr> {
+    pub(super) fn condition(&mut self, expr: &ast::Expr, lengths: &Lengths) -> Option<surface::Expr> {
         self.value(expr, CType::Bool, lengths)
     }
 
     /// An expression statement: an assignment, `++`/`--`, or a call.
-    fn expression_statement(&mut self, expr: &ast::Expr, lengths: &Lengths) -> Option<Vec<surface::Stmt>> {
+    pub(super) fn expression_statement(&mut self, expr: &ast::Expr, lengths: &Lengths) -> Option<Vec<surface::Stmt>> {
         let span = expr.span;
         let (target, op, value): (&ast::Expr, Option<ast::BinaryOp>, Option<&ast::Expr>) = match &expr.kind {
             ast::ExprKind::Assign { op, target, value } => (target, *op, Some(value)),
@@ -2432,7 +2405,11 @@ impl<'f> Lowerer<'f> {
     }
 
     /// GPUVerify's loop invariants, `__invariant(e)` written before a loop's condition.
-    fn gpuverify_invariants(&mut self, invariants: &[&ast::Expr], lengths: &Lengths) -> Option<Vec<surface::Clause>> {
+    pub(super) fn gpuverify_invariants(
+        &mut self,
+        invariants: &[&ast::Expr],
+        lengths: &Lengths,
+    ) -> Option<Vec<surface::Clause>> {
         let mut clauses = Vec::new();
         let mut ok = true;
         for invariant in invariants {
@@ -2744,7 +2721,7 @@ fn is_proof_hint(name: &str) -> bool {
 /// GPUVerify writes loop invariants into the loop's condition: `__invariant(a), __invariant(b), c`.
 /// The invariants, and the condition.
 /// Anything else before a comma stays, and is refused with the comma.
-fn split_invariants(cond: &ast::Expr) -> (Vec<&ast::Expr>, &ast::Expr) {
+pub(super) fn split_invariants(cond: &ast::Expr) -> (Vec<&ast::Expr>, &ast::Expr) {
     let is_invariant = |expr: &ast::Expr| matches!(&expr.kind, ast::ExprKind::Call { function, .. } if GPUVERIFY_INVARIANTS.contains(&function.name.as_str()));
     let mut parts = Vec::new();
     let mut rest = cond;
@@ -3005,7 +2982,7 @@ mod tests {
             ("void v;", "the type `void`"),
             ("float f = 0.5f; while (f < 1.0f) { f = f * 2.0f; }", "a floating-point operation in a loop's condition"),
             ("/*@ assert 1.0f == 1.0f; @*/", "floating-point arithmetic or a floating-point constant in an annotation"),
-            ("for (int i = 0; i < 4; i++) { if (i == 2) break; }", "`break`"),
+            ("if (a[0] > 0) break;", "`break` outside a loop"),
             ("a[0] = foo(1);", "a call of `foo`"),
             // A claim over GPUVerify's access logs is refused; a hint over them is left out.
             ("__assert(!__write(a));", "a call of `__write`"),

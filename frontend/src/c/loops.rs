@@ -1,0 +1,205 @@
+//! C's loops as the surface language's one loop, `while (c) { body }` with its invariants.
+//!
+//! - `for (init; c; step) body` is `init; while (c) { body step }`.
+//! - `do body while (c);` is `body; while (c) { body }`: the body's code twice, so that the loop's
+//!   invariants hold where its condition is evaluated, as in the other loops (after each run of the
+//!   body), and nothing is assumed of the first run.
+//! - `break` and `continue` set a flag of their loop (`\break@n`, `\continue@n`, declared before
+//!   the loop and at the start of each iteration). The loop's condition is `!\break@n && c`, and
+//!   the statements after one that may have set a flag run under `if (!flags)`, so that they are
+//!   skipped exactly where C skips them. An iteration left by `break` ends like any other, so the
+//!   loop's invariants must hold there too (the one thing lockstep asks beyond C's meaning).
+
+use crate::c::ast;
+use crate::c::integers::CType;
+use crate::c::lower::{split_invariants, Lengths, Lowerer};
+use crate::pvl::ast as surface;
+use lockstep_logic::Span;
+
+/// The flags of a loop whose body has `break` or `continue` (outside loops nested in it).
+#[derive(Default)]
+pub(super) struct Exits {
+    break_flag: Option<String>,
+    continue_flag: Option<String>,
+}
+
+/// A C loop, in the parts `for` has.
+pub(super) struct Loop<'a> {
+    pub(super) init: Option<&'a ast::Stmt>,
+    pub(super) cond: Option<&'a ast::Expr>,
+    pub(super) step: Option<&'a ast::Expr>,
+    pub(super) body: &'a ast::Stmt,
+    /// `do ... while`: the body runs once before the condition is first evaluated.
+    pub(super) body_first: bool,
+}
+
+impl Lowerer<'_> {
+    /// Lowers a loop, with the annotation written before it (its `loop_invariant`s).
+    pub(super) fn c_loop(
+        &mut self,
+        stmt: &ast::Stmt,
+        annotation: Option<&ast::Annotation>,
+        parts: Loop<'_>,
+        lengths: &Lengths,
+    ) -> Option<Vec<surface::Stmt>> {
+        let mut lowered = match parts.init {
+            Some(init) => self.stmt_with_annotation(init, None, lengths, false)?,
+            None => Vec::new(),
+        };
+        let (written, cond) = match parts.cond {
+            Some(cond) => {
+                let (written, cond) = split_invariants(cond);
+                (written, Some(cond))
+            }
+            None => (Vec::new(), None),
+        };
+        let invariants = self.contract_clauses(annotation, lengths, true);
+        let written = self.gpuverify_invariants(&written, lengths);
+        let cond = match cond {
+            Some(cond) => self.repeated(|lowerer| lowerer.condition(cond, lengths)),
+            None => self.node(surface::ExprKind::Bool(true), stmt.span),
+        };
+        let mut exits = Exits::default();
+        let (breaks, continues) = jumps_in(parts.body);
+        if breaks {
+            self.fresh += 1;
+            exits.break_flag = Some(format!("\\break@{}", self.fresh));
+        }
+        if continues {
+            self.fresh += 1;
+            exits.continue_flag = Some(format!("\\continue@{}", self.fresh));
+        }
+        if let Some(flag) = &exits.break_flag {
+            lowered.push(self.flag_declaration(flag, stmt.span)?);
+        }
+        self.exits.push(exits);
+        let first_run = parts.body_first.then(|| self.iteration(parts.body, None, lengths));
+        let body = self.iteration(parts.body, parts.step, lengths);
+        let exits = self.exits.pop().expect("pushed above");
+        let mut cond = cond?;
+        if let Some(flag) = &exits.break_flag {
+            let not_broken = self.not_set(&[flag], stmt.span)?;
+            cond = self.binary(surface::BinaryOp::And, not_broken, cond, stmt.span)?;
+        }
+        let invariants = invariants.zip(written).map(|(mut invariants, written)| {
+            invariants.extend(written);
+            invariants
+        });
+        if let Some(first_run) = first_run {
+            lowered.push(first_run?);
+        }
+        let kind = surface::StmtKind::While { invariants: invariants?, cond, body: Box::new(body?) };
+        lowered.push(self.surface_stmt(kind, stmt.span)?);
+        Some(lowered)
+    }
+
+    /// One iteration's code: the body (with the `continue` flag cleared first) and the step.
+    fn iteration(&mut self, body: &ast::Stmt, step: Option<&ast::Expr>, lengths: &Lengths) -> Option<surface::Stmt> {
+        let mut stmts = Vec::new();
+        let continue_flag = self.exits.last().and_then(|exits| exits.continue_flag.clone());
+        if let Some(flag) = continue_flag {
+            stmts.push(self.flag_declaration(&flag, body.span)?);
+        }
+        let lowered = self.statements(std::slice::from_ref(body), lengths, false);
+        // The step runs after `continue`, and not after `break`.
+        let step = step.map(|step| self.step(step, lengths));
+        stmts.extend(lowered?);
+        if let Some(step) = step {
+            stmts.push(step?);
+        }
+        self.block_of(stmts, body.span)
+    }
+
+    /// A `for` loop's step, skipped when the iteration was left by `break`.
+    fn step(&mut self, step: &ast::Expr, lengths: &Lengths) -> Option<surface::Stmt> {
+        let lowered = self.before_then(|lowerer| lowerer.expression_statement(step, lengths))?;
+        let lowered = self.block_of(lowered, step.span)?;
+        let break_flag = self.exits.last().and_then(|exits| exits.break_flag.clone());
+        let Some(flag) = break_flag else { return Some(lowered) };
+        let cond = self.not_set(&[&flag], step.span)?;
+        let kind = surface::StmtKind::If { cond, then_branch: Box::new(lowered), else_branch: None };
+        self.surface_stmt(kind, step.span)
+    }
+
+    /// `break;` or `continue;`: sets its loop's flag.
+    pub(super) fn jump(&mut self, stmt: &ast::Stmt) -> Option<Vec<surface::Stmt>> {
+        let breaks = matches!(stmt.kind, ast::StmtKind::Break);
+        let flag =
+            self.exits
+                .last()
+                .and_then(|exits| if breaks { exits.break_flag.clone() } else { exits.continue_flag.clone() });
+        let Some(flag) = flag else {
+            let word = if breaks { "break" } else { "continue" };
+            self.unsupported(
+                stmt.span,
+                format!("`{word}` outside a loop"),
+                "`break` and `continue` leave the loop they are in",
+            );
+            return None;
+        };
+        let value = self.node(surface::ExprKind::Bool(true), stmt.span)?;
+        let assign = surface::StmtKind::Assign { target: surface::Ident { name: flag, span: stmt.span }, value };
+        self.surface_stmt(assign, stmt.span).map(|stmt| vec![stmt])
+    }
+
+    /// Whether the statements after `stmt` in its list must run only if it did not `break` or
+    /// `continue` its loop; if so, the condition they run under.
+    pub(super) fn guard_after(&mut self, stmt: &ast::Stmt) -> Option<Option<surface::Expr>> {
+        let Some(exits) = self.exits.last() else { return Some(None) };
+        let (breaks, continues) = jumps_in(stmt);
+        let flags: Vec<String> = [(breaks, &exits.break_flag), (continues, &exits.continue_flag)]
+            .into_iter()
+            .filter_map(|(jumps, flag)| flag.clone().filter(|_| jumps))
+            .collect();
+        if flags.is_empty() {
+            return Some(None);
+        }
+        let flags: Vec<&String> = flags.iter().collect();
+        self.not_set(&flags, stmt.span).map(Some)
+    }
+
+    /// `!f1 && !f2 ...`.
+    fn not_set(&mut self, flags: &[&String], span: Span) -> Option<surface::Expr> {
+        let mut guard: Option<surface::Expr> = None;
+        for flag in flags {
+            let name = self.node(surface::ExprKind::Name((*flag).clone()), span)?;
+            let not =
+                self.node(surface::ExprKind::Unary { op: surface::UnaryOp::Not, operand: Box::new(name) }, span)?;
+            guard = Some(match guard {
+                Some(guard) => self.binary(surface::BinaryOp::And, guard, not, span)?,
+                None => not,
+            });
+        }
+        guard
+    }
+
+    /// `bool flag = false;`
+    fn flag_declaration(&mut self, flag: &str, span: Span) -> Option<surface::Stmt> {
+        let init = self.node(surface::ExprKind::Bool(false), span)?;
+        let kind = surface::StmtKind::Declare {
+            ty: CType::Bool.surface(),
+            ty_span: span,
+            name: surface::Ident { name: flag.to_string(), span },
+            init: Some(init),
+        };
+        self.surface_stmt(kind, span)
+    }
+}
+
+/// Whether a statement has a `break`, and a `continue`, for the loop it is in (not counting those
+/// of loops nested in it).
+fn jumps_in(stmt: &ast::Stmt) -> (bool, bool) {
+    match &stmt.kind {
+        ast::StmtKind::Break => (true, false),
+        ast::StmtKind::Continue => (false, true),
+        ast::StmtKind::If { then_branch, else_branch, .. } => {
+            let (then_breaks, then_continues) = jumps_in(then_branch);
+            let (else_breaks, else_continues) = else_branch.as_deref().map_or((false, false), jumps_in);
+            (then_breaks || else_breaks, then_continues || else_continues)
+        }
+        ast::StmtKind::Block(block) => {
+            block.stmts.iter().map(jumps_in).fold((false, false), |(b, c), (b2, c2)| (b || b2, c || c2))
+        }
+        _ => (false, false),
+    }
+}
