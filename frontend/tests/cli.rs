@@ -822,8 +822,9 @@ fn run_executes_an_unannotated_opencl_kernel() {
 /// GPUVerify's `__requires`, `__invariant`, `__assert` and `__implies` are lockstep's clauses: the
 /// invariants carry the loop, so the asserts after it hold, and an assert that fails for thread 0
 /// fails.
-/// GPUVerify's hints over its access logs, and its barrier and function-wide invariants, are
-/// left out with a warning each, and the kernel is proved from what lockstep checks itself.
+/// GPUVerify's hints over its two-thread encoding, and its barrier and function-wide invariants,
+/// are left out with a warning each, and the kernel is proved from what lockstep checks itself;
+/// `__old_int(e)` is `\old(e)` and `__return_val_int()` a helper's result.
 #[test]
 fn gpuverify_proof_hints_are_left_out_with_a_warning() {
     let output = lockstep(&["verify", "--format", "json", "frontend/tests/verify/gpuverify_hints.cl"]);
@@ -836,8 +837,14 @@ fn gpuverify_proof_hints_are_left_out_with_a_warning() {
         .map(|warning| (warning["code"].as_str().unwrap(), warning["line"].as_u64().unwrap()))
         .collect();
     let left_out = "warning::left-out";
-    assert_eq!(warnings, [(left_out, 7), (left_out, 10), (left_out, 13), (left_out, 14), (left_out, 15)]);
-    assert_eq!(failures_by_kernel(&output), expected(&[("hints", "failed", &["assert:18"])]));
+    assert_eq!(
+        warnings,
+        [(left_out, 7), (left_out, 10), (left_out, 13), (left_out, 14), (left_out, 15), (left_out, 33)]
+    );
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[("hints", "failed", &["assert:18"]), ("old_and_result", "failed", &["thread.post:35"])])
+    );
 }
 
 /// A call of a function declared without a body gives an arbitrary value after evaluating its

@@ -2309,6 +2309,20 @@ impl<'f> Lowerer<'f> {
                 let lowered = self.binary(surface::BinaryOp::Implies, lhs?, rhs?, span)?;
                 return Some(Value { expr: lowered, ty: CType::Bool, interval: CType::Bool.interval() });
             }
+            // GPUVerify's `__old_int(e)` (of any type) is `\old(e)`, and `__return_val_int()` is
+            // `\result`.
+            _ if place == Place::Annotation && name.starts_with("__old_") => {
+                let [arg] = args else {
+                    self.argument_count(name, 1, args.len(), span);
+                    return None;
+                };
+                let old = self.checked(ast::Expr::new(ast::ExprKind::Old(Box::new(arg.clone())), span))?;
+                return self.typed(&old, place, lengths);
+            }
+            _ if place == Place::Annotation && name.starts_with("__return_val_") && args.is_empty() => {
+                let result = self.checked(ast::Expr::new(ast::ExprKind::Result, span))?;
+                return self.typed(&result, place, lengths);
+            }
             "__enabled" if place == Place::Annotation && args.is_empty() => {
                 let lowered = self.node(surface::ExprKind::Bool(true), span)?;
                 return Some(Value { expr: lowered, ty: CType::Bool, interval: CType::Bool.interval() });
@@ -2385,14 +2399,14 @@ impl<'f> Lowerer<'f> {
         );
     }
 
-    /// Leaves out (with a warning) a hint that speaks of GPUVerify's access logs, and says
-    /// whether it did: see [`ACCESS_PREDICATES`].
+    /// Leaves out (with a warning) a hint that speaks of GPUVerify's two-thread encoding, and
+    /// says whether it did: see [`TWO_THREAD_PREDICATES`].
     pub(super) fn hint_left_out(&mut self, formula: &ast::Expr, span: Span, what: &str) -> bool {
-        let Some(predicate) = access_predicate(formula) else { return false };
+        let Some(predicate) = two_thread_predicate(formula) else { return false };
         self.left_out(
             span,
-            format!("{what}, over GPUVerify's access log (`{}`),", predicate.name),
-            "lockstep keeps no access logs: what a thread may access is its permission, which the contracts state",
+            format!("{what}, over GPUVerify's two-thread encoding (`{predicate}`),"),
+            "lockstep keeps no access logs (what a thread may access is its permission, which the contracts state) and checks each thread on its own",
         );
         true
     }
@@ -2678,13 +2692,21 @@ const GPUVERIFY_INVARIANTS: &[&str] =
 /// semantics runs each thread's accesses in order already, so they change nothing.
 const MEMORY_FENCES: &[&str] = &["mem_fence", "read_mem_fence", "write_mem_fence"];
 
-/// GPUVerify's predicates over the access logs of its two-thread encoding (`__write(A)`: a logged
-/// write of `A` happened since the barrier; `__write_implies(A, e)`: `e` holds of its offset).
-/// lockstep keeps no access logs: what a thread may access is its permission. A hint that uses
-/// them and only helps a proof (a loop invariant, a precondition, an `__assume`) is left out,
-/// neither assumed nor checked, which loses no check; a claim (`__assert`, `__ensures`) that uses
-/// them is refused.
-const ACCESS_PREDICATES: &[&str] = &[
+/// GPUVerify's predicates over its two-thread encoding: the access logs (`__write(A)`: a logged
+/// write of `A` happened since the barrier; `__write_implies(A, e)`: `e` holds of its offset) and
+/// the other thread of the pair (`__other_int(x)`: `x` there; `__uniform_int(x)`: `x` is the same
+/// in both). lockstep keeps no access logs (what a thread may access is its permission) and
+/// checks one thread at a time. A hint that uses them and only helps a proof (a loop invariant,
+/// a precondition, an `__assume`) is left out, neither assumed nor checked, which loses no check;
+/// a claim (`__assert`, `__ensures`) that uses them is refused.
+const TWO_THREAD_PREDICATES: &[&str] = &[
+    "__other_int",
+    "__other_bool",
+    "__uniform_int",
+    "__uniform_bool",
+    "__distinct_int",
+    "__distinct_bool",
+    "__exclusive",
     "__read",
     "__write",
     "__no_read",
@@ -2699,11 +2721,15 @@ const ACCESS_PREDICATES: &[&str] = &[
     "__writes_to",
 ];
 
-/// The first call of one of GPUVerify's [`ACCESS_PREDICATES`] in an expression.
-fn access_predicate(expr: &ast::Expr) -> Option<&ast::Ident> {
+/// The first use of one of GPUVerify's [`TWO_THREAD_PREDICATES`] in an expression, or of
+/// `__same_group` (the pair's threads are in one group).
+fn two_thread_predicate(expr: &ast::Expr) -> Option<&str> {
     match &expr.kind {
-        ast::ExprKind::Call { function, .. } if ACCESS_PREDICATES.contains(&function.name.as_str()) => Some(function),
-        kind => kind.children().into_iter().find_map(access_predicate),
+        ast::ExprKind::Call { function, .. } if TWO_THREAD_PREDICATES.contains(&function.name.as_str()) => {
+            Some(&function.name)
+        }
+        ast::ExprKind::Name(name) if name == "__same_group" => Some(name),
+        kind => kind.children().into_iter().find_map(two_thread_predicate),
     }
 }
 

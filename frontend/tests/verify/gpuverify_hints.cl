@@ -17,3 +17,21 @@ __kernel void hints(__global int* A) {
   __global_assert(x == get_local_size(0));
   __global_assert(x == 5);
 }
+
+// GPUVerify's `__old_int(e)` is `\old(e)`, and `__return_val_int()` a helper's `\result`; a hint
+// over the pair of threads GPUVerify checks (`__uniform_int`) is left out.
+int twice(int x) {
+  __requires(x < 1000 && x > -1000);
+  __ensures(__return_val_int() == 2 * x);
+  return 2 * x;
+}
+
+/*@ context \pointer_length(p) == get_global_size(0);
+    context Perm(&p[get_global_id(0)], write); @*/
+__kernel void old_and_result(__global int* p) {
+  __requires(p[get_global_id(0)] < 1000 && p[get_global_id(0)] > -1000);
+  __requires(__uniform_int(get_group_id(0)));
+  __ensures(p[get_global_id(0)] == __old_int(2 * p[get_global_id(0)]));
+  __ensures(p[get_global_id(0)] == __old_int(p[get_global_id(0)]));
+  p[get_global_id(0)] = twice(p[get_global_id(0)]);
+}
