@@ -899,6 +899,18 @@ fn c_loops_break_continue_and_run_their_body_first() {
     );
 }
 
+/// `add_sat` and `sub_sat` clamp the exact result to the type, under `verify` and `run` alike.
+#[test]
+fn saturating_arithmetic_clamps() {
+    let file = "frontend/tests/verify/saturate.cl";
+    let output = lockstep(&["verify", "--format", "json", file]);
+    assert_eq!(failures_by_kernel(&output), expected(&[("clamps", "failed", &["assert:11"])]));
+    let run = lockstep(&["run", "--gsize", "1", "--groups", "1", "--param", "x=0", "--format", "json", file]);
+    let kernel = &json(&run)["files"][0]["kernels"][0];
+    assert_eq!(kernel["result"], "bug", "{kernel}");
+    assert_eq!(kernel["finding"]["line"], 11, "{kernel}");
+}
+
 #[test]
 fn gpuverify_annotations_are_clauses() {
     let output = lockstep(&["verify", "--format", "json", "frontend/tests/verify/gpuverify_annotations.cl"]);

@@ -254,6 +254,41 @@ pub fn arithmetic(op: Arithmetic, lhs: Value, rhs: Value, integers: Integers, sp
     result(exact, interval, ty, integers, span)
 }
 
+/// OpenCL's `add_sat(x, y)` and `sub_sat(x, y)`: the exact result, clamped to the type the
+/// operands share (their common type where they differ), so never wrapped nor undefined.
+pub fn saturated(op: Arithmetic, lhs: Value, rhs: Value, integers: Integers, span: Span) -> Result<Value, TooDeep> {
+    let ty = match (lhs.ty, rhs.ty) {
+        (CType::Int(lhs_ty), CType::Int(rhs_ty)) if lhs_ty == rhs_ty => lhs_ty,
+        _ => common(lhs.ty, rhs.ty),
+    };
+    let lhs = convert(lhs, CType::Int(ty), integers, span)?;
+    let rhs = convert(rhs, CType::Int(ty), integers, span)?;
+    let interval = exact_interval(op, &lhs.interval, &rhs.interval);
+    let surface_op = if op == Arithmetic::Add { surface::BinaryOp::Add } else { surface::BinaryOp::Sub };
+    let exact = binary(surface_op, lhs.expr, rhs.expr, span)?;
+    let range = CType::Int(ty).interval();
+    if integers == Integers::Mathematical || interval.within(&range) {
+        return Ok(Value { expr: exact, ty: CType::Int(ty), interval });
+    }
+    let (least, greatest) = ty.bounds();
+    let clamp = |bound: &BigInt, op, inner: surface::Expr| -> Result<surface::Expr, TooDeep> {
+        let beyond = binary(op, exact.clone(), int_expr(bound, span)?, span)?;
+        let kind = surface::ExprKind::Cond {
+            cond: Box::new(beyond),
+            then_value: Box::new(int_expr(bound, span)?),
+            else_value: Box::new(inner),
+        };
+        node(kind, span)
+    };
+    let below = clamp(&greatest, surface::BinaryOp::Gt, exact.clone())?;
+    let expr = clamp(&least, surface::BinaryOp::Lt, below)?;
+    let interval = Interval {
+        least: (&interval.least).max(&range.least).clone(),
+        greatest: (&interval.greatest).min(&range.greatest).clone(),
+    };
+    Ok(Value { expr, ty: CType::Int(ty), interval })
+}
+
 /// An exact result of type `ty` lying in `interval`: as it is where it surely fits, else wrapped
 /// (unsigned) or checked (signed).
 pub fn result(

@@ -2296,6 +2296,24 @@ impl<'f> Lowerer<'f> {
             "get_num_groups" => Some(Builtin::Groups as fn(Axis) -> Builtin),
             "get_global_id" | "get_global_size" => None,
             "min" | "max" | "abs" => return self.min_max_abs(name, args, span, place, lengths),
+            "add_sat" | "sub_sat" => {
+                let [lhs, rhs] = args else {
+                    self.argument_count(name, 2, args.len(), span);
+                    return None;
+                };
+                let (lhs, rhs) = (self.typed(lhs, place, lengths), self.typed(rhs, place, lengths));
+                let (lhs, rhs) = (lhs?, rhs?);
+                if !matches!((lhs.ty, rhs.ty), (CType::Int(_), CType::Int(_))) {
+                    self.unsupported(
+                        span,
+                        format!("`{name}` of a non-integer value"),
+                        "saturating arithmetic is on integers",
+                    );
+                    return None;
+                }
+                let op = if name == "add_sat" { integers::Arithmetic::Add } else { integers::Arithmetic::Sub };
+                return self.checked(integers::saturated(op, lhs, rhs, self.integers, span));
+            }
             _ if atomics::is_atomic(name) => return self.atomic_in_expression(name, args, span, place, lengths),
             _ if is_float_function(name) => return self.float_function(name, args, span, place, lengths),
             // GPUVerify's `__implies(a, b)`, and `__enabled()`: the thread runs this code.
