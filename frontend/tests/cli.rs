@@ -932,15 +932,21 @@ fn gpuverify_annotations_are_clauses() {
     assert_eq!(
         results,
         [
+            // The two written invariants, and the types of the variables the loop assigns.
             ("loop.invariant.entry", 8, "verified"),
             ("loop.invariant.entry", 8, "verified"),
+            ("loop.invariant.entry", 8, "verified"),
+            ("loop.invariant.preserved", 8, "verified"),
             ("loop.invariant.preserved", 8, "verified"),
             ("loop.invariant.preserved", 8, "verified"),
             ("assert", 11, "verified"),
             ("assert", 12, "verified"),
             ("assert", 13, "failed"),
-            // `__global_invariant(j <= 2)`; `__candidate_invariant(j == 99)` has no obligation.
+            // `__global_invariant(j <= 2)` and `j`'s type; `__candidate_invariant(j == 99)` has no
+            // obligation.
             ("loop.invariant.entry", 14, "verified"),
+            ("loop.invariant.entry", 14, "verified"),
+            ("loop.invariant.preserved", 14, "verified"),
             ("loop.invariant.preserved", 14, "verified"),
         ]
     );
@@ -1086,6 +1092,7 @@ fn c_variables_follow_cs_scopes() {
             ("assigns_its_parameter", "verified", &[]),
             ("shadows_a_name", "verified", &[]),
             ("reads_the_inner_name", "failed", &["thread.post:27"]),
+            ("loops_keep_types", "verified", &[]),
         ])
     );
 }

@@ -501,6 +501,12 @@ mod tests {
             ),
             ("void set(global int* p) { p[0] = 1; }", "set(a[0]);", Code::Unsupported, "this pointer argument"),
             ("void nothing(void) { }", "a[0] = nothing();", Code::TypeMismatch, "`nothing` returns no value"),
+            (
+                "void f(global int* p) { __ensures(p[0] == __old_int(p[0])); p[0] = 1; }",
+                "f(a);",
+                Code::Unsupported,
+                "`\\old` in a helper function",
+            ),
             // Functions declared without a body.
             (
                 "void f(global int* p);",

@@ -11,10 +11,11 @@
 //!   loop's invariants must hold there too (the one thing lockstep asks beyond C's meaning).
 
 use crate::c::ast;
-use crate::c::integers::CType;
-use crate::c::lower::{split_invariants, Lengths, Lowerer};
+use crate::c::integers::{self, CType, Integers};
+use crate::c::lower::{assigned_names, split_invariants, Lengths, Lowerer, Symbol};
 use crate::pvl::ast as surface;
 use lockstep_logic::Span;
+use std::collections::{BTreeMap, HashSet};
 
 /// The flags of a loop whose body has `break` or `continue` (outside loops nested in it).
 #[derive(Default)]
@@ -81,8 +82,10 @@ impl Lowerer<'_> {
             let not_broken = self.not_set(&[flag], stmt.span)?;
             cond = self.binary(surface::BinaryOp::And, not_broken, cond, stmt.span)?;
         }
-        let invariants = invariants.zip(written).map(|(mut invariants, written)| {
+        let in_types = self.type_invariant(&parts, stmt);
+        let invariants = invariants.zip(written).zip(in_types).map(|((mut invariants, written), in_types)| {
             invariants.extend(written);
+            invariants.extend(in_types);
             invariants
         });
         if let Some(first_run) = first_run {
@@ -91,6 +94,52 @@ impl Lowerer<'_> {
         let kind = surface::StmtKind::While { invariants: invariants?, cond, body: Box::new(body?) };
         lowered.push(self.surface_stmt(kind, stmt.span)?);
         Some(lowered)
+    }
+
+    /// What C's types say of the integer variables the loop assigns: each lies in its type (a
+    /// signed result is checked to, an unsigned one wraps), but the loop forgets their values, so
+    /// it keeps this as one more invariant, proved like the others (at the loop's keyword). Without
+    /// it a counterexample could show an `int` beyond 2^31. A variable declared without a value
+    /// is left out: nothing says where its value lies before it is first assigned.
+    fn type_invariant(&mut self, parts: &Loop<'_>, stmt: &ast::Stmt) -> Option<Option<surface::Clause>> {
+        if self.integers == Integers::Mathematical {
+            return Some(None);
+        }
+        let mut assigned = HashSet::new();
+        assigned_names(std::slice::from_ref(parts.body), &mut assigned);
+        if let Some(step) = parts.step {
+            let step = self.checked(ast::Stmt::new(ast::StmtKind::Expr(step.clone()), step.span))?;
+            assigned_names(std::slice::from_ref(&step), &mut assigned);
+        }
+        let variables: BTreeMap<String, lockstep_logic::MachineInt> = assigned
+            .iter()
+            .filter_map(|name| match self.lookup(name) {
+                Some(Symbol::Scalar { ty: CType::Int(int), name, .. }) if !self.uninitialized.contains(name) => {
+                    Some((name.clone(), *int))
+                }
+                _ => None,
+            })
+            .collect();
+        let keyword = match stmt.kind {
+            ast::StmtKind::For { .. } => "for",
+            ast::StmtKind::DoWhile { .. } => "do",
+            _ => "while",
+        };
+        let span = Span::new(stmt.span.start, stmt.span.start + keyword.len());
+        let mut formula: Option<surface::Expr> = None;
+        for (name, int) in variables {
+            let in_type = self.checked(integers::in_type(&name, int, span))?;
+            formula = Some(match formula {
+                Some(formula) => self.binary(surface::BinaryOp::And, formula, in_type, span)?,
+                None => in_type,
+            });
+        }
+        Some(formula.map(|formula| surface::Clause {
+            level: surface::Level::Thread,
+            kind: surface::ClauseKind::Invariant,
+            formula,
+            span,
+        }))
     }
 
     /// One iteration's code: the body (with the `continue` flag cleared first) and the step.

@@ -53,6 +53,7 @@ pub fn lower(
         assigned: HashSet::new(),
         helpers: HashMap::new(),
         prototypes: HashMap::new(),
+        uninitialized: HashSet::new(),
         exits: Vec::new(),
         inlining: Vec::new(),
         fresh: 0,
@@ -180,6 +181,9 @@ pub(super) struct Lowerer<'f> {
     pub(super) helpers: HashMap<&'f str, Helper<'f>>,
     /// The functions the file declares without a body (`int bar(int);`).
     pub(super) prototypes: HashMap<&'f str, &'f ast::Function>,
+    /// The scalars declared without a value (`int t;`), whose value need not lie in their type
+    /// until they are assigned.
+    pub(super) uninitialized: HashSet<String>,
     /// The flags of the loops being lowered, innermost last ([`crate::c::loops`]).
     pub(super) exits: Vec<loops::Exits>,
     /// The helpers being inlined, innermost last.
@@ -385,6 +389,7 @@ impl<'f> Lowerer<'f> {
         }
         self.scopes = vec![HashMap::new()];
         self.assigned = HashSet::new();
+        self.uninitialized = HashSet::new();
         assigned_names(&body.stmts, &mut self.assigned);
         let written: Vec<&ast::SpecClause> =
             contract.map(|contract| contract.clauses.iter().collect()).unwrap_or_default();
@@ -1156,6 +1161,9 @@ impl<'f> Lowerer<'f> {
             };
             let init = init.map(|value| value.expr);
             let name = self.local_name(&declarator.name.name);
+            if init.is_none() {
+                self.uninitialized.insert(name.clone());
+            }
             self.declare(&declarator.name.name, Symbol::Scalar { ty, interval, name: name.clone() });
             let kind = surface::StmtKind::Declare {
                 ty: ty.surface(),
@@ -1824,6 +1832,15 @@ impl<'f> Lowerer<'f> {
                 boolean(self.quantifier(*kind, ty, var, range.as_deref(), body, span, lengths))
             }
             ast::ExprKind::Old(inner) if place == Place::Annotation => {
+                if !self.inlining.is_empty() {
+                    // It would mean the kernel's start, not the call's.
+                    self.unsupported(
+                        span,
+                        "`\\old` in a helper function",
+                        "state the value the helper starts from in its `requires` clauses",
+                    );
+                    return None;
+                }
                 let inner = self.typed(inner, place, lengths)?;
                 let lowered = self.node(surface::ExprKind::Old(Box::new(inner.expr)), span)?;
                 Some(Value { expr: lowered, ..inner })

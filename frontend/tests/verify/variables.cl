@@ -32,3 +32,16 @@ __kernel void reads_the_inner_name(__global int* a, int x) {
     a[0] = x;
   }
 }
+
+// A loop forgets the values of the variables it assigns, not their types: after it `x` is still
+// an unsigned int, and `y` an int that a check kept from overflowing.
+__kernel void loops_keep_types(uint n) {
+  uint x = 0;
+  int y = 0;
+  for (uint i = 0; i < n; i++) {
+    x = x * 3 + 1;
+    if (y < 100) y++;
+  }
+  __assert(x <= 4294967295u);
+  __assert(y >= -2147483647 - 1 && y <= 2147483647);
+}
