@@ -1304,7 +1304,7 @@ impl<'f> Lowerer<'f> {
             return None;
         }
         self.fresh += 1;
-        let name = format!("\\float@{}", self.fresh);
+        let name = format!("\\arbitrary@{}", self.fresh);
         let declare = surface::StmtKind::Declare {
             ty: ty.surface(),
             ty_span: span,

@@ -110,20 +110,41 @@ pub fn preprocess(source: &str, tokens: Vec<Spanned>) -> (Vec<Spanned>, Vec<Diag
             .with_help("close every `#if`, `#ifdef` and `#ifndef` with `#endif`"),
         );
     }
-    let output = preprocessor.refuse_type_macros(drop_attributes(output));
+    let output = preprocessor.gpuverify_type_macros(drop_attributes(output));
     (output, preprocessor.diagnostics)
 }
 
 /// GPUVerify's specification macros whose arguments include types (its header declares them),
-/// which the grammar cannot read as calls: lockstep refuses them by name.
-const TYPE_MACROS: &[&str] = &[
-    "DECLARE_UF_UNARY",
-    "DECLARE_UF_BINARY",
-    "DECLARE_UF_TERNARY",
-    "__read_permission",
-    "__write_permission",
-    "__array_snapshot",
-];
+/// which the grammar cannot read as calls. `DECLARE_UF_BINARY(f, T1, T2, R);` declares a function
+/// without a body, and becomes the prototype `R f(T1, T2);` (GPUVerify adds axioms about it from a
+/// Boogie file, which lockstep does not read: its calls give arbitrary values); the others are
+/// refused by name.
+const UNINTERPRETED_FUNCTIONS: &[&str] = &["DECLARE_UF_UNARY", "DECLARE_UF_BINARY", "DECLARE_UF_TERNARY"];
+const TYPE_MACROS: &[&str] = &["__read_permission", "__write_permission", "__array_snapshot"];
+
+/// `R f(T1, T2)` from the arguments of `DECLARE_UF_BINARY(f, T1, T2, R)` (a name, then types),
+/// each token keeping its place in the file; `None` if they are not that.
+fn prototype(arguments: &[Spanned]) -> Option<Vec<Spanned>> {
+    let parts: Vec<&[Spanned]> = arguments.split(|(_, token, _)| *token == Token::Comma).collect();
+    let (name, rest) = parts.split_first()?;
+    let (result, params) = rest.split_last()?;
+    let [(start, Token::Ident(_), end)] = name else { return None };
+    if params.is_empty() || params.iter().chain([result]).any(|part| part.is_empty()) {
+        return None;
+    }
+    let punctuation = |token: Token| (*start, token, *end);
+    let mut tokens: Vec<Spanned> = result.to_vec();
+    tokens.push(name[0].clone());
+    tokens.push(punctuation(Token::LParen));
+    for (position, param) in params.iter().enumerate() {
+        if position > 0 {
+            tokens.push(punctuation(Token::Comma));
+        }
+        tokens.extend(param.iter().cloned());
+    }
+    tokens.push(punctuation(Token::RParen));
+    Some(tokens)
+}
 
 /// Drops every `__attribute__((...))`.
 fn drop_attributes(tokens: Vec<Spanned>) -> Vec<Spanned> {
@@ -169,33 +190,44 @@ impl Preprocessor<'_> {
         self.diagnostics.push(Diagnostic::error(Code::Unsupported, message, span, label).with_help(help));
     }
 
-    /// Drops each use of one of GPUVerify's [`TYPE_MACROS`] (through its `)` and a `;` after it)
-    /// with a `kernel::unsupported` naming it.
-    fn refuse_type_macros(&mut self, tokens: Vec<Spanned>) -> Vec<Spanned> {
+    /// Rewrites each of GPUVerify's [`UNINTERPRETED_FUNCTIONS`] into a prototype, and drops each
+    /// use of one of its [`TYPE_MACROS`] (through its `)` and a `;` after it) with a
+    /// `kernel::unsupported` naming it.
+    fn gpuverify_type_macros(&mut self, tokens: Vec<Spanned>) -> Vec<Spanned> {
         let mut kept = Vec::with_capacity(tokens.len());
         let mut index = 0;
         while index < tokens.len() {
             let (start, token, end) = &tokens[index];
             let opens = tokens.get(index + 1).is_some_and(|(_, token, _)| *token == Token::LParen);
-            if let (Token::Ident(name), true) = (token, opens) {
-                if TYPE_MACROS.contains(&name.as_str()) {
-                    let close = matching_paren(&tokens, index + 1).unwrap_or(tokens.len() - 1);
-                    let span = Span::new(*start, tokens.get(close).map_or(*end, |(_, _, end)| *end));
-                    self.unsupported(
-                        format!("GPUVerify's `{name}` is not supported"),
-                        span,
-                        "not supported",
-                        "lockstep reads GPUVerify's `__requires`, `__ensures`, `__invariant`, `__assert`, `__assume`, `__implies` and `__enabled`",
-                    );
-                    index = close + 1;
-                    if tokens.get(index).is_some_and(|(_, token, _)| *token == Token::Semi) {
-                        index += 1;
-                    }
-                    continue;
-                }
+            let name = match (token, opens) {
+                (Token::Ident(name), true) => name.as_str(),
+                _ => "",
+            };
+            if !UNINTERPRETED_FUNCTIONS.contains(&name) && !TYPE_MACROS.contains(&name) {
+                kept.push(tokens[index].clone());
+                index += 1;
+                continue;
             }
-            kept.push(tokens[index].clone());
-            index += 1;
+            let close = matching_paren(&tokens, index + 1).unwrap_or(tokens.len() - 1);
+            let span = Span::new(*start, tokens.get(close).map_or(*end, |(_, _, end)| *end));
+            let prototype =
+                UNINTERPRETED_FUNCTIONS.contains(&name).then(|| prototype(&tokens[index + 2..close])).flatten();
+            match prototype {
+                Some(prototype) => kept.extend(prototype),
+                None => self.unsupported(
+                    format!("GPUVerify's `{name}` is not supported"),
+                    span,
+                    "not supported",
+                    "lockstep reads GPUVerify's `__requires`, `__ensures`, `__invariant`, `__assert`, `__assume`, `__implies`, `__enabled` and `DECLARE_UF_*`",
+                ),
+            }
+            index = close + 1;
+            if tokens.get(index).is_some_and(|(_, token, _)| *token == Token::Semi) {
+                if kept.last().is_some_and(|(_, token, _)| *token == Token::RParen) {
+                    kept.push(tokens[index].clone());
+                }
+                index += 1;
+            }
         }
         kept
     }
@@ -673,12 +705,15 @@ mod tests {
     }
 
     #[test]
-    fn gpuverify_macros_over_types_are_refused_by_name() {
-        let (tokens, diagnostics) = run("DECLARE_UF_BINARY(f, int, int, int); x = 1;");
+    fn gpuverify_macros_over_types_are_prototypes_or_refused_by_name() {
+        let (tokens, diagnostics) = run("DECLARE_UF_BINARY(f, unsigned short, int, int); x = 1;");
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        assert_eq!(spelled(&tokens), "int f ( unsigned short , int ) ; x = 1 ;");
+        let (tokens, diagnostics) = run("__array_snapshot(b, a); x = 1;");
         assert_eq!(spelled(&tokens), "x = 1 ;");
         assert_eq!(diagnostics.len(), 1);
         assert_eq!(diagnostics[0].code, Code::Unsupported);
-        assert!(diagnostics[0].message.contains("DECLARE_UF_BINARY"), "{}", diagnostics[0].message);
+        assert!(diagnostics[0].message.contains("__array_snapshot"), "{}", diagnostics[0].message);
     }
 
     #[test]
