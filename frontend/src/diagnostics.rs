@@ -74,7 +74,7 @@ codes! {
     Unsupported => "kernel::unsupported": "a construct the language does not support",
     UncheckedAssume => "warning::unchecked-assume": "an `assume`, which lockstep takes on trust",
     Vacuous => "warning::vacuous": "assumptions no state satisfies, after which everything holds vacuously",
-    LeftOut => "warning::left-out": "a GPUVerify proof hint that lockstep leaves out: neither assumed nor checked",
+    LeftOut => "warning::left-out": "a proof hint (GPUVerify's, or VerCors's ghost arguments) that lockstep leaves out: neither assumed nor checked",
 }
 
 impl fmt::Display for Code {

@@ -839,11 +839,11 @@ fn gpuverify_proof_hints_are_left_out_with_a_warning() {
     let left_out = "warning::left-out";
     assert_eq!(
         warnings,
-        [(left_out, 7), (left_out, 10), (left_out, 13), (left_out, 14), (left_out, 15), (left_out, 33)]
+        [(left_out, 7), (left_out, 9), (left_out, 11), (left_out, 14), (left_out, 15), (left_out, 16), (left_out, 34)]
     );
     assert_eq!(
         failures_by_kernel(&output),
-        expected(&[("hints", "failed", &["assert:18"]), ("old_and_result", "failed", &["thread.post:35"])])
+        expected(&[("hints", "failed", &["assert:19"]), ("old_and_result", "failed", &["thread.post:36"])])
     );
 }
 
@@ -909,6 +909,53 @@ fn saturating_arithmetic_clamps() {
     let kernel = &json(&run)["files"][0]["kernels"][0];
     assert_eq!(kernel["result"], "bug", "{kernel}");
     assert_eq!(kernel["finding"]["line"], 11, "{kernel}");
+}
+
+#[test]
+fn bool_arrays_hold_one_or_zero() {
+    let file = "frontend/tests/verify/bools.cl";
+    let output = lockstep(&["verify", "--format", "json", file]);
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[("parity", "verified", &[]), ("either", "failed", &["assert:20"])])
+    );
+    let run = lockstep(&["run", "--gsize", "2", "--groups", "1", "--kernel", "either", "--format", "json", file]);
+    let report = &json(&run)["files"][0]["kernels"][0];
+    assert_eq!((&report["result"], &report["finding"]["line"]), (&"bug".into(), &20.into()), "{report}");
+}
+
+#[test]
+fn vectors_are_their_components() {
+    let file = "frontend/tests/verify/vectors.cl";
+    let output = lockstep(&["verify", "--format", "json", file]);
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[
+            ("three_components", "verified", &[]),
+            ("operations", "failed", &["assert:31"]),
+            ("pairs", "verified", &[]),
+            ("one_component", "failed", &["access.write:52"]),
+            ("narrow", "verified", &[]),
+        ])
+    );
+    // A run meets the same failures, and none in the kernels that verify.
+    for (kernel, finding) in [
+        ("three_components", None),
+        ("operations", Some(31)),
+        ("pairs", None),
+        ("one_component", Some(52)),
+        ("narrow", None),
+    ] {
+        let run = lockstep(&["run", "--gsize", "2", "--groups", "2", "--kernel", kernel, "--format", "json", file]);
+        let report = &json(&run)["files"][0]["kernels"][0];
+        match finding {
+            Some(line) => {
+                assert_eq!(report["result"], "bug", "{kernel}: {report}");
+                assert_eq!(report["finding"]["line"], line, "{kernel}: {report}");
+            }
+            None => assert_eq!(report["result"], "clean", "{kernel}: {report}"),
+        }
+    }
 }
 
 #[test]

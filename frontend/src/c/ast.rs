@@ -73,6 +73,8 @@ pub struct TypeSpec {
     pub base: BaseType,
     /// `unsigned` (or `uint`, `uchar`, ...), as opposed to signed or unsaid.
     pub unsigned: bool,
+    /// How many components a value has: 1 for a scalar, 2 to 16 for a vector (`float4`).
+    pub width: u32,
     pub span: Span,
 }
 
@@ -81,6 +83,8 @@ pub struct TypeSpec {
 pub enum TypeWord {
     /// A base type, and whether the word itself makes it unsigned (`uint`, `size_t`).
     Base(BaseType, bool),
+    /// A vector type (`uint4`): its component type, whether that is unsigned, and its width.
+    Vector(BaseType, bool, u32),
     Unsigned,
     Signed,
 }
@@ -97,6 +101,7 @@ pub enum SpecWord {
 pub fn type_spec(words: Vec<SpecWord>, span: Span) -> TypeSpec {
     let mut base = None;
     let mut unsigned = false;
+    let mut width = 1;
     let mut type_span: Option<Span> = None;
     for word in words {
         let SpecWord::Type(word, word_span) = word else { continue };
@@ -104,6 +109,11 @@ pub fn type_spec(words: Vec<SpecWord>, span: Span) -> TypeSpec {
         match word {
             TypeWord::Unsigned => unsigned = true,
             TypeWord::Signed => {}
+            TypeWord::Vector(found, is_unsigned, found_width) => {
+                unsigned |= is_unsigned;
+                width = found_width;
+                base = Some(found);
+            }
             TypeWord::Base(found, is_unsigned) => {
                 unsigned |= is_unsigned;
                 // `long int` and `short int` are `long` and `short`.
@@ -113,7 +123,39 @@ pub fn type_spec(words: Vec<SpecWord>, span: Span) -> TypeSpec {
             }
         }
     }
-    TypeSpec { base: base.unwrap_or(BaseType::Int), unsigned, span: type_span.unwrap_or(span) }
+    TypeSpec { base: base.unwrap_or(BaseType::Int), unsigned, width, span: type_span.unwrap_or(span) }
+}
+
+/// The type word of a vector type's name (`uint4`), which the lexer recognised.
+pub fn vector_word(name: &str) -> TypeWord {
+    let (base, unsigned, width) = arithmetic_type_name(name).unwrap_or((BaseType::Int, false, 1));
+    TypeWord::Vector(base, unsigned, width)
+}
+
+/// The component type, signedness and width that OpenCL's name of an arithmetic type gives:
+/// `uint4` is `(Int, true, 4)` and `float` is `(Float, false, 1)`.
+pub fn arithmetic_type_name(name: &str) -> Option<(BaseType, bool, u32)> {
+    let digits = name.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    let width = match digits {
+        "" => 1,
+        _ => digits.parse().ok().filter(|width| [2, 3, 4, 8, 16].contains(width))?,
+    };
+    let scalar = &name[..name.len() - digits.len()];
+    let (unsigned, base) = match scalar.strip_prefix('u') {
+        Some(integer @ ("char" | "short" | "int" | "long")) => (true, integer),
+        _ => (false, scalar),
+    };
+    let base = match base {
+        "char" => BaseType::Char,
+        "short" => BaseType::Short,
+        "int" => BaseType::Int,
+        "long" => BaseType::Long,
+        "float" => BaseType::Float,
+        "double" => BaseType::Double,
+        "half" => BaseType::Half,
+        _ => return None,
+    };
+    Some((base, unsigned, width))
 }
 
 /// Sorts the words of a declaration into its qualifiers and its type.

@@ -83,6 +83,10 @@ impl<'f> Lowerer<'f> {
         };
         let pointer = self.points_into(pointer, "an atomic operation on this pointer", lengths)?;
         let element = pointer.element;
+        if element == CType::Bool {
+            self.unsupported(span, "an atomic operation on a `bool` array", "keep the flags in an integer array");
+            return None;
+        }
         let mut values = Vec::new();
         for operand in rest {
             let value = self.typed(operand, Place::Code, lengths)?;

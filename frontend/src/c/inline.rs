@@ -19,6 +19,7 @@ use crate::c::ast;
 use crate::c::integers::{CType, Value};
 use crate::c::lower::{assigned_names, gpuverify_clause, Helper, Inlined, Lengths, Lowerer, Place, Symbol};
 use crate::c::pointers::Pointer;
+use crate::c::vectors::{self, VectorType};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::pvl::ast as surface;
 use lockstep_logic::Span;
@@ -30,6 +31,8 @@ const MAX_INLINING: usize = 16;
 /// What a parameter stands for in one call.
 enum Argument {
     Scalar(CType, Value),
+    /// A vector's components, converted to the parameter's component type.
+    Vector(VectorType, Vec<surface::Expr>),
     /// The array the pointer points into, where it points (a variable holding the offset), and
     /// the cells from there on.
     Array {
@@ -212,9 +215,27 @@ impl<'f> Lowerer<'f> {
                     };
                     stmts.push(self.surface_stmt(kind, param.declarator.name.span)?);
                 }
+                Argument::Vector(ty, values) => {
+                    let mut names = Vec::new();
+                    for (k, value) in values.into_iter().enumerate() {
+                        let component = vectors::component_name(&name, k as u32);
+                        let kind = surface::StmtKind::Declare {
+                            ty: ty.element.surface(),
+                            ty_span: param.specifiers.ty.span,
+                            name: surface::Ident { name: component.clone(), span: param.declarator.name.span },
+                            init: Some(value),
+                        };
+                        stmts.push(self.surface_stmt(kind, param.declarator.name.span)?);
+                        names.push(component);
+                    }
+                    self.declare(c_name, Symbol::Vector { ty, names });
+                }
                 Argument::Array { symbol, offset, length } => {
                     let symbol = match (*symbol, offset) {
-                        (Symbol::Array { element, inner_dimensions, name: array, .. }, Some((offset_name, value))) => {
+                        (
+                            Symbol::Array { element, inner_dimensions, name: array, vector, .. },
+                            Some((offset_name, value)),
+                        ) => {
                             let offset_name = self.local_name(&offset_name);
                             let kind = surface::StmtKind::Declare {
                                 ty: surface::TypeName::Int,
@@ -224,7 +245,7 @@ impl<'f> Lowerer<'f> {
                             };
                             stmts.push(self.surface_stmt(kind, param.declarator.name.span)?);
                             let offset = self.node(surface::ExprKind::Name(offset_name), span)?;
-                            Symbol::Array { element, inner_dimensions, name: array, offset: Some(offset) }
+                            Symbol::Array { element, inner_dimensions, name: array, offset: Some(offset), vector }
                         }
                         (symbol, _) => symbol,
                     };
@@ -312,6 +333,13 @@ impl<'f> Lowerer<'f> {
     fn argument(&mut self, param: &ast::Param, arg: &ast::Expr, lengths: &Lengths) -> Option<Argument> {
         let declarator = &param.declarator;
         if declarator.pointers == 0 && declarator.dimensions.is_empty() {
+            if let Some(ty) = self.vector_type(&param.specifiers.ty)? {
+                let mut values = Vec::new();
+                for component in self.components(arg, ty, lengths)? {
+                    values.push(self.value(&component, ty.element, lengths)?);
+                }
+                return Some(Argument::Vector(ty, values));
+            }
             let ty = self.c_type(&param.specifiers.ty)?;
             let value = self.typed(arg, Place::Code, lengths)?;
             let value = self.convert(value, ty, Place::Code, arg.span)?;
@@ -333,7 +361,7 @@ impl<'f> Lowerer<'f> {
         let length = lengths.get(pointer.array).cloned();
         let Pointer { element, name, base, index, .. } = pointer;
         let Some(index) = index else {
-            let symbol = Symbol::Array { element, inner_dimensions: Vec::new(), name, offset: base };
+            let symbol = Symbol::Array { element, inner_dimensions: Vec::new(), name, offset: base, vector: None };
             return Some(Argument::Array { symbol: Box::new(symbol), offset: None, length });
         };
         // A pointer into a pointer parameter: the offsets add up, and the length counts from
@@ -349,7 +377,7 @@ impl<'f> Lowerer<'f> {
             }
             None => (index, length),
         };
-        let symbol = Symbol::Array { element, inner_dimensions: Vec::new(), name, offset: None };
+        let symbol = Symbol::Array { element, inner_dimensions: Vec::new(), name, offset: None, vector: None };
         let offset_name = format!("{}.offset", param.declarator.name.name);
         Some(Argument::Array { symbol: Box::new(symbol), offset: Some((offset_name, offset)), length })
     }
@@ -439,7 +467,7 @@ impl Lowerer<'_> {
         {
             return refuse(self, "with a pointer", give_a_body);
         }
-        let values = self.arguments(args, place, lengths)?;
+        let values = self.operands(args, place, lengths)?;
         let ty = match function.specifiers.ty.base {
             ast::BaseType::Void => CType::Int(crate::c::integers::INT),
             _ => self.c_type(&function.specifiers.ty)?,

@@ -113,7 +113,7 @@ impl Interval {
         Interval { least: value.clone(), greatest: value.clone() }
     }
 
-    fn within(&self, other: &Interval) -> bool {
+    pub fn within(&self, other: &Interval) -> bool {
         other.least <= self.least && self.greatest <= other.greatest
     }
 

@@ -90,6 +90,9 @@ pub enum Token {
     Ushort,
     #[token("ulong")]
     Ulong,
+    /// A vector type of OpenCL C or CUDA: `float4`, `uint2`, `char16`, ... (its name).
+    #[regex(r"(u?(char|short|int|long)|float|double|half)(2|3|4|8|16)", |lex| lex.slice().to_string(), priority = 5)]
+    VectorType(String),
     #[token("const")]
     Const,
     #[token("volatile")]
@@ -394,7 +397,7 @@ impl Token {
     /// How the token is written, for messages.
     pub fn describe(&self) -> String {
         match self {
-            Token::Ident(name) | Token::BackslashWord(name) => format!("`{name}`"),
+            Token::Ident(name) | Token::BackslashWord(name) | Token::VectorType(name) => format!("`{name}`"),
             Token::Number((value, _)) | Token::CharNumber(value) => format!("number `{value}`"),
             Token::FloatNumber(text) => format!("number `{text}`"),
             Token::Newline => "the end of the line".to_string(),
@@ -489,6 +492,7 @@ impl Token {
             Ltid => "\\ltid",
             BackslashWord(_) => "\\word",
             Ident(_) => "identifier",
+            VectorType(_) => "vector type",
             Number(_) | CharNumber(_) | FloatNumber(_) => "number",
             StringLiteral => "string",
             LParen => "(",

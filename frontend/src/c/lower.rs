@@ -31,6 +31,7 @@ use crate::c::ast;
 use crate::c::atomics;
 use crate::c::integers::{self, CType, Integers, Value};
 use crate::c::loops::{self, Loop};
+use crate::c::vectors::{self, VectorType};
 use crate::c::Dialect;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::pvl::ast as surface;
@@ -129,8 +130,15 @@ pub(super) enum Symbol {
     Scalar { ty: CType, interval: integers::Interval, name: String },
     /// An array: its element type, the sizes of its dimensions after the first (for the layout
     /// by rows), the kernel's array it is, and where it starts in that array (a helper's
-    /// pointer parameter may point into an array: `f(a + k)`).
-    Array { element: CType, inner_dimensions: Vec<surface::Expr>, name: String, offset: Option<surface::Expr> },
+    /// pointer parameter may point into an array: `f(a + k)`). An array of vectors has their
+    /// components for elements, and its `vector` type.
+    Array {
+        element: CType,
+        inner_dimensions: Vec<surface::Expr>,
+        name: String,
+        offset: Option<surface::Expr>,
+        vector: Option<VectorType>,
+    },
     /// A pointer variable: a private variable of the surface kernel (`name`) holds the index it
     /// points to in the kernel's array `target`, which its first assignment fixes (a pointer
     /// that would point into a second array is refused).
@@ -138,6 +146,8 @@ pub(super) enum Symbol {
     /// A scalar in local memory (`__local int x;`, `__shared__ int x;`): the one cell of the
     /// group's array `name`.
     Cell { element: CType, name: String },
+    /// A private vector: one private scalar of the surface kernel for each component.
+    Vector { ty: VectorType, names: Vec<String> },
 }
 
 /// The C type of an integer literal: `int` (`unsigned` with a `u`) where it fits, else 64 bits.
@@ -165,6 +175,9 @@ pub(super) enum Place {
     Code,
     Annotation,
 }
+
+/// A cell of an array: the kernel's array, the index there, and the C type of the element.
+pub(super) type ArrayCell = (surface::Ident, surface::Expr, CType);
 
 /// What a kernel's contract says of its arrays' lengths: `\pointer_length(a) == e`.
 pub(super) type Lengths = HashMap<String, surface::Expr>;
@@ -307,15 +320,22 @@ impl<'f> Lowerer<'f> {
             symbol @ Symbol::Array { .. } => Some(symbol.clone()),
             Symbol::Pointer { element, name, target: Some(target) } => {
                 let offset = surface::Expr::new(surface::ExprKind::Name(name.clone()), span).ok();
-                Some(Symbol::Array { element: *element, inner_dimensions: Vec::new(), name: target.clone(), offset })
+                Some(Symbol::Array {
+                    element: *element,
+                    inner_dimensions: Vec::new(),
+                    name: target.clone(),
+                    offset,
+                    vector: None,
+                })
             }
             Symbol::Cell { element, name } => Some(Symbol::Array {
                 element: *element,
                 inner_dimensions: Vec::new(),
                 name: name.clone(),
                 offset: None,
+                vector: None,
             }),
-            Symbol::Pointer { target: None, .. } | Symbol::Scalar { .. } => None,
+            Symbol::Pointer { target: None, .. } | Symbol::Scalar { .. } | Symbol::Vector { .. } => None,
         }
     }
 
@@ -347,28 +367,32 @@ impl<'f> Lowerer<'f> {
         );
     }
 
-    /// The type of a value, or a diagnostic naming the type lockstep does not support yet.
-    /// `char` is signed, as in OpenCL; `long` and `size_t` have 64 bits, as on every GPU.
+    /// The type of a scalar value, or a diagnostic naming the type lockstep does not support
+    /// here (`void`, or a vector where a scalar is expected). `char` is signed, as in OpenCL;
+    /// `long` and `size_t` have 64 bits, as on every GPU.
     pub(super) fn c_type(&mut self, ty: &ast::TypeSpec) -> Option<CType> {
-        let bits = match ty.base {
-            ast::BaseType::Bool => return Some(CType::Bool),
-            ast::BaseType::Char => 8,
-            ast::BaseType::Short => 16,
-            ast::BaseType::Int => 32,
-            ast::BaseType::Long | ast::BaseType::SizeT => 64,
-            ast::BaseType::Half => return Some(CType::Float(16)),
-            ast::BaseType::Float => return Some(integers::FLOAT),
-            ast::BaseType::Double => return Some(integers::DOUBLE),
-            ast::BaseType::Void => {
-                self.unsupported(
-                    ty.span,
-                    format!("the type `{}`", type_name(ty)),
-                    "values have integer, floating-point or `bool` types",
-                );
-                return None;
-            }
-        };
-        Some(CType::Int(MachineInt { bits, signed: !ty.unsigned }))
+        if ty.width > 1 {
+            self.unsupported(
+                ty.span,
+                format!("the vector type `{}` here", type_name(ty)),
+                "vectors are private variables, kernel parameters, array elements and values of expressions; helper functions take and return scalars",
+            );
+            return None;
+        }
+        self.scalar_type(ty)
+    }
+
+    /// The type of a value's components: the type itself for a scalar.
+    pub(super) fn scalar_type(&mut self, ty: &ast::TypeSpec) -> Option<CType> {
+        let scalar = vectors::scalar_of(ty);
+        if scalar.is_none() {
+            self.unsupported(
+                ty.span,
+                format!("the type `{}`", type_name(ty)),
+                "values have integer, floating-point or `bool` types",
+            );
+        }
+        scalar
     }
 
     fn kernel(&mut self, function: &ast::Function, contract: Option<&ast::Annotation>) -> Option<surface::KernelDecl> {
@@ -553,21 +577,21 @@ impl<'f> Lowerer<'f> {
             return;
         }
         if !is_array {
-            let Some(ty) = self.c_type(&specifiers.ty) else { return };
-            let name = declarator.name.name.clone();
-            self.declare(&declarator.name.name, Symbol::Scalar { ty, interval: ty.interval(), name });
-            params.push(surface::Param {
-                ty: ty.surface(),
-                ty_span: specifiers.ty.span,
-                name: declarator.name.clone(),
-            });
-            // A parameter of an integer type holds a value of the type.
-            if let (CType::Int(int_type), Integers::Machine) = (ty, self.integers) {
-                let span = declarator.name.span;
-                if let Some(formula) = self.checked(integers::in_type(&declarator.name.name, int_type, span)) {
-                    parts.facts.push(formula);
-                }
+            let Some(ty) = self.scalar_type(&specifiers.ty) else { return };
+            let c_name = &declarator.name.name;
+            let span = declarator.name.span;
+            if specifiers.ty.width == 1 {
+                self.declare(c_name, Symbol::Scalar { ty, interval: ty.interval(), name: c_name.clone() });
+                self.scalar_param(c_name, ty, specifiers.ty.span, span, parts, params);
+                return;
             }
+            // A vector parameter: a parameter for each component.
+            let vector = VectorType { element: ty, width: specifiers.ty.width };
+            let names: Vec<String> = (0..vector.width).map(|k| vectors::component_name(c_name, k)).collect();
+            for name in &names {
+                self.scalar_param(name, ty, specifiers.ty.span, span, parts, params);
+            }
+            self.declare(c_name, Symbol::Vector { ty: vector, names });
             return;
         }
         if declarator.pointers + declarator.dimensions.len() > 1 {
@@ -587,6 +611,28 @@ impl<'f> Lowerer<'f> {
         self.array(&declarator.name, &specifiers.ty, memory, None, word, parts, param.span);
     }
 
+    /// A scalar parameter of the surface kernel, which holds a value of its C type.
+    fn scalar_param(
+        &mut self,
+        name: &str,
+        ty: CType,
+        ty_span: Span,
+        span: Span,
+        parts: &mut KernelParts,
+        params: &mut Vec<surface::Param>,
+    ) {
+        params.push(surface::Param {
+            ty: ty.surface(),
+            ty_span,
+            name: surface::Ident { name: name.to_string(), span },
+        });
+        if let (CType::Int(int_type), Integers::Machine) = (ty, self.integers) {
+            if let Some(formula) = self.checked(integers::in_type(name, int_type, span)) {
+                parts.facts.push(formula);
+            }
+        }
+    }
+
     /// Declares an array member: with the given length, the one the contract states, or an
     /// unknown length named `\word(name)`.
     #[allow(clippy::too_many_arguments)]
@@ -600,11 +646,8 @@ impl<'f> Lowerer<'f> {
         parts: &mut KernelParts,
         span: Span,
     ) {
-        let Some(element_type) = self.c_type(element) else { return };
-        if element_type == CType::Bool {
-            self.unsupported(element.span, "arrays of `bool`", "store booleans as 0 and 1 in an integer array");
-            return;
-        }
+        let Some(element_type) = self.scalar_type(element) else { return };
+        let vector = (element.width > 1).then_some(VectorType { element: element_type, width: element.width });
         let (size, inner_dimensions) = match dimensions {
             Some(mut dimensions) if !dimensions.is_empty() => {
                 let first = dimensions.remove(0);
@@ -647,7 +690,17 @@ impl<'f> Lowerer<'f> {
                 }
             },
         };
-        let symbol = Symbol::Array { element: element_type, inner_dimensions, name: name.name.clone(), offset: None };
+        // An array of vectors holds their components, `stride` cells for each.
+        let size = match vector {
+            Some(vector) => {
+                let Some(stride) = self.int(vector.stride(), span) else { return };
+                let Some(cells) = self.binary(surface::BinaryOp::Mul, size, stride, span) else { return };
+                cells
+            }
+            None => size,
+        };
+        let symbol =
+            Symbol::Array { element: element_type, inner_dimensions, name: name.name.clone(), offset: None, vector };
         self.declare(&name.name, symbol);
         parts.members.push(surface::Member::Arrays {
             memory,
@@ -1114,6 +1167,9 @@ impl<'f> Lowerer<'f> {
     }
 
     fn declaration(&mut self, declaration: &ast::Declaration, lengths: &Lengths) -> Option<Vec<surface::Stmt>> {
+        if let Some(vector) = self.vector_type(&declaration.specifiers.ty)? {
+            return self.vector_declarations(declaration, vector, lengths);
+        }
         let ty = self.c_type(&declaration.specifiers.ty)?;
         let mut lowered = Vec::new();
         let mut ok = true;
@@ -1173,6 +1229,34 @@ impl<'f> Lowerer<'f> {
             };
             match self.surface_stmt(kind, declarator.span) {
                 Some(stmt) => lowered.push(stmt),
+                None => ok = false,
+            }
+        }
+        ok.then_some(lowered)
+    }
+
+    /// The declarations of private vectors: `float4 a, b = e;`.
+    fn vector_declarations(
+        &mut self,
+        declaration: &ast::Declaration,
+        vector: VectorType,
+        lengths: &Lengths,
+    ) -> Option<Vec<surface::Stmt>> {
+        let mut lowered = Vec::new();
+        let mut ok = true;
+        for (declarator, init) in &declaration.declarators {
+            if declarator.pointers > 0 || !declarator.dimensions.is_empty() {
+                self.unsupported(
+                    declarator.span,
+                    "a private array of vectors or a pointer to vectors",
+                    "keep private vectors in variables, or use local or global memory",
+                );
+                ok = false;
+                continue;
+            }
+            let ty_span = declaration.specifiers.ty.span;
+            match self.vector_declaration(declarator, vector, init.as_ref(), ty_span, lengths) {
+                Some(stmts) => lowered.extend(stmts),
                 None => ok = false,
             }
         }
@@ -1421,6 +1505,15 @@ impl<'f> Lowerer<'f> {
                 );
                 return None;
             }
+            ast::ExprKind::Call { function, .. } if function.name == "__requires_fresh_array" => {
+                // An assumption: left out, nothing is lost.
+                self.left_out(
+                    span,
+                    "GPUVerify's `__requires_fresh_array`".to_string(),
+                    "it tells GPUVerify's access logs that no thread has touched the array yet; lockstep's permissions say which thread may touch which cell",
+                );
+                return Some(Vec::new());
+            }
             ast::ExprKind::Call { function, .. } if is_proof_hint(&function.name) => {
                 if !function.name.contains("candidate") {
                     self.left_out(
@@ -1451,6 +1544,9 @@ impl<'f> Lowerer<'f> {
             }
             ast::ExprKind::Call { function, .. } if MEMORY_FENCES.contains(&function.name.as_str()) => {
                 return Some(Vec::new());
+            }
+            ast::ExprKind::Call { function, args } if vectors::is_vstore(&function.name) => {
+                return self.vstore(&function.name, args, span, lengths);
             }
             ast::ExprKind::Call { function, .. } => {
                 self.unsupported(
@@ -1483,14 +1579,36 @@ impl<'f> Lowerer<'f> {
             }
             (None, None) => return None,
         };
+        if let Some(vector) = self.shape(target) {
+            return self.vector_assignment(target, vector, &assigned, span, lengths);
+        }
         let kind = match &target.kind {
+            ast::ExprKind::Member { base, field, arrow: false } if self.shape(base).is_some() => {
+                match self.component(base, field)? {
+                    vectors::Component::Private { name, ty } => {
+                        let value = self.value(&assigned, ty, lengths)?;
+                        surface::StmtKind::Assign { target: surface::Ident { name, span: target.span }, value }
+                    }
+                    vectors::Component::Memory(cell) => {
+                        let cell = self.location(&cell, Place::Code, lengths)?;
+                        self.write_cell(cell, &assigned, span, lengths)?
+                    }
+                    vectors::Component::Value(_) => {
+                        self.unsupported(
+                            target.span,
+                            "an assignment to a component of a vector value",
+                            "assign to a component of a vector variable or array element: `v.x = e`",
+                        );
+                        return None;
+                    }
+                }
+            }
             ast::ExprKind::Name(name) if matches!(self.lookup(name), Some(Symbol::Pointer { .. })) => {
                 self.pointer_assignment(name, target, &assigned, lengths)?
             }
             ast::ExprKind::Name(name) if matches!(self.lookup(name), Some(Symbol::Cell { .. })) => {
-                let (array, index, element) = self.location_at(target, &[], span, Place::Code, lengths)?;
-                let value = self.value(&assigned, element, lengths)?;
-                surface::StmtKind::Write { target: array, index, value }
+                let cell = self.location_at(target, &[], None, span, Place::Code, lengths)?;
+                self.write_cell(cell, &assigned, span, lengths)?
             }
             ast::ExprKind::Name(name) => {
                 let (ty, name) = match self.lookup(name) {
@@ -1501,9 +1619,8 @@ impl<'f> Lowerer<'f> {
                 surface::StmtKind::Assign { target: surface::Ident { name, span: target.span }, value }
             }
             ast::ExprKind::Index { .. } | ast::ExprKind::Unary { op: ast::UnaryOp::Deref, .. } => {
-                let (array, index, element) = self.location(target, Place::Code, lengths)?;
-                let value = self.value(&assigned, element, lengths)?;
-                surface::StmtKind::Write { target: array, index, value }
+                let cell = self.location(target, Place::Code, lengths)?;
+                self.write_cell(cell, &assigned, span, lengths)?
             }
             _ => {
                 self.unsupported(
@@ -1552,13 +1669,54 @@ impl<'f> Lowerer<'f> {
         }
     }
 
-    /// An array element being written or read: the array and the (row-major) index.
-    fn location(
+    /// The value a cell holds. A cell of a `bool` array holds 1 or 0, as C stores a `bool`, and
+    /// reads as whether it is not 0.
+    fn read_cell(&mut self, (array, index, element): ArrayCell, span: Span) -> Option<Value> {
+        let lowered = self.node(surface::ExprKind::Index { array, index: Box::new(index) }, span)?;
+        let lowered = match element {
+            CType::Bool => {
+                let zero = self.int(0, span)?;
+                self.binary(surface::BinaryOp::Ne, lowered, zero, span)?
+            }
+            _ => lowered,
+        };
+        Some(Value { expr: lowered, ty: element, interval: element.interval() })
+    }
+
+    /// The write of `assigned`, converted to the cell's type, into the cell (a `bool` as 1 or 0).
+    fn write_cell(
         &mut self,
-        expr: &ast::Expr,
-        place: Place,
+        (array, index, element): ArrayCell,
+        assigned: &ast::Expr,
+        span: Span,
         lengths: &Lengths,
-    ) -> Option<(surface::Ident, surface::Expr, CType)> {
+    ) -> Option<surface::StmtKind> {
+        let value = self.value(assigned, element, lengths)?;
+        let value = match element {
+            CType::Bool => {
+                let (one, zero) = (self.int(1, span)?, self.int(0, span)?);
+                let kind = surface::ExprKind::Cond {
+                    cond: Box::new(value),
+                    then_value: Box::new(one),
+                    else_value: Box::new(zero),
+                };
+                self.node(kind, span)?
+            }
+            _ => value,
+        };
+        Some(surface::StmtKind::Write { target: array, index, value })
+    }
+
+    /// An array element being written or read: the array and the (row-major) index.
+    fn location(&mut self, expr: &ast::Expr, place: Place, lengths: &Lengths) -> Option<ArrayCell> {
+        // A component of an element of an array of vectors: `a[i].x`.
+        let (expr, component) = match &expr.kind {
+            ast::ExprKind::Member { base, field, arrow: false } if self.shape(base).is_some() => {
+                let (_, component) = self.single_component(base, field)?;
+                (base.as_ref(), Some(component))
+            }
+            _ => (expr, None),
+        };
         let mut indices = Vec::new();
         let mut base = expr;
         loop {
@@ -1573,34 +1731,37 @@ impl<'f> Lowerer<'f> {
                         span: base.span,
                         depth: 1,
                     };
-                    return self.location_at(operand, &[&zero], expr.span, place, lengths);
+                    return self.location_at(operand, &[&zero], component, expr.span, place, lengths);
                 }
                 _ => break,
             }
         }
         indices.reverse();
-        self.location_at(base, &indices, expr.span, place, lengths)
+        self.location_at(base, &indices, component, expr.span, place, lengths)
     }
 
+    /// The cell `base[indices...]` (its `component` for an array of vectors).
     fn location_at(
         &mut self,
         base: &ast::Expr,
         indices: &[&ast::Expr],
+        component: Option<u32>,
         span: Span,
         place: Place,
         lengths: &Lengths,
-    ) -> Option<(surface::Ident, surface::Expr, CType)> {
+    ) -> Option<ArrayCell> {
         let ast::ExprKind::Name(name) = &base.kind else {
             let construct = match base.kind {
                 ast::ExprKind::Cast { .. } => "a pointer cast",
+                ast::ExprKind::Member { .. } => "a struct field",
                 _ => "pointer arithmetic",
             };
             self.unsupported(base.span, construct, "index the array itself: `a[i + k]`");
             return None;
         };
-        let (element, inner_dimensions, array, offset) = match self.array_of(name, base.span) {
-            Some(Symbol::Array { element, inner_dimensions, name, offset }) => {
-                (element, inner_dimensions, name, offset)
+        let (element, inner_dimensions, array, offset, vector) = match self.array_of(name, base.span) {
+            Some(Symbol::Array { element, inner_dimensions, name, offset, vector }) => {
+                (element, inner_dimensions, name, offset, vector)
             }
             _ if matches!(self.lookup(name), Some(Symbol::Pointer { .. })) => {
                 self.unsupported(
@@ -1610,7 +1771,7 @@ impl<'f> Lowerer<'f> {
                 );
                 return None;
             }
-            _ => (CType::Int(integers::INT), Vec::new(), name.clone(), None),
+            _ => (CType::Int(integers::INT), Vec::new(), name.clone(), None, None),
         };
         let array = surface::Ident { name: array, span: base.span };
         if let (None, Some(Symbol::Cell { .. })) = (indices.first(), self.lookup(name)) {
@@ -1654,6 +1815,24 @@ impl<'f> Lowerer<'f> {
         let flat = match offset {
             Some(offset) => self.binary(surface::BinaryOp::Add, flat, offset, span)?,
             None => flat,
+        };
+        let flat = match (vector, component) {
+            (None, _) => flat,
+            // Component k of vector i is cell `i * stride + k` ([`crate::c::vectors`]).
+            (Some(vector), Some(component)) => {
+                let stride = self.int(vector.stride(), span)?;
+                let first = self.binary(surface::BinaryOp::Mul, flat, stride, span)?;
+                let component = self.int(component, span)?;
+                self.binary(surface::BinaryOp::Add, first, component, span)?
+            }
+            (Some(vector), None) => {
+                self.unsupported(
+                    span,
+                    format!("an element of the `{}` array `{name}` where a scalar is expected", vector.name()),
+                    "name one component: `a[i].x`",
+                );
+                return None;
+            }
         };
         Some((array, flat, element))
     }
@@ -1714,12 +1893,20 @@ impl<'f> Lowerer<'f> {
                 }
                 match self.lookup(name) {
                     Some(Symbol::Cell { .. }) => {
-                        let (array, index, element) = self.location_at(expr, &[], span, place, lengths)?;
-                        let lowered = self.node(surface::ExprKind::Index { array, index: Box::new(index) }, span)?;
-                        return Some(Value { expr: lowered, ty: element, interval: element.interval() });
+                        let cell = self.location_at(expr, &[], None, span, place, lengths)?;
+                        return self.read_cell(cell, span);
                     }
                     Some(Symbol::Pointer { .. }) => {
                         self.unsupported(span, format!("the pointer `{name}` as a value"), "index the pointer: `p[i]`");
+                        return None;
+                    }
+                    Some(Symbol::Vector { ty, .. }) => {
+                        let ty = ty.name();
+                        self.unsupported(
+                            span,
+                            format!("the `{ty}` `{name}` where a scalar is expected"),
+                            "name one component: `v.x`",
+                        );
                         return None;
                     }
                     _ => {}
@@ -1732,9 +1919,21 @@ impl<'f> Lowerer<'f> {
                 Some(Value { expr: lowered, ty, interval })
             }
             ast::ExprKind::Index { .. } | ast::ExprKind::Unary { op: ast::UnaryOp::Deref, .. } => {
-                let (array, index, element) = self.location(expr, place, lengths)?;
-                let lowered = self.node(surface::ExprKind::Index { array, index: Box::new(index) }, span)?;
-                Some(Value { expr: lowered, ty: element, interval: element.interval() })
+                let cell = self.location(expr, place, lengths)?;
+                self.read_cell(cell, span)
+            }
+            ast::ExprKind::Member { base, field, arrow: false } if self.shape(base).is_some() => {
+                match self.component(base, field)? {
+                    vectors::Component::Private { name, ty } => {
+                        let lowered = self.node(surface::ExprKind::Name(name), span)?;
+                        Some(Value { expr: lowered, ty, interval: ty.interval() })
+                    }
+                    vectors::Component::Memory(cell) => {
+                        let cell = self.location(&cell, place, lengths)?;
+                        self.read_cell(cell, span)
+                    }
+                    vectors::Component::Value(component) => self.typed(&component, place, lengths),
+                }
             }
             ast::ExprKind::Member { base, field, arrow } => {
                 let builtin = match (&base.kind, *arrow, axis_named(&field.name)) {
@@ -1802,12 +2001,26 @@ impl<'f> Lowerer<'f> {
                     self.unsupported(span, "a pointer cast", "index the array itself");
                     return None;
                 }
+                if ty.width > 1 {
+                    self.unsupported(
+                        span,
+                        format!("the `{}` value where a scalar is expected", type_name(ty)),
+                        "name one component: `((float4)(a, b, c, d)).x`",
+                    );
+                    return None;
+                }
                 let wanted = self.c_type(ty)?;
                 let value = self.typed(operand, place, lengths)?;
                 self.convert(value, wanted, place, span)
             }
             ast::ExprKind::SizeofType { ty, pointers } => {
-                let size = if *pointers > 0 { Some(8) } else { self.c_type(ty).map(size_of) };
+                // A vector takes `stride` times its component's size (a 3-vector as much as a 4-vector).
+                let size = if *pointers > 0 {
+                    Some(8)
+                } else {
+                    let stride = self.vector_type(ty)?.map_or(1, VectorType::stride);
+                    self.scalar_type(ty).map(|element| size_of(element) * stride)
+                };
                 let value = BigInt::from(size?);
                 let lowered = self.int(value.clone(), span)?;
                 Some(Value {
@@ -1850,15 +2063,28 @@ impl<'f> Lowerer<'f> {
                     ast::ExprKind::Unary { op: ast::UnaryOp::AddressOf, operand } => operand,
                     _ => location,
                 };
-                let (array, index, _) = self.location(location, place, lengths)?;
-                let location = self.node(surface::ExprKind::Index { array, index: Box::new(index) }, location.span)?;
-                let amount = self.expr(amount, place, lengths)?;
-                let kind = surface::ExprKind::Perm {
-                    style: surface::PermStyle::Fraction,
-                    location: Box::new(location),
-                    amount: Box::new(amount),
+                // A permission on a vector in memory is one on each of its components.
+                let cells = match self.shape(location) {
+                    Some(vector) => (0..vector.width).map(|k| self.project(location, k)).collect::<Option<Vec<_>>>()?,
+                    None => vec![(**location).clone()],
                 };
-                boolean(self.node(kind, span))
+                let amount = self.expr(amount, place, lengths)?;
+                let mut permissions: Option<surface::Expr> = None;
+                for cell in &cells {
+                    let (array, index, _) = self.location(cell, place, lengths)?;
+                    let cell = self.node(surface::ExprKind::Index { array, index: Box::new(index) }, cell.span)?;
+                    let kind = surface::ExprKind::Perm {
+                        style: surface::PermStyle::Fraction,
+                        location: Box::new(cell),
+                        amount: Box::new(amount.clone()),
+                    };
+                    let permission = self.node(kind, span)?;
+                    permissions = Some(match permissions {
+                        Some(before) => self.binary(surface::BinaryOp::Star, before, permission, span)?,
+                        None => permission,
+                    });
+                }
+                boolean(permissions)
             }
             ast::ExprKind::Read if place == Place::Annotation => {
                 let lowered = self.node(surface::ExprKind::Read, span);
@@ -2000,7 +2226,7 @@ impl<'f> Lowerer<'f> {
                 let lower = self.binary(surface::BinaryOp::Le, zero, lowered_index.clone(), span)?;
                 let upper = self.binary(surface::BinaryOp::Lt, lowered_index, length, span)?;
                 let in_bounds = self.binary(surface::BinaryOp::And, lower, upper, span)?;
-                let (array, cell, _) = self.location_at(array, &[index], span, Place::Annotation, lengths)?;
+                let (array, cell, _) = self.location_at(array, &[index], None, span, Place::Annotation, lengths)?;
                 let location = self.node(surface::ExprKind::Index { array, index: Box::new(cell) }, span)?;
                 let amount = self.expr(amount, Place::Annotation, lengths)?;
                 let perm = self.node(
@@ -2197,7 +2423,7 @@ impl<'f> Lowerer<'f> {
                 None
             }
             C::Shl | C::Shr => self.shift(op == C::Shl, lhs, rhs, span, place, lengths),
-            C::BitAnd => self.mask(lhs, rhs, span, place, lengths),
+            C::BitAnd | C::BitOr | C::BitXor => self.bitwise(op, lhs, rhs, span, place, lengths),
             _ => {
                 self.unsupported(span, format!("`{}`", op.symbol()), "lockstep reads `&` with a mask `2^k - 1`, shifts by constants, and C's arithmetic, comparison and logical operators so far");
                 None
@@ -2257,10 +2483,65 @@ impl<'f> Lowerer<'f> {
         Some(Value { expr: lowered, ty: CType::Int(ty), interval })
     }
 
+    /// `&`, `|` and `^` where lockstep knows their value: of two operands that are 0 or 1 (the
+    /// results of comparisons, as GPUVerify's annotations combine them), and `x & (2^k - 1)`.
+    fn bitwise(
+        &mut self,
+        op: ast::BinaryOp,
+        lhs: &ast::Expr,
+        rhs: &ast::Expr,
+        span: Span,
+        place: Place,
+        lengths: &Lengths,
+    ) -> Option<Value> {
+        let lhs = self.typed(lhs, place, lengths);
+        let rhs = self.typed(rhs, place, lengths);
+        let (lhs, rhs) = (lhs?, rhs?);
+        let bit = integers::Interval::new(0, 1);
+        let is_bit = |value: &Value| !matches!(value.ty, CType::Float(_)) && value.interval.within(&bit);
+        if is_bit(&lhs) && is_bit(&rhs) {
+            return self.bit_operation(op, lhs, rhs, span, place);
+        }
+        if op != ast::BinaryOp::BitAnd {
+            self.unsupported(
+                span,
+                format!("`{}` of values other than 0 and 1", op.symbol()),
+                "lockstep reads `&`, `|` and `^` of comparisons, and `&` with a mask `2^k - 1`",
+            );
+            return None;
+        }
+        self.mask(lhs, rhs, span, place)
+    }
+
+    /// `a & b` as `a * b`, `a | b` as `a + b - a * b` and `a ^ b` as `a != b`, for `a` and `b`
+    /// that are 0 or 1, in their common type.
+    fn bit_operation(&mut self, op: ast::BinaryOp, lhs: Value, rhs: Value, span: Span, place: Place) -> Option<Value> {
+        let ty = CType::Int(integers::common(lhs.ty, rhs.ty));
+        let lhs = self.converted(lhs, ty, place, span)?;
+        let rhs = self.converted(rhs, ty, place, span)?;
+        let lowered = match op {
+            ast::BinaryOp::BitAnd => self.binary(surface::BinaryOp::Mul, lhs, rhs, span)?,
+            ast::BinaryOp::BitOr => {
+                let product = self.binary(surface::BinaryOp::Mul, lhs.clone(), rhs.clone(), span)?;
+                let sum = self.binary(surface::BinaryOp::Add, lhs, rhs, span)?;
+                self.binary(surface::BinaryOp::Sub, sum, product, span)?
+            }
+            _ => {
+                let differ = self.binary(surface::BinaryOp::Ne, lhs, rhs, span)?;
+                let (one, zero) = (self.int(1, span)?, self.int(0, span)?);
+                let kind = surface::ExprKind::Cond {
+                    cond: Box::new(differ),
+                    then_value: Box::new(one),
+                    else_value: Box::new(zero),
+                };
+                self.node(kind, span)?
+            }
+        };
+        Some(Value { expr: lowered, ty, interval: integers::Interval::new(0, 1) })
+    }
+
     /// `x & (2^k - 1)`: `x mod 2^k`, in the operands' common type (where `x` is non-negative).
-    fn mask(&mut self, lhs: &ast::Expr, rhs: &ast::Expr, span: Span, place: Place, lengths: &Lengths) -> Option<Value> {
-        let lhs = self.typed(lhs, place, lengths)?;
-        let rhs = self.typed(rhs, place, lengths)?;
+    fn mask(&mut self, lhs: Value, rhs: Value, span: Span, place: Place) -> Option<Value> {
         let ty = integers::common(lhs.ty, rhs.ty);
         let (value, mask) = if rhs.interval.least == rhs.interval.greatest { (lhs, rhs) } else { (rhs, lhs) };
         let value = self.convert(value, CType::Int(ty), place, span)?;
@@ -2339,8 +2620,9 @@ impl<'f> Lowerer<'f> {
                     self.argument_count(name, 2, args.len(), span);
                     return None;
                 };
-                let lhs = self.expr(lhs, place, lengths);
-                let rhs = self.expr(rhs, place, lengths);
+                // Its operands hold where they are not 0, as GPUVerify's annotations read ints.
+                let lhs = self.gpuverify_formula(lhs, lengths);
+                let rhs = self.gpuverify_formula(rhs, lengths);
                 let lowered = self.binary(surface::BinaryOp::Implies, lhs?, rhs?, span)?;
                 return Some(Value { expr: lowered, ty: CType::Bool, interval: CType::Bool.interval() });
             }
@@ -2532,7 +2814,7 @@ impl<'f> Lowerer<'f> {
         place: Place,
         lengths: &Lengths,
     ) -> Option<Value> {
-        let values = self.arguments(args, place, lengths)?;
+        let values = self.operands(args, place, lengths)?;
         let ty = if FLOAT_CLASSIFICATIONS.contains(&name) {
             CType::Int(integers::INT)
         } else {
@@ -2672,13 +2954,22 @@ const FLOAT_FUNCTIONS: &[&str] = &[
     "fdiv",
     "frcp",
     "fsqrt",
+    // Geometric functions, over vectors.
+    "dot",
+    "cross",
+    "length",
+    "distance",
+    "normalize",
+    "fast_length",
+    "fast_distance",
+    "fast_normalize",
 ];
 
 /// The floating-point functions that classify a value, giving an `int`.
 const FLOAT_CLASSIFICATIONS: &[&str] = &["isnan", "isinf", "isfinite", "isnormal", "signbit"];
 
 /// Whether `name` is a floating-point function, in any of its spellings.
-fn is_float_function(name: &str) -> bool {
+pub(super) fn is_float_function(name: &str) -> bool {
     let base = name.trim_start_matches("native_").trim_start_matches("half_").trim_start_matches("__");
     let base = base.strip_suffix("f").filter(|base| FLOAT_FUNCTIONS.contains(base)).unwrap_or(base);
     let base = base.strip_suffix("_rn").unwrap_or(base);
@@ -2941,10 +3232,11 @@ fn type_name(ty: &ast::TypeSpec) -> String {
         ast::BaseType::Half => "half",
         ast::BaseType::SizeT => return "size_t".to_string(),
     };
-    if ty.unsigned {
-        format!("unsigned {base}")
-    } else {
-        base.to_string()
+    match (ty.unsigned, ty.width) {
+        (false, 1) => base.to_string(),
+        (true, 1) => format!("unsigned {base}"),
+        (false, width) => format!("{base}{width}"),
+        (true, width) => format!("u{base}{width}"),
     }
 }
 
@@ -3039,7 +3331,7 @@ mod tests {
                 "the pointer `p` pointing into a second array",
             ),
             ("global int* p = a; int x = p == a;", "the pointer `p` as a value"),
-            ("int x = a[0] | 1;", "`|`"),
+            ("int x = a[0] | 1;", "`|` of values other than 0 and 1"),
             ("void v;", "the type `void`"),
             ("float f = 0.5f; while (f < 1.0f) { f = f * 2.0f; }", "a floating-point operation in a loop's condition"),
             ("/*@ assert 1.0f == 1.0f; @*/", "floating-point arithmetic or a floating-point constant in an annotation"),

@@ -18,6 +18,7 @@ pub mod lower;
 pub mod parser;
 mod pointers;
 pub mod preprocess;
+mod vectors;
 
 #[allow(clippy::all, unused_qualifications)]
 mod grammar {

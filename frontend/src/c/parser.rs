@@ -3,7 +3,7 @@
 //!
 //! As in PVL ([`crate::syntax`]), a missing `;` is inserted and reported, and only the first error
 //! of each line is reported. A syntax error at a C construct that lockstep does not support
-//! (`struct`, `typedef`, `goto`, a vector or image type, ...) is reported as `kernel::unsupported`
+//! (`struct`, `typedef`, `goto`, an event or image type, ...) is reported as `kernel::unsupported`
 //! naming it, rather than as a token the grammar did not expect.
 
 use crate::c::ast::{File, TooDeep};
@@ -33,6 +33,7 @@ pub fn parse(source: &str, dialect: Dialect) -> (Option<File>, Vec<Diagnostic>) 
     let lex_error_starts: Vec<usize> = lex_errors.iter().map(|error| error.span.start).collect();
     let (tokens, preprocess_diagnostics) = preprocess(source, tokens);
     diagnostics.extend(preprocess_diagnostics);
+    let tokens = without_ghost_parts(tokens, &mut diagnostics);
     let semicolons =
         syntax::Semicolons { semicolon: Token::Semi, closes_block: |token: &Token| *token == Token::RBrace };
     let (file, tokens, errors) = syntax::parse_inserting_semicolons(
@@ -46,6 +47,40 @@ pub fn parse(source: &str, dialect: Dialect) -> (Option<File>, Vec<Diagnostic>) 
     diagnostics.extend(errors.iter().map(|error| syntax_diagnostic(source, &tokens, error)));
     diagnostics.sort_by_key(|diagnostic| diagnostic.primary.span.start);
     (file, diagnostics)
+}
+
+/// The tokens without VerCors's annotations that lockstep has no use for: the ghost arguments of
+/// a call, `f(x) /*@ given {r = 1\\2} @*/`, which pass values to the callee's specification, are
+/// left out with `warning::left-out` (lockstep's built-ins have no ghost parameters, and its
+/// helpers are inlined), so nothing is assumed; the modifier `/*@ pure @*/` before a function is
+/// dropped, as lockstep inlines the function and so reads what it does.
+fn without_ghost_parts(tokens: Vec<Spanned>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Spanned> {
+    const GHOST_WORDS: &[&str] = &["given", "yields"];
+    let mut kept = Vec::with_capacity(tokens.len());
+    let mut index = 0;
+    while index < tokens.len() {
+        let word = match (&tokens[index].1, tokens.get(index + 1)) {
+            (Token::AnnotationOpen, Some((_, Token::Ident(word), _))) => word.as_str(),
+            _ => "",
+        };
+        let close = tokens[index..].iter().position(|(_, token, _)| *token == Token::AnnotationClose);
+        match close {
+            Some(2) if word == "pure" => index += 3,
+            Some(close) if GHOST_WORDS.contains(&word) => {
+                let span = Span::new(tokens[index].0, tokens[index + close].2);
+                diagnostics.push(
+                    Diagnostic::warning(Code::LeftOut, "VerCors's ghost arguments are left out", span, "neither assumed nor checked")
+                        .with_help("lockstep's built-in functions take no ghost parameters, and it inlines helper functions, so their specifications need none"),
+                );
+                index += close + 1;
+            }
+            _ => {
+                kept.push(tokens[index].clone());
+                index += 1;
+            }
+        }
+    }
+    kept
 }
 
 fn run_parser(tokens: &[Spanned]) -> syntax::Parsed<Token, File> {
@@ -64,23 +99,18 @@ fn unsupported_construct(token: &Token) -> Option<(String, &'static str)> {
         Token::Typedef => ("`typedef`".to_string(), "write the type itself"),
         Token::Goto => ("`goto`".to_string(), "use structured control flow: `if`, loops, `break` and `continue`"),
         Token::Ellipsis => ("a variadic function".to_string(), "give the function a fixed list of parameters"),
-        Token::Ident(name) if is_vector_or_opaque_type(name) => (
+        Token::Ident(name) if is_opaque_type(name) => (
             format!("the type `{name}`"),
-            "lockstep reads the scalar types of OpenCL C and CUDA; write vector code one component at a time",
+            "lockstep reads the scalar and vector types of OpenCL C and CUDA, not their events, images and samplers",
         ),
         _ => return None,
     };
     Some((construct, help))
 }
 
-/// OpenCL's and CUDA's vector types (`float4`, `int2`, ...) and opaque types (`event_t`, images).
-fn is_vector_or_opaque_type(name: &str) -> bool {
-    const SCALARS: &[&str] =
-        &["char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "double", "half"];
-    let digits = name.trim_start_matches(|c: char| c.is_ascii_alphabetic());
-    let scalar = &name[..name.len() - digits.len()];
-    let vector = SCALARS.contains(&scalar) && ["2", "3", "4", "8", "16"].contains(&digits);
-    let opaque = [
+/// OpenCL's and CUDA's opaque types (`event_t`, images, samplers) and image qualifiers.
+fn is_opaque_type(name: &str) -> bool {
+    [
         "event_t",
         "sampler_t",
         "image1d_t",
@@ -92,12 +122,11 @@ fn is_vector_or_opaque_type(name: &str) -> bool {
         "read_only",
         "write_only",
     ]
-    .contains(&name);
-    vector || opaque
+    .contains(&name)
 }
 
 fn syntax_diagnostic(source: &str, tokens: &[Spanned], error: &Error) -> Diagnostic {
-    // A vector type is an identifier to the grammar: the error is at the name after it.
+    // An opaque type is an identifier to the grammar: the error is at the name after it.
     let construct = match error {
         ParseError::UnrecognizedToken { token: (start, token, end), .. } => {
             let index = tokens.partition_point(|token| token.0 < *start);
@@ -183,7 +212,6 @@ mod tests {
     fn unsupported_constructs_are_named() {
         for (source, construct) in [
             ("struct S { int x; };", "a `struct` type"),
-            ("__kernel void k(float4 v) {}", "the type `float4`"),
             ("__kernel void k() { event_t e; }", "the type `event_t`"),
             ("__kernel void k() { goto end; }", "`goto`"),
         ] {

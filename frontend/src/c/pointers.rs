@@ -33,10 +33,14 @@ impl<'f> Lowerer<'f> {
     ) -> Option<Pointer<'e>> {
         let mut steps = Vec::new();
         let found = self.pointer(expr, &mut steps).and_then(|array| Some((array, self.array_of(array, expr.span)?)));
-        let Some((array, Symbol::Array { element, inner_dimensions, name, offset })) = found else {
+        let Some((array, Symbol::Array { element, inner_dimensions, name, offset, vector })) = found else {
             self.unsupported(expr.span, what, "point into an array: `a`, `a + k` or `&a[k]`");
             return None;
         };
+        if vector.is_some() {
+            self.unsupported(expr.span, "a pointer into an array of vectors", "index the array itself: `v[i].x`");
+            return None;
+        }
         if !inner_dimensions.is_empty() {
             self.unsupported(
                 expr.span,

@@ -27,6 +27,8 @@ const KNOWN_HEADERS: &[&str] = &[
     "cuda_runtime.h",
     "cuda_runtime_api.h",
     "device_launch_parameters.h",
+    "vector_types.h",
+    "vector_functions.h",
     "stdio.h",
     "stdint.h",
     "stdbool.h",

@@ -1,11 +1,12 @@
 // GPUVerify's proof hints that lockstep leaves out, each with a warning::left-out: a precondition,
-// a loop invariant and an assumption over its access logs (`__read`, `__write_implies`), a
-// function-wide invariant and a barrier invariant. None is assumed, so the kernel verifies from
+// a loop invariant and an assumption over its access logs (`__read`, `__write_implies`), the
+// assumption that an array is fresh, a function-wide invariant and a barrier invariant. None is assumed, so the kernel verifies from
 // what lockstep checks itself; `__global_requires` and `__global_assert` hold in every thread, so
 // in this one.
 __kernel void hints(__global int* A) {
   __requires(!__read(A));
   __global_requires(get_local_size(0) == 4);
+  __requires_fresh_array(A);
   int x = 0;
   for (int i = 0; __invariant(__write_implies(A, __write_offset_bytes(A) == 0)), __invariant(0 <= i && i <= 4 && x == i), i < 4; i++) {
     x = x + 1;
