@@ -63,7 +63,10 @@ fn without_ghost_parts(tokens: Vec<Spanned>, diagnostics: &mut Vec<Diagnostic>) 
             (Token::AnnotationOpen, Some((_, Token::Ident(word), _))) => word.as_str(),
             _ => "",
         };
-        let close = tokens[index..].iter().position(|(_, token, _)| *token == Token::AnnotationClose);
+        // Only an annotation that opens with one of the words is looked through for its end.
+        let wanted = word == "pure" || GHOST_WORDS.contains(&word);
+        let close =
+            wanted.then(|| tokens[index..].iter().position(|(_, token, _)| *token == Token::AnnotationClose)).flatten();
         match close {
             Some(2) if word == "pure" => index += 3,
             Some(close) if GHOST_WORDS.contains(&word) => {
