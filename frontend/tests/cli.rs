@@ -924,6 +924,37 @@ fn bool_arrays_hold_one_or_zero() {
     assert_eq!((&report["result"], &report["finding"]["line"]), (&"bug".into(), &20.into()), "{report}");
 }
 
+/// GPUVerify's access logs: a read or write may be logged, a barrier empties the logs of the
+/// memories it fences, and a helper's precondition over them is checked at the call.
+#[test]
+fn access_logs_hold_some_access_since_the_barrier() {
+    let file = "frontend/tests/verify/access_logs.cl";
+    let output = lockstep(&["verify", "--format", "json", file]);
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[
+            ("copy", "verified", &[]),
+            ("barrier_empties", "failed", &["assert:27"]),
+            ("some_access", "failed", &["assert:38"]),
+            ("read_before_call", "failed", &["assert:43"]),
+        ])
+    );
+    // `run` logs every access: it meets the same failures, except where only an earlier
+    // access's offset breaks the assertion (`some_access`).
+    for (kernel, finding) in [("copy", None), ("barrier_empties", Some(27)), ("read_before_call", Some(43))] {
+        let run = lockstep(&["run", "--gsize", "2", "--groups", "2", "--kernel", kernel, "--format", "json", file]);
+        let report = &json(&run)["files"][0]["kernels"][0];
+        match finding {
+            None => assert_eq!(report["result"], "clean", "{kernel}: {report}"),
+            Some(line) => assert_eq!(
+                (&report["result"], &report["finding"]["line"]),
+                (&"bug".into(), &line.into()),
+                "{kernel}: {report}"
+            ),
+        }
+    }
+}
+
 #[test]
 fn vectors_are_their_components() {
     let file = "frontend/tests/verify/vectors.cl";

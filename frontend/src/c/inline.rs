@@ -310,9 +310,14 @@ impl<'f> Lowerer<'f> {
         }
         // GPUVerify's `__requires(e);` and `__ensures(e);` at the start of the body.
         for stmt in body {
-            let Some((kind, formula)) = gpuverify_clause(stmt) else { break };
+            let Some((kind, formula, name)) = gpuverify_clause(stmt) else { break };
             let before = kind == surface::ClauseKind::Requires;
-            if before && self.hint_left_out(formula, stmt.span, "this precondition") {
+            // The logs are kept where a helper is called: a precondition over them is checked.
+            if before && self.hint_left_out(formula, stmt.span, "this precondition", true) {
+                continue;
+            }
+            if self.global_over_logs(name, formula, stmt.span) {
+                ok = false;
                 continue;
             }
             formulas.push((before, self.gpuverify_formula(formula, lengths), stmt.span));

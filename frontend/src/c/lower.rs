@@ -30,6 +30,7 @@
 use crate::c::ast;
 use crate::c::atomics;
 use crate::c::integers::{self, CType, Integers, Value};
+use crate::c::logs::{self, Access, Logged};
 use crate::c::loops::{self, Loop};
 use crate::c::vectors::{self, VectorType};
 use crate::c::Dialect;
@@ -60,6 +61,13 @@ pub fn lower(
         fresh: 0,
         before: None,
         conditional: false,
+        asks_about_logs: file.items.iter().any(|item| match item {
+            ast::Item::Function(function) => {
+                function.body.as_ref().is_some_and(|body| logs::asks_about_logs(&body.stmts))
+            }
+            _ => false,
+        }),
+        logs: None,
     };
     // Each function with the annotation written right before it: the kernels to lower, and the
     // helpers to inline where they are called.
@@ -162,7 +170,7 @@ fn literal_type(value: &BigInt, unsigned: bool) -> MachineInt {
 }
 
 /// The size in bytes of a type, as `sizeof` gives it.
-fn size_of(ty: CType) -> u32 {
+pub(super) fn size_of(ty: CType) -> u32 {
     match ty {
         CType::Bool => 1,
         CType::Int(MachineInt { bits, .. }) | CType::Float(bits) => bits / 8,
@@ -211,6 +219,11 @@ pub(super) struct Lowerer<'f> {
     /// Whether the expression being lowered may not run when its statement does (after `&&`,
     /// `||` or `?`), so that a helper call there cannot be inlined before the statement.
     pub(super) conditional: bool,
+    /// Whether the file asks about GPUVerify's access logs anywhere ([`crate::c::logs`]).
+    pub(super) asks_about_logs: bool,
+    /// The arrays whose accesses are logged, while a kernel's body is lowered in a file that asks
+    /// about the logs.
+    pub(super) logs: Option<Vec<Logged>>,
 }
 
 /// A helper function and its contract.
@@ -461,8 +474,10 @@ impl<'f> Lowerer<'f> {
         // GPUVerify's `__requires(e);` and `__ensures(e);` at the start of the body.
         let leading = body.stmts.iter().take_while(|stmt| gpuverify_clause(stmt).is_some()).count();
         for stmt in &body.stmts[..leading] {
-            let Some((kind, formula)) = gpuverify_clause(stmt) else { continue };
-            if kind == surface::ClauseKind::Requires && self.hint_left_out(formula, stmt.span, "this precondition") {
+            let Some((kind, formula, _)) = gpuverify_clause(stmt) else { continue };
+            if kind == surface::ClauseKind::Requires
+                && self.hint_left_out(formula, stmt.span, "this precondition", false)
+            {
                 continue;
             }
             let errors = self.errors();
@@ -497,10 +512,21 @@ impl<'f> Lowerer<'f> {
                 self.declare(c_name, Symbol::Scalar { ty, interval: ty.interval(), name: copy });
             }
         }
+        if self.asks_about_logs {
+            let logged = parts.members.iter().flat_map(|member| match member {
+                surface::Member::Arrays { memory, names, .. } => {
+                    names.iter().map(|name| Logged { array: name.name.clone(), memory: *memory }).collect()
+                }
+                _ => Vec::new(),
+            });
+            self.logs = Some(logged.collect());
+            copies.extend(self.log_declarations(body.span));
+        }
         let body = self.kernel_body(&body, &parts.lengths).map(|mut body| {
             body.stmts.splice(0..0, copies);
             body
         });
+        self.logs = None;
         params.append(&mut parts.length_params);
         let mut members = parts.members;
         // The C program's facts come first, so that the written clauses may rely on them.
@@ -1098,7 +1124,11 @@ impl<'f> Lowerer<'f> {
                 Some(fences) => {
                     let fences = self.fences(fences, expr.span)?;
                     let clauses = self.contract_clauses(annotation, lengths, false)?;
-                    one(self, surface::StmtKind::Barrier { label: None, fences: Some(fences), clauses })
+                    let resets = self.log_resets(&fences, span);
+                    let barrier = surface::StmtKind::Barrier { label: None, fences: Some(fences), clauses };
+                    let mut stmts = one(self, barrier)?;
+                    stmts.extend(resets);
+                    Some(stmts)
                 }
                 None => self.before_then(|lowerer| lowerer.expression_statement(expr, lengths)),
             },
@@ -1487,8 +1517,11 @@ impl<'f> Lowerer<'f> {
                     self.argument_count(&function.name, 1, args.len(), span);
                     return None;
                 };
-                if function.name == "__assume" && self.hint_left_out(formula, span, "this assumption") {
+                if function.name == "__assume" && self.hint_left_out(formula, span, "this assumption", false) {
                     return Some(Vec::new());
+                }
+                if self.global_over_logs(&function.name, formula, span) {
+                    return None;
                 }
                 let formula = self.gpuverify_formula(formula, lengths)?;
                 let kind = if function.name != "__assume" {
@@ -1671,7 +1704,11 @@ impl<'f> Lowerer<'f> {
 
     /// The value a cell holds. A cell of a `bool` array holds 1 or 0, as C stores a `bool`, and
     /// reads as whether it is not 0.
-    fn read_cell(&mut self, (array, index, element): ArrayCell, span: Span) -> Option<Value> {
+    fn read_cell(&mut self, cell: ArrayCell, place: Place, span: Span) -> Option<Value> {
+        if place == Place::Code {
+            self.log_access(Access::Read, &cell, span)?;
+        }
+        let (array, index, element) = cell;
         let lowered = self.node(surface::ExprKind::Index { array, index: Box::new(index) }, span)?;
         let lowered = match element {
             CType::Bool => {
@@ -1692,6 +1729,7 @@ impl<'f> Lowerer<'f> {
         lengths: &Lengths,
     ) -> Option<surface::StmtKind> {
         let value = self.value(assigned, element, lengths)?;
+        self.log_access(Access::Write, &(array.clone(), index.clone(), element), span)?;
         let value = match element {
             CType::Bool => {
                 let (one, zero) = (self.int(1, span)?, self.int(0, span)?);
@@ -1894,7 +1932,7 @@ impl<'f> Lowerer<'f> {
                 match self.lookup(name) {
                     Some(Symbol::Cell { .. }) => {
                         let cell = self.location_at(expr, &[], None, span, place, lengths)?;
-                        return self.read_cell(cell, span);
+                        return self.read_cell(cell, place, span);
                     }
                     Some(Symbol::Pointer { .. }) => {
                         self.unsupported(span, format!("the pointer `{name}` as a value"), "index the pointer: `p[i]`");
@@ -1920,7 +1958,7 @@ impl<'f> Lowerer<'f> {
             }
             ast::ExprKind::Index { .. } | ast::ExprKind::Unary { op: ast::UnaryOp::Deref, .. } => {
                 let cell = self.location(expr, place, lengths)?;
-                self.read_cell(cell, span)
+                self.read_cell(cell, place, span)
             }
             ast::ExprKind::Member { base, field, arrow: false } if self.shape(base).is_some() => {
                 match self.component(base, field)? {
@@ -1930,7 +1968,7 @@ impl<'f> Lowerer<'f> {
                     }
                     vectors::Component::Memory(cell) => {
                         let cell = self.location(&cell, place, lengths)?;
-                        self.read_cell(cell, span)
+                        self.read_cell(cell, place, span)
                     }
                     vectors::Component::Value(component) => self.typed(&component, place, lengths),
                 }
@@ -2640,6 +2678,7 @@ impl<'f> Lowerer<'f> {
                 let result = self.checked(ast::Expr::new(ast::ExprKind::Result, span))?;
                 return self.typed(&result, place, lengths);
             }
+            _ if logs::LOG_QUERIES.contains(&name) => return self.log_query_value(name, args, place, span, lengths),
             "__enabled" if place == Place::Annotation && args.is_empty() => {
                 let lowered = self.node(surface::ExprKind::Bool(true), span)?;
                 return Some(Value { expr: lowered, ty: CType::Bool, interval: CType::Bool.interval() });
@@ -2716,15 +2755,16 @@ impl<'f> Lowerer<'f> {
         );
     }
 
-    /// Leaves out (with a warning) a hint that speaks of GPUVerify's two-thread encoding, and
-    /// says whether it did: see [`TWO_THREAD_PREDICATES`].
-    pub(super) fn hint_left_out(&mut self, formula: &ast::Expr, span: Span, what: &str) -> bool {
-        let Some(predicate) = two_thread_predicate(formula) else { return false };
-        self.left_out(
-            span,
-            format!("{what}, over GPUVerify's two-thread encoding (`{predicate}`),"),
-            "lockstep keeps no access logs (what a thread may access is its permission, which the contracts state) and checks each thread on its own",
-        );
+    /// Leaves out (with a warning) a hint that speaks of GPUVerify's two-thread encoding, or of
+    /// its access logs unless `logs_kept`, and says whether it did: see [`TWO_THREAD_PREDICATES`].
+    pub(super) fn hint_left_out(&mut self, formula: &ast::Expr, span: Span, what: &str, logs_kept: bool) -> bool {
+        let Some(predicate) = two_thread_predicate(formula, logs_kept) else { return false };
+        let why = if logs::LOG_QUERIES.contains(&predicate) {
+            "GPUVerify's access logs serve its race check, where lockstep's permissions say what a thread may access; lockstep keeps them for `__assert` and helpers' contracts only"
+        } else {
+            "it speaks of the other thread of GPUVerify's pair; lockstep checks each thread on its own"
+        };
+        self.left_out(span, format!("{what}, over GPUVerify's two-thread encoding (`{predicate}`),"), why);
         true
     }
 
@@ -2751,7 +2791,7 @@ impl<'f> Lowerer<'f> {
                 continue;
             };
             if function.name.starts_with("__candidate")
-                || self.hint_left_out(formula, invariant.span, "this loop invariant")
+                || self.hint_left_out(formula, invariant.span, "this loop invariant", false)
             {
                 continue;
             }
@@ -3018,13 +3058,13 @@ const GPUVERIFY_INVARIANTS: &[&str] =
 /// semantics runs each thread's accesses in order already, so they change nothing.
 const MEMORY_FENCES: &[&str] = &["mem_fence", "read_mem_fence", "write_mem_fence"];
 
-/// GPUVerify's predicates over its two-thread encoding: the access logs (`__write(A)`: a logged
-/// write of `A` happened since the barrier; `__write_implies(A, e)`: `e` holds of its offset) and
-/// the other thread of the pair (`__other_int(x)`: `x` there; `__uniform_int(x)`: `x` is the same
-/// in both). lockstep keeps no access logs (what a thread may access is its permission) and
-/// checks one thread at a time. A hint that uses them and only helps a proof (a loop invariant,
-/// a precondition, an `__assume`) is left out, neither assumed nor checked, which loses no check;
-/// a claim (`__assert`, `__ensures`) that uses them is refused.
+/// GPUVerify's predicates over the other thread of its two-thread encoding (`__other_int(x)`:
+/// `x` there; `__uniform_int(x)`: `x` is the same in both), which lockstep, checking one thread
+/// at a time, does not have. A hint that uses them and only helps a proof (a loop invariant, a
+/// precondition, an `__assume`) is left out, neither assumed nor checked, which loses no check;
+/// a claim (`__assert`, `__ensures`) that uses them is refused. So are the hints over the access
+/// logs ([`crate::c::logs`]) where lockstep does not use them: loop invariants, assumptions and a
+/// kernel's preconditions.
 const TWO_THREAD_PREDICATES: &[&str] = &[
     "__other_int",
     "__other_bool",
@@ -3033,29 +3073,23 @@ const TWO_THREAD_PREDICATES: &[&str] = &[
     "__distinct_int",
     "__distinct_bool",
     "__exclusive",
-    "__read",
-    "__write",
-    "__no_read",
-    "__no_write",
-    "__read_implies",
-    "__write_implies",
-    "__read_offset",
-    "__write_offset",
-    "__read_offset_bytes",
-    "__write_offset_bytes",
     "__reads_from",
     "__writes_to",
 ];
 
 /// The first use of one of GPUVerify's [`TWO_THREAD_PREDICATES`] in an expression, or of
-/// `__same_group` (the pair's threads are in one group).
-fn two_thread_predicate(expr: &ast::Expr) -> Option<&str> {
+/// `__same_group` (the pair's threads are in one group), or of the access logs unless
+/// `logs_kept`.
+fn two_thread_predicate(expr: &ast::Expr, logs_kept: bool) -> Option<&str> {
     match &expr.kind {
-        ast::ExprKind::Call { function, .. } if TWO_THREAD_PREDICATES.contains(&function.name.as_str()) => {
+        ast::ExprKind::Call { function, .. }
+            if TWO_THREAD_PREDICATES.contains(&function.name.as_str())
+                || (!logs_kept && logs::LOG_QUERIES.contains(&function.name.as_str())) =>
+        {
             Some(&function.name)
         }
         ast::ExprKind::Name(name) if name == "__same_group" => Some(name),
-        kind => kind.children().into_iter().find_map(two_thread_predicate),
+        kind => kind.children().into_iter().find_map(|child| two_thread_predicate(child, logs_kept)),
     }
 }
 
@@ -3091,8 +3125,8 @@ pub(super) fn split_invariants(cond: &ast::Expr) -> (Vec<&ast::Expr>, &ast::Expr
     }
 }
 
-/// GPUVerify's `__requires(e);` or `__ensures(e);`: the clause and its formula.
-pub(super) fn gpuverify_clause(stmt: &ast::Stmt) -> Option<(surface::ClauseKind, &ast::Expr)> {
+/// GPUVerify's `__requires(e);` or `__ensures(e);`: the clause, its formula, and its name.
+pub(super) fn gpuverify_clause(stmt: &ast::Stmt) -> Option<(surface::ClauseKind, &ast::Expr, &str)> {
     let ast::StmtKind::Expr(ast::Expr { kind: ast::ExprKind::Call { function, args }, .. }) = &stmt.kind else {
         return None;
     };
@@ -3103,7 +3137,7 @@ pub(super) fn gpuverify_clause(stmt: &ast::Stmt) -> Option<(surface::ClauseKind,
         _ => return None,
     };
     match args.as_slice() {
-        [formula] => Some((kind, formula)),
+        [formula] => Some((kind, formula, &function.name)),
         _ => None,
     }
 }
@@ -3337,8 +3371,15 @@ mod tests {
             ("/*@ assert 1.0f == 1.0f; @*/", "floating-point arithmetic or a floating-point constant in an annotation"),
             ("if (a[0] > 0) break;", "`break` outside a loop"),
             ("a[0] = foo(1);", "a call of `foo`"),
-            // A claim over GPUVerify's access logs is refused; a hint over them is left out.
-            ("__assert(!__write(a));", "a call of `__write`"),
+            // GPUVerify's access logs are this thread's, in its code.
+            ("__global_assert(!__write(a));", "`__global_assert` over the access logs (`__write`)"),
+            ("__ensures(!__write(a)); a[0] = 1;", "`__write` in a kernel's contract"),
+            ("int x = __read(a);", "`__read` in code"),
+            ("int x = 0; __assert(!__read(x));", "`__read` of something other than an array"),
+            (
+                "int i = 0; while (a[i] > 0) { i = i + 1; } __assert(!__read(a));",
+                "a read of `a` in a loop's condition, in a kernel that asks about its access logs",
+            ),
             ("int x = 1; int y = x++;", "`++` or `--` inside an expression"),
             ("int x = 1, y = (x, x);", "the comma operator in an expression"),
             // Code after the `if` around a nested `return` would run where C's does not.

@@ -13,6 +13,7 @@ mod atomics;
 mod inline;
 pub mod integers;
 pub mod lexer;
+mod logs;
 mod loops;
 pub mod lower;
 pub mod parser;
