@@ -528,6 +528,11 @@ impl Expr {
         let span = lhs.span.to(rhs.span);
         Expr::new(ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span)
     }
+
+    /// The literal `value`, of type `int` where it fits (a leaf).
+    pub fn int(value: impl Into<BigInt>, span: Span) -> Expr {
+        Expr { kind: ExprKind::Int { value: value.into(), unsigned: false }, span, depth: 1 }
+    }
 }
 
 impl StmtKind {

@@ -1599,8 +1599,7 @@ impl<'f> Lowerer<'f> {
         let assigned = match (op, value) {
             (None, Some(value)) => value.clone(),
             (Some(op), value) => {
-                let one =
-                    ast::Expr { kind: ast::ExprKind::Int { value: BigInt::from(1), unsigned: false }, span, depth: 1 };
+                let one = ast::Expr::int(1, span);
                 let rhs = value.cloned().unwrap_or(one);
                 match ast::Expr::binary(op, target.clone(), rhs) {
                     Ok(expr) => ast::Expr { span, ..expr },
@@ -1731,14 +1730,10 @@ impl<'f> Lowerer<'f> {
         let value = self.value(assigned, element, lengths)?;
         self.log_access(Access::Write, &(array.clone(), index.clone(), element), span)?;
         let value = match element {
+            // A `bool` is stored as the int 1 or 0.
             CType::Bool => {
-                let (one, zero) = (self.int(1, span)?, self.int(0, span)?);
-                let kind = surface::ExprKind::Cond {
-                    cond: Box::new(value),
-                    then_value: Box::new(one),
-                    else_value: Box::new(zero),
-                };
-                self.node(kind, span)?
+                let value = Value { expr: value, ty: CType::Bool, interval: CType::Bool.interval() };
+                self.convert(value, CType::Int(integers::UINT), Place::Code, span)?.expr
             }
             _ => value,
         };
@@ -1764,11 +1759,7 @@ impl<'f> Lowerer<'f> {
                     base = inner;
                 }
                 ast::ExprKind::Unary { op: ast::UnaryOp::Deref, operand } if indices.is_empty() => {
-                    let zero = ast::Expr {
-                        kind: ast::ExprKind::Int { value: BigInt::from(0), unsigned: false },
-                        span: base.span,
-                        depth: 1,
-                    };
+                    let zero = ast::Expr::int(0, base.span);
                     return self.location_at(operand, &[&zero], component, expr.span, place, lengths);
                 }
                 _ => break,
@@ -2566,13 +2557,8 @@ impl<'f> Lowerer<'f> {
             }
             _ => {
                 let differ = self.binary(surface::BinaryOp::Ne, lhs, rhs, span)?;
-                let (one, zero) = (self.int(1, span)?, self.int(0, span)?);
-                let kind = surface::ExprKind::Cond {
-                    cond: Box::new(differ),
-                    then_value: Box::new(one),
-                    else_value: Box::new(zero),
-                };
-                self.node(kind, span)?
+                let differ = Value { expr: differ, ty: CType::Bool, interval: CType::Bool.interval() };
+                self.convert(differ, ty, place, span)?.expr
             }
         };
         Some(Value { expr: lowered, ty, interval: integers::Interval::new(0, 1) })

@@ -183,10 +183,7 @@ impl<'f> Lowerer<'f> {
             }
             _ if vload_width(name).is_some() => {
                 let width = vload_width(name)?;
-                let element = match self.lookup(indexed_root(args.get(1)?).0)? {
-                    Symbol::Array { element, vector: None, .. } => *element,
-                    _ => return None,
-                };
+                let element = self.scalar_element(args.get(1)?)?;
                 Some(VectorType { element, width })
             }
             _ if name.starts_with("convert_") => {
@@ -304,7 +301,7 @@ impl<'f> Lowerer<'f> {
                         };
                         self.checked(ast::Expr::binary(ast::BinaryOp::Ge, c, top))?
                     }
-                    Some(_) => self.checked(ast::Expr::binary(ast::BinaryOp::Lt, c, int_literal(0, span)))?,
+                    Some(_) => self.checked(ast::Expr::binary(ast::BinaryOp::Lt, c, ast::Expr::int(0, span)))?,
                     None => c,
                 };
                 build(
@@ -332,14 +329,14 @@ impl<'f> Lowerer<'f> {
                     }
                 }
                 let mask = self.project(&args[wanted - 1], k)?;
-                let count = int_literal(components.len() as i64, span);
+                let count = ast::Expr::int(components.len(), span);
                 let selector = self.checked(ast::Expr::binary(ast::BinaryOp::Rem, mask, count))?;
                 let mut chosen = components.pop()?;
                 for (index, component) in components.into_iter().enumerate().rev() {
                     let test = self.checked(ast::Expr::binary(
                         ast::BinaryOp::Eq,
                         selector.clone(),
-                        int_literal(index as i64, span),
+                        ast::Expr::int(index, span),
                     ))?;
                     chosen = build(
                         self,
@@ -394,8 +391,8 @@ impl<'f> Lowerer<'f> {
         span: Span,
     ) -> Option<ast::Expr> {
         let scaled =
-            self.checked(ast::Expr::binary(ast::BinaryOp::Mul, offset.clone(), int_literal(width.into(), span)))?;
-        let index = self.checked(ast::Expr::binary(ast::BinaryOp::Add, scaled, int_literal(k.into(), span)))?;
+            self.checked(ast::Expr::binary(ast::BinaryOp::Mul, offset.clone(), ast::Expr::int(width, span)))?;
+        let index = self.checked(ast::Expr::binary(ast::BinaryOp::Add, scaled, ast::Expr::int(k, span)))?;
         self.checked(ast::Expr::new(
             ast::ExprKind::Index { base: Box::new(pointer.clone()), index: Box::new(index) },
             span,
@@ -424,8 +421,8 @@ impl<'f> Lowerer<'f> {
         self.checked(ast::Expr::new(
             ast::ExprKind::Cond {
                 cond: Box::new(test),
-                then_value: Box::new(int_literal(-1, span)),
-                else_value: Box::new(int_literal(0, span)),
+                then_value: Box::new(ast::Expr::int(-1, span)),
+                else_value: Box::new(ast::Expr::int(0, span)),
             },
             span,
         ))
@@ -688,6 +685,15 @@ impl<'f> Lowerer<'f> {
         Some(stmts)
     }
 
+    /// The element type of the array of scalars `pointer` points into, the `p` of `vloadN(i, p)`
+    /// and `vstoreN(v, i, p)`.
+    fn scalar_element(&self, pointer: &ast::Expr) -> Option<CType> {
+        match self.lookup(indexed_root(pointer).0)? {
+            Symbol::Array { element, vector: None, .. } => Some(*element),
+            _ => None,
+        }
+    }
+
     /// `vstoreN(v, offset, p)`: `p[offset * N + k] = v.sK` for each component.
     pub(super) fn vstore(
         &mut self,
@@ -701,12 +707,9 @@ impl<'f> Lowerer<'f> {
             return None;
         };
         let width = vstore_width(name)?;
-        let element = match self.lookup(indexed_root(pointer).0) {
-            Some(Symbol::Array { element, vector: None, .. }) => *element,
-            _ => {
-                self.unsupported(pointer.span, format!("`{name}` into this pointer"), "store into an array of scalars");
-                return None;
-            }
+        let Some(element) = self.scalar_element(pointer) else {
+            self.unsupported(pointer.span, format!("`{name}` into this pointer"), "store into an array of scalars");
+            return None;
         };
         let ty = VectorType { element, width };
         let values = self.components(value, ty, lengths)?;
@@ -813,11 +816,6 @@ pub(super) fn indexed_root(expr: &ast::Expr) -> (&str, usize) {
             _ => return ("", indices),
         }
     }
-}
-
-/// The C literal `value`.
-fn int_literal(value: i64, span: Span) -> ast::Expr {
-    ast::Expr { kind: ast::ExprKind::Int { value: BigInt::from(value), unsigned: false }, span, depth: 1 }
 }
 
 fn flatten_commas<'e>(expr: &'e ast::Expr, out: &mut Vec<&'e ast::Expr>) {
