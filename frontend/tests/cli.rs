@@ -960,6 +960,47 @@ fn runs_find(file: &str, findings: &[(&str, Option<u32>)]) {
     }
 }
 
+/// A `return` inside a loop stops the loop and skips the code after it, in kernels and helpers;
+/// `\returned` lets the loop's invariants say so.
+#[test]
+fn returns_inside_loops_leave_the_function() {
+    let file = "frontend/tests/verify/returns.cl";
+    let output = lockstep(&["verify", "--format", "json", file]);
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[
+            ("early_exit", "verified", &[]),
+            ("write_after_loop", "failed", &["access.write:42"]),
+            ("barrier_after_return", "failed", &["barrier.divergence:52"]),
+            ("helper_return", "verified", &[]),
+        ])
+    );
+    runs_find(
+        file,
+        &[
+            ("early_exit", None),
+            ("write_after_loop", Some(42)),
+            ("barrier_after_return", Some(52)),
+            ("helper_return", None),
+        ],
+    );
+}
+
+/// OpenCL shifts by a variable amount modulo the width; a signed left shift past the type
+/// overflows.
+#[test]
+fn shifts_by_variable_amounts_are_opencl_s() {
+    let file = "frontend/tests/verify/shifts.cl";
+    let output = lockstep(&["verify", "--format", "json", file]);
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[("amounts", "verified", &[]), ("overflow", "failed", &["arith.overflow:26"])])
+    );
+    let run = lockstep(&["run", "--kernel", "overflow", "--param", "s=31", "--format", "json", file]);
+    let report = &json(&run)["files"][0]["kernels"][0];
+    assert_eq!((&report["result"], &report["finding"]["line"]), (&"bug".into(), &26.into()), "{report}");
+}
+
 #[test]
 fn vectors_are_their_components() {
     let file = "frontend/tests/verify/vectors.cl";

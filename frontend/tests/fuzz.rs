@@ -210,6 +210,7 @@ const C_VOCABULARY: &[&str] = &[
     "__read",
     "__write_offset_bytes",
     "__assert",
+    "\\returned",
     "(",
     ")",
     "[",
@@ -260,6 +261,8 @@ const C_SEEDS: &[(&str, &str)] = &[
     ("fuzz.cl", include_str!("verify/vectors.cl")),
     ("fuzz.cl", include_str!("verify/bools.cl")),
     ("fuzz.cl", include_str!("verify/access_logs.cl")),
+    ("fuzz.cl", include_str!("verify/returns.cl")),
+    ("fuzz.cl", include_str!("verify/shifts.cl")),
 ];
 
 /// What must hold for every input: spans inside the text, rendering works, and a program is

@@ -267,7 +267,7 @@ impl<'f> Lowerer<'f> {
         let leading = body.stmts.iter().take_while(|stmt| gpuverify_clause(stmt).is_some()).count();
         // A `break` in the helper's body is not one of the caller's loop.
         let exits = std::mem::take(&mut self.exits);
-        let code = self.statements(&body.stmts[leading..], &lengths, true);
+        let code = self.function_body(&body.stmts[leading..], &lengths, body.span);
         self.exits = exits;
         let code = code?;
         stmts.push(self.block_of(code, body.span)?);

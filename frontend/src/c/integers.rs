@@ -310,6 +310,57 @@ pub fn result(
     Ok(Value { expr, ty: CType::Int(ty), interval: range })
 }
 
+/// `x << k` (`left`) or `x >> k` for an amount `k` that lies in `[0, bits)`, `x` of type `ty`:
+/// one case for each amount (`k == 0 ? x : k == 1 ? x * 2 : ...`), each linear, so that no
+/// power of a variable reaches the solver; a left shift is then checked or wrapped as a product
+/// is, and a right shift rounds down, as GPUs shift signed values.
+pub fn variable_shift(
+    left: bool,
+    value: Value,
+    amount: surface::Expr,
+    ty: MachineInt,
+    integers: Integers,
+    span: Span,
+) -> Result<Value, TooDeep> {
+    let shifted = |power: &BigInt| -> Result<surface::Expr, TooDeep> {
+        let factor = int_expr(power, span)?;
+        if left {
+            return binary(surface::BinaryOp::Mul, value.expr.clone(), factor, span);
+        }
+        // Rounded down: `(x - x mod 2^k) / 2^k`, which is `x / 2^k` for a non-negative `x`.
+        let dividend = if value.interval.least >= BigInt::from(0) {
+            value.expr.clone()
+        } else {
+            let remainder = binary(surface::BinaryOp::Mod, value.expr.clone(), factor.clone(), span)?;
+            binary(surface::BinaryOp::Sub, value.expr.clone(), remainder, span)?
+        };
+        binary(surface::BinaryOp::Div, dividend, factor, span)
+    };
+    let greatest_power = BigInt::from(1) << (ty.bits - 1);
+    let mut exact = shifted(&greatest_power)?;
+    for bits in (0..ty.bits - 1).rev() {
+        let power = BigInt::from(1) << bits;
+        let is_amount = binary(surface::BinaryOp::Eq, amount.clone(), int(bits, span)?, span)?;
+        let kind = surface::ExprKind::Cond {
+            cond: Box::new(is_amount),
+            then_value: Box::new(shifted(&power)?),
+            else_value: Box::new(exact),
+        };
+        exact = node(kind, span)?;
+    }
+    if left {
+        let powers = Interval { least: BigInt::from(1), greatest: greatest_power };
+        let interval = exact_interval(Arithmetic::Mul, &value.interval, &powers);
+        return result(exact, interval, ty, integers, span);
+    }
+    let zero = BigInt::from(0);
+    let interval = Interval {
+        least: (&value.interval.least).min(&zero).clone(),
+        greatest: (&value.interval.greatest).max(&zero).clone(),
+    };
+    Ok(Value { expr: exact, ty: CType::Int(ty), interval })
+}
+
 /// The interval of an exact result, from its operands'.
 fn exact_interval(op: Arithmetic, lhs: &Interval, rhs: &Interval) -> Interval {
     match op {

@@ -9,6 +9,15 @@
 //!   the statements after one that may have set a flag run under `if (!flags)`, so that they are
 //!   skipped exactly where C skips them. An iteration left by `break` ends like any other, so the
 //!   loop's invariants must hold there too (the one thing lockstep asks beyond C's meaning).
+//! - A `return` that ends the function (at the end of its code, or in an `if` whose code after it
+//!   becomes the other branch: [`Lowerer::statements`]) needs nothing more. Any other `return`
+//!   (inside a loop, or in an `if` with code after it that does not end the function) sets the
+//!   function's flag `\return@n`, declared at the start of its body: every loop around it has
+//!   `!\return@n` in its condition and skips its step, and the statements after one that may have
+//!   set it run under `if (!\return@n)`, as after `break`. The iteration it leaves ends like one
+//!   left by `break`, where the loop's invariants must hold; they may say what holds there by
+//!   `\returned`, the flag (in a helper, with `\result`: `loop_invariant \returned ==>
+//!   \result == i;`), since the loop forgets the values its body assigns.
 
 use crate::c::ast;
 use crate::c::integers::{self, CType, Integers};
@@ -74,13 +83,16 @@ impl Lowerer<'_> {
             lowered.push(self.flag_declaration(flag, stmt.span)?);
         }
         self.exits.push(exits);
+        let returns_before = self.flagged_returns;
         let first_run = parts.body_first.then(|| self.iteration(parts.body, None, lengths));
         let body = self.iteration(parts.body, parts.step, lengths);
         let exits = self.exits.pop().expect("pushed above");
         let mut cond = cond?;
-        if let Some(flag) = &exits.break_flag {
-            let not_broken = self.not_set(&[flag], stmt.span)?;
-            cond = self.binary(surface::BinaryOp::And, not_broken, cond, stmt.span)?;
+        let returned = self.return_flag.clone().filter(|_| self.flagged_returns > returns_before);
+        let flags: Vec<&String> = exits.break_flag.iter().chain(&returned).collect();
+        if !flags.is_empty() {
+            let not_left = self.not_set(&flags, stmt.span)?;
+            cond = self.binary(surface::BinaryOp::And, not_left, cond, stmt.span)?;
         }
         let in_types = self.type_invariant(&parts, stmt);
         let invariants = invariants.zip(written).zip(in_types).map(|((mut invariants, written), in_types)| {
@@ -149,9 +161,11 @@ impl Lowerer<'_> {
         if let Some(flag) = continue_flag {
             stmts.push(self.flag_declaration(&flag, body.span)?);
         }
+        let returns_before = self.flagged_returns;
         let lowered = self.statements(std::slice::from_ref(body), lengths, false);
-        // The step runs after `continue`, and not after `break`.
-        let step = step.map(|step| self.step(step, lengths));
+        let returned = self.flagged_returns > returns_before;
+        // The step runs after `continue`, and not after `break` or `return`.
+        let step = step.map(|step| self.step(step, returned, lengths));
         stmts.extend(lowered?);
         if let Some(step) = step {
             stmts.push(step?);
@@ -159,13 +173,18 @@ impl Lowerer<'_> {
         self.block_of(stmts, body.span)
     }
 
-    /// A `for` loop's step, skipped when the iteration was left by `break`.
-    fn step(&mut self, step: &ast::Expr, lengths: &Lengths) -> Option<surface::Stmt> {
+    /// A `for` loop's step, skipped when the iteration was left by `break`, or by `return` if the
+    /// body `returned`.
+    fn step(&mut self, step: &ast::Expr, returned: bool, lengths: &Lengths) -> Option<surface::Stmt> {
         let lowered = self.before_then(|lowerer| lowerer.expression_statement(step, lengths))?;
         let lowered = self.block_of(lowered, step.span)?;
         let break_flag = self.exits.last().and_then(|exits| exits.break_flag.clone());
-        let Some(flag) = break_flag else { return Some(lowered) };
-        let cond = self.not_set(&[&flag], step.span)?;
+        let return_flag = self.return_flag.clone().filter(|_| returned);
+        let flags: Vec<&String> = break_flag.iter().chain(&return_flag).collect();
+        if flags.is_empty() {
+            return Some(lowered);
+        }
+        let cond = self.not_set(&flags, step.span)?;
         let kind = surface::StmtKind::If { cond, then_branch: Box::new(lowered), else_branch: None };
         self.surface_stmt(kind, step.span)
     }
@@ -192,19 +211,76 @@ impl Lowerer<'_> {
     }
 
     /// Whether the statements after `stmt` in its list must run only if it did not `break` or
-    /// `continue` its loop; if so, the condition they run under.
-    pub(super) fn guard_after(&mut self, stmt: &ast::Stmt) -> Option<Option<surface::Expr>> {
-        let Some(exits) = self.exits.last() else { return Some(None) };
+    /// `continue` its loop, nor `return` (if it `returned` by the function's flag); if so, the
+    /// condition they run under.
+    pub(super) fn guard_after(&mut self, stmt: &ast::Stmt, returned: bool) -> Option<Option<surface::Expr>> {
         let (breaks, continues) = jumps_in(stmt);
-        let flags: Vec<String> = [(breaks, &exits.break_flag), (continues, &exits.continue_flag)]
-            .into_iter()
-            .filter_map(|(jumps, flag)| flag.clone().filter(|_| jumps))
-            .collect();
+        let (break_flag, continue_flag) = match self.exits.last() {
+            Some(exits) => (exits.break_flag.clone(), exits.continue_flag.clone()),
+            None => (None, None),
+        };
+        let flags: Vec<String> =
+            [(breaks, break_flag), (continues, continue_flag), (returned, self.return_flag.clone())]
+                .into_iter()
+                .filter_map(|(jumps, flag)| flag.filter(|_| jumps))
+                .collect();
         if flags.is_empty() {
             return Some(None);
         }
         let flags: Vec<&String> = flags.iter().collect();
         self.not_set(&flags, stmt.span).map(Some)
+    }
+
+    /// A `return` that does not end its function: the helper's result receives its value, and
+    /// the function's return flag is set (declared by [`Lowerer::function_body`]).
+    pub(super) fn flagged_return(
+        &mut self,
+        value: Option<&ast::Expr>,
+        span: Span,
+        lengths: &Lengths,
+    ) -> Option<Vec<surface::Stmt>> {
+        let mut stmts = self.before_then(|lowerer| lowerer.returned(value, span, lengths))?;
+        let flag = self.return_flag();
+        let value = self.node(surface::ExprKind::Bool(true), span)?;
+        let assign = surface::StmtKind::Assign { target: surface::Ident { name: flag, span }, value };
+        stmts.push(self.surface_stmt(assign, span)?);
+        self.flagged_returns += 1;
+        Some(stmts)
+    }
+
+    /// The function's return flag, made up where first needed: by a `return` that sets it, or by
+    /// `\\returned` in a loop invariant, which reads it.
+    pub(super) fn return_flag(&mut self) -> String {
+        match &self.return_flag {
+            Some(flag) => flag.clone(),
+            None => {
+                self.fresh += 1;
+                let flag = format!("\\return@{}", self.fresh);
+                self.return_flag = Some(flag.clone());
+                flag
+            }
+        }
+    }
+
+    /// The code of a function's body (a kernel's, or a helper's where it is inlined), with the
+    /// declaration of its return flag first if a `return` sets it.
+    pub(super) fn function_body(
+        &mut self,
+        stmts: &[ast::Stmt],
+        lengths: &Lengths,
+        span: Span,
+    ) -> Option<Vec<surface::Stmt>> {
+        let outer_flag = self.return_flag.take();
+        let outer_count = self.flagged_returns;
+        let lowered = self.statements(stmts, lengths, true);
+        let flag = std::mem::replace(&mut self.return_flag, outer_flag);
+        // The caller's statements do not hold the callee's returns.
+        self.flagged_returns = outer_count;
+        let mut lowered = lowered?;
+        if let Some(flag) = flag {
+            lowered.insert(0, self.flag_declaration(&flag, span)?);
+        }
+        Some(lowered)
     }
 
     /// `!f1 && !f2 ...`.

@@ -68,6 +68,9 @@ pub fn lower(
             _ => false,
         }),
         logs: None,
+        dialect,
+        return_flag: None,
+        flagged_returns: 0,
     };
     // Each function with the annotation written right before it: the kernels to lower, and the
     // helpers to inline where they are called.
@@ -219,6 +222,13 @@ pub(super) struct Lowerer<'f> {
     /// Whether the expression being lowered may not run when its statement does (after `&&`,
     /// `||` or `?`), so that a helper call there cannot be inlined before the statement.
     pub(super) conditional: bool,
+    /// The file's dialect: OpenCL and CUDA give some operations different meanings.
+    pub(super) dialect: Dialect,
+    /// The flag a `return` sets where the rewrite of `if`s cannot place it, in the function being
+    /// lowered, once one does; and how many such returns have been lowered so far, which tells the
+    /// statements that hold one ([`crate::c::loops`]).
+    pub(super) return_flag: Option<String>,
+    pub(super) flagged_returns: u32,
     /// Whether the file asks about GPUVerify's access logs anywhere ([`crate::c::logs`]).
     pub(super) asks_about_logs: bool,
     /// The arrays whose accesses are logged, while a kernel's body is lowered in a file that asks
@@ -809,7 +819,7 @@ impl<'f> Lowerer<'f> {
     }
 
     fn kernel_body(&mut self, body: &ast::Block, lengths: &Lengths) -> Option<surface::Block> {
-        let stmts = self.statements(&body.stmts, lengths, true)?;
+        let stmts = self.function_body(&body.stmts, lengths, body.span)?;
         Some(surface::Block { stmts, span: body.span })
     }
 
@@ -922,6 +932,9 @@ impl<'f> Lowerer<'f> {
         while index < stmts.len() {
             let stmt = &stmts[index];
             index += 1;
+            let returns_before = self.flagged_returns;
+            // The statement after which the rest may have to be guarded.
+            let mut guarded_after = None;
             match &stmt.kind {
                 ast::StmtKind::Annotation(annotation) => {
                     let next = stmts.get(index);
@@ -933,6 +946,7 @@ impl<'f> Lowerer<'f> {
                             Some(stmts) => lowered.extend(stmts),
                             None => ok = false,
                         }
+                        guarded_after = Some(next);
                     } else {
                         ok &= self.assertions(annotation, lengths, &mut lowered);
                     }
@@ -987,33 +1001,30 @@ impl<'f> Lowerer<'f> {
                         Some(stmts) => lowered.extend(stmts),
                         None => ok = false,
                     }
-                    // After a `break` or `continue` that may have run, the rest runs under the
-                    // guard that it did not ([`crate::c::loops`]).
-                    if index < stmts.len() {
-                        match self.guard_after(stmt) {
-                            Some(None) => {}
-                            Some(Some(guard)) => {
-                                let rest = &stmts[index..];
-                                index = stmts.len();
-                                let rest = self.statements(rest, lengths, ends_function);
-                                let rest = rest.and_then(|rest| self.block_of(rest, stmt.span));
-                                let guarded = rest.and_then(|rest| {
-                                    let kind = surface::StmtKind::If {
-                                        cond: guard,
-                                        then_branch: Box::new(rest),
-                                        else_branch: None,
-                                    };
-                                    self.surface_stmt(kind, stmt.span)
-                                });
-                                match guarded {
-                                    Some(guarded) => lowered.push(guarded),
-                                    None => ok = false,
-                                }
-                            }
-                            None => ok = false,
-                        }
+                    guarded_after = Some(stmt);
+                }
+            }
+            // After a `break`, `continue` or `return` that may have run, the rest runs under the
+            // guard that it did not ([`crate::c::loops`]).
+            let Some(after) = guarded_after.filter(|_| index < stmts.len()) else { continue };
+            match self.guard_after(after, self.flagged_returns > returns_before) {
+                Some(None) => {}
+                Some(Some(guard)) => {
+                    let rest = &stmts[index..];
+                    index = stmts.len();
+                    let rest = self.statements(rest, lengths, ends_function);
+                    let rest = rest.and_then(|rest| self.block_of(rest, after.span));
+                    let guarded = rest.and_then(|rest| {
+                        let kind =
+                            surface::StmtKind::If { cond: guard, then_branch: Box::new(rest), else_branch: None };
+                        self.surface_stmt(kind, after.span)
+                    });
+                    match guarded {
+                        Some(guarded) => lowered.push(guarded),
+                        None => ok = false,
                     }
                 }
+                None => ok = false,
             }
         }
         ok.then_some(lowered)
@@ -1166,14 +1177,7 @@ impl<'f> Lowerer<'f> {
                 self.c_loop(stmt, annotation, parts, lengths)
             }
             ast::StmtKind::Break | ast::StmtKind::Continue => self.jump(stmt),
-            ast::StmtKind::Return(_) => {
-                self.unsupported(
-                    span,
-                    "a `return` with code after it outside its `if`, or inside a loop",
-                    "lockstep reads a `return;` that ends the kernel: at the end of its code, or in an `if` at the kernel's top level (the code after the `if` is then the other branch); fold other exits into conditions",
-                );
-                None
-            }
+            ast::StmtKind::Return(value) => self.flagged_return(value.as_ref(), span, lengths),
             ast::StmtKind::Unsupported(construct) => {
                 self.unsupported(span, format!("`{construct}`"), "write it with `if` and `else`");
                 None
@@ -2269,8 +2273,14 @@ impl<'f> Lowerer<'f> {
                 let lowered = self.binary(surface::BinaryOp::Star, in_bounds, perm, span)?;
                 Some(Value { expr: lowered, ty: CType::Bool, interval: CType::Bool.interval() })
             }
+            // Whether the function has returned, for the invariants of the loops a `return` leaves.
+            ("\\returned", []) => {
+                let flag = self.return_flag();
+                let lowered = self.node(surface::ExprKind::Name(flag), span)?;
+                Some(Value { expr: lowered, ty: CType::Bool, interval: CType::Bool.interval() })
+            }
             _ => {
-                self.unsupported(span, format!("`{}`", word.name), "lockstep reads `\\pointer_length`, `\\pointer_index`, `\\shared_mem_size`, `\\old`, `\\gtid`, `\\ltid`, `\\forall`, `\\forall*` and `\\exists` in annotations");
+                self.unsupported(span, format!("`{}`", word.name), "lockstep reads `\\pointer_length`, `\\pointer_index`, `\\shared_mem_size`, `\\old`, `\\gtid`, `\\ltid`, `\\returned`, `\\forall`, `\\forall*` and `\\exists` in annotations");
                 None
             }
         }
@@ -2480,10 +2490,21 @@ impl<'f> Lowerer<'f> {
             _ => None,
         };
         let Some(shift) = shift else {
+            // OpenCL shifts by the amount's low log2(N) bits, for an N-bit `x`: never undefined.
+            if self.dialect == Dialect::OpenCl && place == Place::Code {
+                let amount = self.typed(amount, place, lengths)?;
+                let CType::Int(_) = amount.ty else {
+                    self.unsupported(amount.expr.span, "a shift by a floating-point amount", "shift by an integer");
+                    return None;
+                };
+                let width = self.int(ty.bits, span)?;
+                let amount = self.binary(surface::BinaryOp::Mod, amount.expr, width, span)?;
+                return self.checked(integers::variable_shift(left, value, amount, ty, integers, span));
+            }
             self.unsupported(
                 amount.span,
-                "a shift by an amount that is not a constant below the type's width",
-                "shift by a number: `x << 2`; write a variable shift as a multiplication or division",
+                "a shift by an amount that is not a constant below the type's width, in CUDA or an annotation",
+                "shift by a number: `x << 2`; in CUDA a shift by a negative amount or one of at least the width is undefined",
             );
             return None;
         };
@@ -3298,6 +3319,26 @@ mod tests {
         assert!(format!("{rest:?}").contains("Write"), "{rest:#?}");
     }
 
+    /// Any other `return` sets the function's return flag, which guards the code after it: the
+    /// kernel's body starts by declaring it.
+    #[test]
+    fn a_return_inside_a_loop_or_before_code_sets_the_return_flag() {
+        for body in [
+            "if (a[0] > 0) { if (a[1] > 0) return; a[2] = 1; } a[3] = 1;",
+            "for (int i = 0; i < 4; i++) { if (i == 2) return; } a[0] = 1;",
+            "int i = 0; do { if (a[i] > 0) return; i++; } while (i < 4); a[1] = 1;",
+        ] {
+            let text = format!("__kernel void k(global int* a) {{ {body} }}");
+            let (program, diagnostics) = check(&text, Dialect::OpenCl, Integers::Machine);
+            assert!(diagnostics.is_empty(), "{body}: {diagnostics:#?}");
+            let kernel = &program.expect("accepted").kernels[0];
+            let lockstep_logic::StmtKind::Declare { var, .. } = &kernel.body.stmts[0].kind else {
+                panic!("{body}: {:#?}", kernel.body.stmts[0])
+            };
+            assert!(kernel.vars[var.0 as usize].name.starts_with("\\return@"), "{body}");
+        }
+    }
+
     /// A clause that cannot be read is an error, never left out: `Perm(&n, q)` of a scalar once
     /// dropped the whole `ensures` around it without a word, so that the kernel below verified
     /// with `a[0] == 5` unchecked.
@@ -3368,15 +3409,7 @@ mod tests {
             ),
             ("int x = 1; int y = x++;", "`++` or `--` inside an expression"),
             ("int x = 1, y = (x, x);", "the comma operator in an expression"),
-            // Code after the `if` around a nested `return` would run where C's does not.
-            (
-                "if (a[0] > 0) { if (a[1] > 0) return; a[2] = 1; } a[3] = 1;",
-                "a `return` with code after it outside its `if`, or inside a loop",
-            ),
-            (
-                "for (int i = 0; i < 4; i++) { if (i == 2) return; }",
-                "a `return` with code after it outside its `if`, or inside a loop",
-            ),
+            ("/*@ assert \\returned(1); @*/", "`\\returned`"),
         ] {
             assert_eq!(refusal(body), (Code::Unsupported, format!("{construct} is not supported")), "{body}");
         }
