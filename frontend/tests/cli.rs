@@ -1001,6 +1001,29 @@ fn shifts_by_variable_amounts_are_opencl_s() {
     assert_eq!((&report["result"], &report["finding"]["line"]), (&"bug".into(), &26.into()), "{report}");
 }
 
+/// `\old(e)` in a helper's contract is `e` where the call starts, not where the kernel does.
+#[test]
+fn old_values_in_helpers_are_the_call_s() {
+    let file = "frontend/tests/verify/olds.cl";
+    let output = lockstep(&["verify", "--format", "json", file]);
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[
+            ("twice", "verified", &[]),
+            ("wrong", "failed", &["assert:24"]),
+            ("gpuverify_old", "verified", &[])
+        ])
+    );
+    runs_find(file, &[("twice", None), ("wrong", Some(24)), ("gpuverify_old", None)]);
+}
+
+/// A launch has no global offset.
+#[test]
+fn the_global_offset_is_zero() {
+    let output = lockstep(&["verify", "--format", "json", "frontend/tests/verify/global_offset.cl"]);
+    assert_eq!(failures_by_kernel(&output), expected(&[("no_offset", "failed", &["assert:4"])]));
+}
+
 #[test]
 fn vectors_are_their_components() {
     let file = "frontend/tests/verify/vectors.cl";

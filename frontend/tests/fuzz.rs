@@ -263,6 +263,7 @@ const C_SEEDS: &[(&str, &str)] = &[
     ("fuzz.cl", include_str!("verify/access_logs.cl")),
     ("fuzz.cl", include_str!("verify/returns.cl")),
     ("fuzz.cl", include_str!("verify/shifts.cl")),
+    ("fuzz.cl", include_str!("verify/olds.cl")),
 ];
 
 /// What must hold for every input: spans inside the text, rendering works, and a program is

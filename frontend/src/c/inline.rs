@@ -262,17 +262,46 @@ impl<'f> Lowerer<'f> {
                 }
             }
         }
-        let (requires, ensures) = self.helper_contract(contract, &body.stmts, &lengths)?;
-        stmts.extend(requires);
+        // `\old(e)` in the contract or the body is `e` where the call starts.
+        let outer_old_values = self.old_values.replace(Vec::new());
+        let contract = self.helper_contract(contract, &body.stmts, &lengths);
         let leading = body.stmts.iter().take_while(|stmt| gpuverify_clause(stmt).is_some()).count();
         // A `break` in the helper's body is not one of the caller's loop.
         let exits = std::mem::take(&mut self.exits);
         let code = self.function_body(&body.stmts[leading..], &lengths, body.span);
         self.exits = exits;
-        let code = code?;
+        let old_values = std::mem::replace(&mut self.old_values, outer_old_values).unwrap_or_default();
+        let ((requires, ensures), code) = (contract?, code?);
+        stmts.extend(old_values);
+        stmts.extend(requires);
         stmts.push(self.block_of(code, body.span)?);
         stmts.extend(ensures);
         Some(stmts)
+    }
+
+    /// `\old(e)` in an inlined helper: a variable that receives `e`'s value where the call starts.
+    pub(super) fn old_value(&mut self, inner: &ast::Expr, span: Span, lengths: &Lengths) -> Option<Value> {
+        if self.quantified > 0 {
+            self.unsupported(
+                span,
+                "`\\old` under a quantifier in a helper function",
+                "state the values the helper starts from in its `requires` clauses",
+            );
+            return None;
+        }
+        let value = self.typed(inner, Place::Annotation, lengths)?;
+        self.fresh += 1;
+        let name = format!("\\old@{}", self.fresh);
+        let kind = surface::StmtKind::Declare {
+            ty: value.ty.surface(),
+            ty_span: span,
+            name: surface::Ident { name: name.clone(), span },
+            init: Some(value.expr),
+        };
+        let declare = self.surface_stmt(kind, span)?;
+        self.old_values.get_or_insert_with(Vec::new).push(declare);
+        let expr = self.node(surface::ExprKind::Name(name), span)?;
+        Some(Value { expr, ..value })
     }
 
     /// A helper's contract as the assertions checked before and after its body.
@@ -534,11 +563,12 @@ mod tests {
             ),
             ("void set(global int* p) { p[0] = 1; }", "set(a[0]);", Code::Unsupported, "this pointer argument"),
             ("void nothing(void) { }", "a[0] = nothing();", Code::TypeMismatch, "`nothing` returns no value"),
+            // `\old(e)` is read where the call starts, where a quantifier's variable is not.
             (
-                "void f(global int* p) { __ensures(p[0] == __old_int(p[0])); p[0] = 1; }",
+                "/*@ ensures (\\forall int j; 0 <= j && j < 2; p[j] == \\old(p[j])); @*/ void f(global int* p) { }",
                 "f(a);",
                 Code::Unsupported,
-                "`\\old` in a helper function",
+                "`\\old` under a quantifier in a helper function",
             ),
             // Functions declared without a body.
             (

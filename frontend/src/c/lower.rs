@@ -71,6 +71,8 @@ pub fn lower(
         dialect,
         return_flag: None,
         flagged_returns: 0,
+        old_values: None,
+        quantified: 0,
     };
     // Each function with the annotation written right before it: the kernels to lower, and the
     // helpers to inline where they are called.
@@ -229,6 +231,11 @@ pub(super) struct Lowerer<'f> {
     /// statements that hold one ([`crate::c::loops`]).
     pub(super) return_flag: Option<String>,
     pub(super) flagged_returns: u32,
+    /// While a helper is inlined: the values its `\old(e)`s read, each computed into a variable
+    /// where the call starts ([`crate::c::inline`]).
+    pub(super) old_values: Option<Vec<surface::Stmt>>,
+    /// How many quantifiers enclose the annotation being lowered.
+    pub(super) quantified: u32,
     /// Whether the file asks about GPUVerify's access logs anywhere ([`crate::c::logs`]).
     pub(super) asks_about_logs: bool,
     /// The arrays whose accesses are logged, while a kernel's body is lowered in a file that asks
@@ -2078,14 +2085,8 @@ impl<'f> Lowerer<'f> {
                 boolean(self.quantifier(*kind, ty, var, range.as_deref(), body, span, lengths))
             }
             ast::ExprKind::Old(inner) if place == Place::Annotation => {
-                if !self.inlining.is_empty() {
-                    // It would mean the kernel's start, not the call's.
-                    self.unsupported(
-                        span,
-                        "`\\old` in a helper function",
-                        "state the value the helper starts from in its `requires` clauses",
-                    );
-                    return None;
+                if self.old_values.is_some() {
+                    return self.old_value(inner, span, lengths);
                 }
                 let inner = self.typed(inner, place, lengths)?;
                 let lowered = self.node(surface::ExprKind::Old(Box::new(inner.expr)), span)?;
@@ -2188,6 +2189,7 @@ impl<'f> Lowerer<'f> {
         let name = self.local_name(&var.name);
         let bound = Symbol::Scalar { ty: bound_type, interval: bound_type.interval(), name: name.clone() };
         self.scopes.push(HashMap::from([(var.name.clone(), bound)]));
+        self.quantified += 1;
         // VerCors's two-part `(\forall int i; range ==> body)`: the range is the implication's
         // left side.
         let (range, body) = match (range, &body.kind) {
@@ -2199,6 +2201,7 @@ impl<'f> Lowerer<'f> {
             }
             (None, _) => (self.node(surface::ExprKind::Bool(true), span), self.expr(body, Place::Annotation, lengths)),
         };
+        self.quantified -= 1;
         self.scopes.pop();
         let kind = match kind {
             ast::QuantifierKind::Forall => surface::QuantifierKind::Forall,
@@ -2637,7 +2640,7 @@ impl<'f> Lowerer<'f> {
             "get_group_id" => Some(Builtin::GroupId as fn(Axis) -> Builtin),
             "get_local_size" => Some(Builtin::GroupSize as fn(Axis) -> Builtin),
             "get_num_groups" => Some(Builtin::Groups as fn(Axis) -> Builtin),
-            "get_global_id" | "get_global_size" => None,
+            "get_global_id" | "get_global_size" | "get_global_offset" => None,
             "min" | "max" | "abs" => return self.min_max_abs(name, args, span, place, lengths),
             "add_sat" | "sub_sat" => {
                 let [lhs, rhs] = args else {
@@ -2722,6 +2725,11 @@ impl<'f> Lowerer<'f> {
         let id = |lowerer: &mut Lowerer, builtin: Builtin| lowerer.builtin_value(builtin, integers::SIZE_T, span);
         match by_dimension {
             Some(builtin) => id(self, builtin(axis)),
+            // lockstep's launches start at global id 0 on every axis.
+            None if name == "get_global_offset" => {
+                let zero = self.int(0, span)?;
+                Some(Value { expr: zero, ty: CType::Int(integers::SIZE_T), interval: integers::Interval::new(0, 0) })
+            }
             None => {
                 let (first, second, third) = if name == "get_global_id" {
                     (Builtin::GroupId(axis), Builtin::GroupSize(axis), Some(Builtin::LocalId(axis)))
