@@ -264,7 +264,10 @@ impl<'f> Lowerer<'f> {
         }
         // `\old(e)` in the contract or the body is `e` where the call starts.
         let outer_old_values = self.old_values.replace(Vec::new());
+        // The helper's contract is outside its body and the caller's: no return flag there.
+        let caller_flag = self.return_flag.take();
         let contract = self.helper_contract(contract, &body.stmts, &lengths);
+        self.return_flag = caller_flag;
         let leading = body.stmts.iter().take_while(|stmt| gpuverify_clause(stmt).is_some()).count();
         // A `break` in the helper's body is not one of the caller's loop.
         let exits = std::mem::take(&mut self.exits);

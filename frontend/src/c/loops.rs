@@ -88,7 +88,7 @@ impl Lowerer<'_> {
         let body = self.iteration(parts.body, parts.step, lengths);
         let exits = self.exits.pop().expect("pushed above");
         let mut cond = cond?;
-        let returned = self.return_flag.clone().filter(|_| self.flagged_returns > returns_before);
+        let returned = self.return_flag.clone().flatten().filter(|_| self.flagged_returns > returns_before);
         let flags: Vec<&String> = exits.break_flag.iter().chain(&returned).collect();
         if !flags.is_empty() {
             let not_left = self.not_set(&flags, stmt.span)?;
@@ -179,7 +179,7 @@ impl Lowerer<'_> {
         let lowered = self.before_then(|lowerer| lowerer.expression_statement(step, lengths))?;
         let lowered = self.block_of(lowered, step.span)?;
         let break_flag = self.exits.last().and_then(|exits| exits.break_flag.clone());
-        let return_flag = self.return_flag.clone().filter(|_| returned);
+        let return_flag = self.return_flag.clone().flatten().filter(|_| returned);
         let flags: Vec<&String> = break_flag.iter().chain(&return_flag).collect();
         if flags.is_empty() {
             return Some(lowered);
@@ -220,7 +220,7 @@ impl Lowerer<'_> {
             None => (None, None),
         };
         let flags: Vec<String> =
-            [(breaks, break_flag), (continues, continue_flag), (returned, self.return_flag.clone())]
+            [(breaks, break_flag), (continues, continue_flag), (returned, self.return_flag.clone().flatten())]
                 .into_iter()
                 .filter_map(|(jumps, flag)| flag.filter(|_| jumps))
                 .collect();
@@ -240,7 +240,7 @@ impl Lowerer<'_> {
         lengths: &Lengths,
     ) -> Option<Vec<surface::Stmt>> {
         let mut stmts = self.before_then(|lowerer| lowerer.returned(value, span, lengths))?;
-        let flag = self.return_flag();
+        let flag = self.return_flag(span)?;
         let value = self.node(surface::ExprKind::Bool(true), span)?;
         let assign = surface::StmtKind::Assign { target: surface::Ident { name: flag, span }, value };
         stmts.push(self.surface_stmt(assign, span)?);
@@ -248,16 +248,25 @@ impl Lowerer<'_> {
         Some(stmts)
     }
 
-    /// The function's return flag, made up where first needed: by a `return` that sets it, or by
-    /// `\\returned` in a loop invariant, which reads it.
-    pub(super) fn return_flag(&mut self) -> String {
+    /// The return flag of the function whose body is being lowered, made up where first needed:
+    /// by a `return` that sets it, or by `\returned` in a loop invariant, which reads it. Outside
+    /// a body (a kernel's or helper's contract) there is none, and `\returned` is refused.
+    pub(super) fn return_flag(&mut self, span: Span) -> Option<String> {
         match &self.return_flag {
-            Some(flag) => flag.clone(),
-            None => {
+            Some(Some(flag)) => Some(flag.clone()),
+            Some(None) => {
                 self.fresh += 1;
                 let flag = format!("\\return@{}", self.fresh);
-                self.return_flag = Some(flag.clone());
-                flag
+                self.return_flag = Some(Some(flag.clone()));
+                Some(flag)
+            }
+            None => {
+                self.unsupported(
+                    span,
+                    "`\\returned` outside a function's body",
+                    "read it in the body: in a loop invariant or an assertion",
+                );
+                None
             }
         }
     }
@@ -270,10 +279,10 @@ impl Lowerer<'_> {
         lengths: &Lengths,
         span: Span,
     ) -> Option<Vec<surface::Stmt>> {
-        let outer_flag = self.return_flag.take();
+        let outer_flag = self.return_flag.replace(None);
         let outer_count = self.flagged_returns;
         let lowered = self.statements(stmts, lengths, true);
-        let flag = std::mem::replace(&mut self.return_flag, outer_flag);
+        let flag = std::mem::replace(&mut self.return_flag, outer_flag).flatten();
         // The caller's statements do not hold the callee's returns.
         self.flagged_returns = outer_count;
         let mut lowered = lowered?;

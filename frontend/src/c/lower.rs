@@ -226,10 +226,10 @@ pub(super) struct Lowerer<'f> {
     pub(super) conditional: bool,
     /// The file's dialect: OpenCL and CUDA give some operations different meanings.
     pub(super) dialect: Dialect,
-    /// The flag a `return` sets where the rewrite of `if`s cannot place it, in the function being
-    /// lowered, once one does; and how many such returns have been lowered so far, which tells the
-    /// statements that hold one ([`crate::c::loops`]).
-    pub(super) return_flag: Option<String>,
+    /// The flag a `return` sets where the rewrite of `if`s cannot place it, in the function whose
+    /// body is being lowered (`Some`), once one does (`Some(Some)`); and how many such returns have
+    /// been lowered so far, which tells the statements that hold one ([`crate::c::loops`]).
+    pub(super) return_flag: Option<Option<String>>,
     pub(super) flagged_returns: u32,
     /// While a helper is inlined: the values its `\old(e)`s read, each computed into a variable
     /// where the call starts ([`crate::c::inline`]).
@@ -2278,7 +2278,7 @@ impl<'f> Lowerer<'f> {
             }
             // Whether the function has returned, for the invariants of the loops a `return` leaves.
             ("\\returned", []) => {
-                let flag = self.return_flag();
+                let flag = self.return_flag(span)?;
                 let lowered = self.node(surface::ExprKind::Name(flag), span)?;
                 Some(Value { expr: lowered, ty: CType::Bool, interval: CType::Bool.interval() })
             }
@@ -3418,6 +3418,7 @@ mod tests {
             ("int x = 1; int y = x++;", "`++` or `--` inside an expression"),
             ("int x = 1, y = (x, x);", "the comma operator in an expression"),
             ("/*@ assert \\returned(1); @*/", "`\\returned`"),
+            ("__ensures(\\returned); a[0] = 1;", "`\\returned` outside a function's body"),
         ] {
             assert_eq!(refusal(body), (Code::Unsupported, format!("{construct} is not supported")), "{body}");
         }
