@@ -1017,6 +1017,34 @@ fn old_values_in_helpers_are_the_call_s() {
     runs_find(file, &[("twice", None), ("wrong", Some(24)), ("gpuverify_old", None)]);
 }
 
+/// Private arrays and scalars whose address is taken: their cells are private variables, an index
+/// outside the array fails `access.bounds`, and a helper writes through a pointer.
+#[test]
+fn private_arrays_are_a_variable_per_cell() {
+    let file = "frontend/tests/verify/private.cl";
+    let output = lockstep(&["verify", "--format", "json", file]);
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[
+            ("tables", "verified", &[]),
+            ("out_of_bounds", "failed", &["access.bounds:16"]),
+            ("through_pointers", "verified", &[]),
+            ("written_through_pointer", "failed", &["assert:43"]),
+            ("counts", "verified", &[]),
+        ])
+    );
+    runs_find(
+        file,
+        &[
+            ("tables", None),
+            ("out_of_bounds", Some(16)),
+            ("through_pointers", None),
+            ("written_through_pointer", Some(43)),
+            ("counts", None),
+        ],
+    );
+}
+
 /// A launch has no global offset.
 #[test]
 fn the_global_offset_is_zero() {

@@ -43,6 +43,7 @@ fn show_expr(kernel: &Kernel, program: &Program, expr: &Expr) -> String {
         ExprKind::Old(value) => format!("(old {})", show(value)),
         ExprKind::Result => "result".to_string(),
         ExprKind::InRange { value, int } => format!("(in {} {})", int.name().replace(' ', "_"), show(value)),
+        ExprKind::PrivateIndex { index, length } => format!("(private_index {length} {})", show(index)),
     }
 }
 

@@ -95,6 +95,8 @@ pub enum EvalError {
     NonPositiveAmount { divisor: BigInt, span: Span },
     /// A read of a cell outside its array.
     OutOfBounds { array: ArrayId, index: BigInt, size: usize, span: Span },
+    /// An index outside a private array of `length` cells ([`ExprKind::PrivateIndex`]).
+    OutsidePrivateArray { index: BigInt, length: u32, span: Span },
     /// Something the environment cannot give: a variable without a value, memory outside an
     /// array, `\old` outside a kernel. The environment says which, at the span.
     Unavailable { span: Span, what: String },
@@ -278,6 +280,14 @@ impl<'p> Evaluator<'p> {
                 let exact = result.as_int(span)?;
                 if *exact < least || *exact > greatest {
                     return Err(EvalError::Overflow { value: exact.clone(), int: *int, span });
+                }
+                result
+            }
+            ExprKind::PrivateIndex { index, length } => {
+                let result = self.in_scope(index, env, bound)?;
+                let exact = result.as_int(span)?;
+                if exact.sign() == num_bigint::Sign::Minus || *exact >= BigInt::from(*length) {
+                    return Err(EvalError::OutsidePrivateArray { index: exact.clone(), length: *length, span });
                 }
                 result
             }

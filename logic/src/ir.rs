@@ -589,6 +589,9 @@ impl Expr {
             }
             ExprKind::Old(inner) => ExprKind::Old(recurse(inner)),
             ExprKind::InRange { value, int } => ExprKind::InRange { value: recurse(value), int: *int },
+            ExprKind::PrivateIndex { index, length } => {
+                ExprKind::PrivateIndex { index: recurse(index), length: *length }
+            }
         };
         Expr { kind, ty: self.ty, span: self.span }
     }
@@ -623,9 +626,10 @@ impl Expr {
         match &self.kind {
             ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Builtin(_) | ExprKind::Var(_) | ExprKind::Result => {}
             ExprKind::Read { index, .. } => out.push(index),
-            ExprKind::Unary { operand, .. } | ExprKind::Old(operand) | ExprKind::InRange { value: operand, .. } => {
-                out.push(operand)
-            }
+            ExprKind::Unary { operand, .. }
+            | ExprKind::Old(operand)
+            | ExprKind::InRange { value: operand, .. }
+            | ExprKind::PrivateIndex { index: operand, .. } => out.push(operand),
             ExprKind::Binary { lhs, rhs, .. } => out.extend([&**lhs, &**rhs]),
             ExprKind::Cond { cond, then_value, else_value } => out.extend([&**cond, &**then_value, &**else_value]),
             ExprKind::Call { args, .. } => out.extend(args),
@@ -689,6 +693,13 @@ pub enum ExprKind {
     InRange {
         value: Box<Expr>,
         int: MachineInt,
+    },
+    /// An index into a private array of C code, which lives in `length` private variables, one
+    /// per cell: its value is `index`'s, and it is well defined only when `0 <= index < length`
+    /// (`access.bounds`), because an access outside an array is undefined behaviour.
+    PrivateIndex {
+        index: Box<Expr>,
+        length: u32,
     },
 }
 

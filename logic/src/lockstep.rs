@@ -72,9 +72,10 @@ impl LockStep {
             // Kernel parameters are uniform; a bound variable is as safe as its range.
             ExprKind::Var(var) => !self.unsafe_variables.contains(var),
             ExprKind::Read { .. } => false,
-            ExprKind::Unary { operand, .. } | ExprKind::Old(operand) | ExprKind::InRange { value: operand, .. } => {
-                self.is_safe(operand)
-            }
+            ExprKind::Unary { operand, .. }
+            | ExprKind::Old(operand)
+            | ExprKind::InRange { value: operand, .. }
+            | ExprKind::PrivateIndex { index: operand, .. } => self.is_safe(operand),
             ExprKind::Binary { lhs, rhs, .. } => self.is_safe(lhs) && self.is_safe(rhs),
             ExprKind::Cond { cond, then_value, else_value } => {
                 self.is_safe(cond) && self.is_safe(then_value) && self.is_safe(else_value)
@@ -152,7 +153,9 @@ fn is_id_function(kernel: &Kernel, expr: &Expr, admitted: &dyn Fn(VarId) -> bool
     match &expr.kind {
         ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Builtin(_) => true,
         ExprKind::Var(var) => kernel.var(*var).kind == VarKind::KernelParam || admitted(*var),
-        ExprKind::Unary { operand, .. } | ExprKind::InRange { value: operand, .. } => recurse(operand),
+        ExprKind::Unary { operand, .. }
+        | ExprKind::InRange { value: operand, .. }
+        | ExprKind::PrivateIndex { index: operand, .. } => recurse(operand),
         ExprKind::Binary { lhs, rhs, .. } => recurse(lhs) && recurse(rhs),
         ExprKind::Cond { cond, then_value, else_value } => recurse(cond) && recurse(then_value) && recurse(else_value),
         ExprKind::Call { args, .. } => args.iter().all(recurse),

@@ -125,8 +125,9 @@ impl<'k> Context<'k> {
                 self.sums.borrow_mut().application(go(lower), go(upper), &name, &translated, &types)
             }
             ExprKind::Old(inner) => self.value(inner, true),
-            // A machine result is its exact value; `arith.overflow` checks its range (E19).
-            ExprKind::InRange { value, .. } => go(value),
+            // A machine result is its exact value; `arith.overflow` checks its range (E19), and
+            // `access.bounds` a private array's index.
+            ExprKind::InRange { value, .. } | ExprKind::PrivateIndex { index: value, .. } => go(value),
         }
     }
 
@@ -184,6 +185,9 @@ impl<'k> Context<'k> {
                     Expr::binary(BinaryOp::Le, Expr::Int(least), value.clone()),
                     Expr::binary(BinaryOp::Le, value, Expr::Int(greatest)),
                 )
+            }
+            Requirement::BelowLength { index, length } => {
+                in_bounds(&self.translate(index), Expr::int(i64::from(*length)))
             }
             Requirement::Positive(divisor) => Expr::binary(BinaryOp::Ge, self.translate(divisor), Expr::int(1)),
             Requirement::Precondition { function, args, clause } => {
@@ -293,7 +297,7 @@ impl FunctionContext<'_> {
             // The resolver keeps memory, thread ids and `\old` out of pure functions; should one
             // arrive anyway, it stands for nothing known.
             ExprKind::Read { .. } | ExprKind::Builtin(_) | ExprKind::Old(_) => Expr::var(names::UNKNOWN),
-            ExprKind::InRange { value, .. } => go(value),
+            ExprKind::InRange { value, .. } | ExprKind::PrivateIndex { index: value, .. } => go(value),
         }
     }
 }

@@ -92,7 +92,9 @@ impl<'f> Lowerer<'f> {
             let value = self.typed(operand, Place::Code, lengths)?;
             values.push(self.convert(value, element, Place::Code, operand.span)?);
         }
-        let (array, index) = self.pointed_cell(&pointer, span)?;
+        let (storage, index) = self.pointed_cell(&pointer, span)?;
+        let array =
+            self.shared_array(storage, "an atomic operation on private memory", "update the variable itself", span)?;
         // `old = a[i];`
         self.fresh += 1;
         let old_name = format!("\\old@{name}{}", self.fresh);

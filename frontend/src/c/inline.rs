@@ -233,7 +233,7 @@ impl<'f> Lowerer<'f> {
                 Argument::Array { symbol, offset, length } => {
                     let symbol = match (*symbol, offset) {
                         (
-                            Symbol::Array { element, inner_dimensions, name: array, vector, .. },
+                            Symbol::Array { element, inner_dimensions, storage, vector, .. },
                             Some((offset_name, value)),
                         ) => {
                             let offset_name = self.local_name(&offset_name);
@@ -245,7 +245,7 @@ impl<'f> Lowerer<'f> {
                             };
                             stmts.push(self.surface_stmt(kind, param.declarator.name.span)?);
                             let offset = self.node(surface::ExprKind::Name(offset_name), span)?;
-                            Symbol::Array { element, inner_dimensions, name: array, offset: Some(offset), vector }
+                            Symbol::Array { element, inner_dimensions, storage, offset: Some(offset), vector }
                         }
                         (symbol, _) => symbol,
                     };
@@ -396,9 +396,9 @@ impl<'f> Lowerer<'f> {
             return None;
         }
         let length = lengths.get(pointer.array).cloned();
-        let Pointer { element, name, base, index, .. } = pointer;
+        let Pointer { element, storage, base, index, .. } = pointer;
         let Some(index) = index else {
-            let symbol = Symbol::Array { element, inner_dimensions: Vec::new(), name, offset: base, vector: None };
+            let symbol = Symbol::Array { element, inner_dimensions: Vec::new(), storage, offset: base, vector: None };
             return Some(Argument::Array { symbol: Box::new(symbol), offset: None, length });
         };
         // A pointer into a pointer parameter: the offsets add up, and the length counts from
@@ -414,7 +414,7 @@ impl<'f> Lowerer<'f> {
             }
             None => (index, length),
         };
-        let symbol = Symbol::Array { element, inner_dimensions: Vec::new(), name, offset: None, vector: None };
+        let symbol = Symbol::Array { element, inner_dimensions: Vec::new(), storage, offset: None, vector: None };
         let offset_name = format!("{}.offset", param.declarator.name.name);
         Some(Argument::Array { symbol: Box::new(symbol), offset: Some((offset_name, offset)), length })
     }

@@ -22,7 +22,7 @@
 
 use crate::c::ast;
 use crate::c::integers::{self, CType, Value};
-use crate::c::lower::{ArrayCell, Lowerer, Place, Symbol};
+use crate::c::lower::{ArrayCell, Lowerer, Place, Storage, Symbol};
 use crate::pvl::ast as surface;
 use lockstep_logic::Span;
 
@@ -251,7 +251,15 @@ impl Lowerer<'_> {
                 );
                 return None;
             }
-            Some(Symbol::Array { name, element, .. }) => (name, element),
+            Some(Symbol::Array { storage: Storage::Memory(name), element, .. }) => (name, element),
+            Some(Symbol::Array { storage: Storage::Private(_), .. }) => {
+                self.unsupported(
+                    array_arg.span,
+                    format!("`{name}` of private memory"),
+                    "GPUVerify logs the accesses to global and local memory only",
+                );
+                return None;
+            }
             _ => {
                 self.unsupported(
                     array_arg.span,

@@ -21,7 +21,7 @@
 
 use crate::c::ast;
 use crate::c::integers::{self, CType, Integers};
-use crate::c::lower::{assigned_names, split_invariants, Lengths, Lowerer, Symbol};
+use crate::c::lower::{assigned_names, split_invariants, Lengths, Lowerer, Storage, Symbol};
 use crate::pvl::ast as surface;
 use lockstep_logic::Span;
 use std::collections::{BTreeMap, HashSet};
@@ -111,8 +111,9 @@ impl Lowerer<'_> {
     /// What C's types say of the integer variables the loop assigns: each lies in its type (a
     /// signed result is checked to, an unsigned one wraps), but the loop forgets their values, so
     /// it keeps this as one more invariant, proved like the others (at the loop's keyword). Without
-    /// it a counterexample could show an `int` beyond 2^31. A variable declared without a value
-    /// is left out: nothing says where its value lies before it is first assigned.
+    /// it a counterexample could show an `int` beyond 2^31. The cells of every private array in
+    /// scope count as assigned (a helper may write them through a pointer). A variable declared
+    /// without a value is left out: nothing says where its value lies before it is first assigned.
     fn type_invariant(&mut self, parts: &Loop<'_>, stmt: &ast::Stmt) -> Option<Option<surface::Clause>> {
         if self.integers == Integers::Mathematical {
             return Some(None);
@@ -123,14 +124,20 @@ impl Lowerer<'_> {
             let step = self.checked(ast::Stmt::new(ast::StmtKind::Expr(step.clone()), step.span))?;
             assigned_names(std::slice::from_ref(&step), &mut assigned);
         }
+        let private_cells = self.scopes.iter().flat_map(|scope| scope.values()).flat_map(|symbol| match symbol {
+            Symbol::Array { element: CType::Int(int), storage: Storage::Private(cells), .. } => {
+                cells.iter().map(|cell| (cell.clone(), *int)).collect()
+            }
+            _ => Vec::new(),
+        });
         let variables: BTreeMap<String, lockstep_logic::MachineInt> = assigned
             .iter()
             .filter_map(|name| match self.lookup(name) {
-                Some(Symbol::Scalar { ty: CType::Int(int), name, .. }) if !self.uninitialized.contains(name) => {
-                    Some((name.clone(), *int))
-                }
+                Some(Symbol::Scalar { ty: CType::Int(int), name, .. }) => Some((name.clone(), *int)),
                 _ => None,
             })
+            .chain(private_cells)
+            .filter(|(name, _)| !self.uninitialized.contains(name))
             .collect();
         let keyword = match stmt.kind {
             ast::StmtKind::For { .. } => "for",

@@ -142,26 +142,42 @@ pub(super) enum Symbol {
     /// kernel never assigns after its declaration), and its name in the surface kernel.
     Scalar { ty: CType, interval: integers::Interval, name: String },
     /// An array: its element type, the sizes of its dimensions after the first (for the layout
-    /// by rows), the kernel's array it is, and where it starts in that array (a helper's
-    /// pointer parameter may point into an array: `f(a + k)`). An array of vectors has their
-    /// components for elements, and its `vector` type.
+    /// by rows), where its cells are, and where it starts there (a helper's pointer parameter
+    /// may point into an array: `f(a + k)`). An array of vectors has their components for
+    /// elements, and its `vector` type.
     Array {
         element: CType,
         inner_dimensions: Vec<surface::Expr>,
-        name: String,
+        storage: Storage,
         offset: Option<surface::Expr>,
         vector: Option<VectorType>,
     },
     /// A pointer variable: a private variable of the surface kernel (`name`) holds the index it
-    /// points to in the kernel's array `target`, which its first assignment fixes (a pointer
-    /// that would point into a second array is refused).
-    Pointer { element: CType, name: String, target: Option<String> },
+    /// points to in the cells `target`, which its first assignment fixes (a pointer that would
+    /// point into a second array is refused).
+    Pointer { element: CType, name: String, target: Option<Storage> },
     /// A scalar in local memory (`__local int x;`, `__shared__ int x;`): the one cell of the
     /// group's array `name`.
     Cell { element: CType, name: String },
     /// A private vector: one private scalar of the surface kernel for each component.
     Vector { ty: VectorType, names: Vec<String> },
 }
+
+/// Where the cells of an array are.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Storage {
+    /// The kernel's array of this name, in global or local memory.
+    Memory(String),
+    /// Private memory: one private variable of the surface kernel for each cell. A private array
+    /// (`int t[4];`) is one, and so is a private scalar whose address is taken (`&x`), of one
+    /// cell. An index that is not a constant picks its variable by cases, and must lie in the
+    /// array ([`surface::ExprKind::PrivateIndex`]).
+    Private(Vec<String>),
+}
+
+/// The most cells a private array may have: an access by an index that is not a constant is
+/// one case for each of them.
+pub(super) const PRIVATE_CELLS: u32 = 64;
 
 /// The C type of an integer literal: `int` (`unsigned` with a `u`) where it fits, else 64 bits.
 fn literal_type(value: &BigInt, unsigned: bool) -> MachineInt {
@@ -191,6 +207,13 @@ pub(super) enum Place {
 
 /// A cell of an array: the kernel's array, the index there, and the C type of the element.
 pub(super) type ArrayCell = (surface::Ident, surface::Expr, CType);
+
+/// A cell that code reads or writes: one in memory, or one of a private array (its cells'
+/// variables, the index among them, and the element type: [`Storage::Private`]).
+pub(super) enum Location {
+    Memory(ArrayCell),
+    Private(Vec<String>, surface::Expr, CType),
+}
 
 /// What a kernel's contract says of its arrays' lengths: `\pointer_length(a) == e`.
 pub(super) type Lengths = HashMap<String, surface::Expr>;
@@ -343,29 +366,38 @@ impl<'f> Lowerer<'f> {
         self.node(surface::ExprKind::Builtin(builtin), span)
     }
 
-    /// The array `name` denotes, with where it starts in the kernel's array: an array, a helper's
-    /// pointer parameter, a pointer variable that points somewhere, or a local scalar's cell.
+    /// The array `name` denotes, with where it starts in its cells: an array, a helper's pointer
+    /// parameter, a pointer variable that points somewhere, or a local scalar's cell.
     pub(super) fn array_of(&self, name: &str, span: Span) -> Option<Symbol> {
+        let flat = |element: CType, storage: Storage, offset: Option<surface::Expr>| Symbol::Array {
+            element,
+            inner_dimensions: Vec::new(),
+            storage,
+            offset,
+            vector: None,
+        };
         match self.lookup(name)? {
             symbol @ Symbol::Array { .. } => Some(symbol.clone()),
             Symbol::Pointer { element, name, target: Some(target) } => {
                 let offset = surface::Expr::new(surface::ExprKind::Name(name.clone()), span).ok();
-                Some(Symbol::Array {
-                    element: *element,
-                    inner_dimensions: Vec::new(),
-                    name: target.clone(),
-                    offset,
-                    vector: None,
-                })
+                Some(flat(*element, target.clone(), offset))
             }
-            Symbol::Cell { element, name } => Some(Symbol::Array {
-                element: *element,
+            Symbol::Cell { element, name } => Some(flat(*element, Storage::Memory(name.clone()), None)),
+            Symbol::Pointer { target: None, .. } | Symbol::Scalar { .. } | Symbol::Vector { .. } => None,
+        }
+    }
+
+    /// The array `&name` points into: [`Lowerer::array_of`], and a private scalar's one cell.
+    pub(super) fn addressed(&self, name: &str, span: Span) -> Option<Symbol> {
+        match self.lookup(name)? {
+            Symbol::Scalar { ty, name, .. } => Some(Symbol::Array {
+                element: *ty,
                 inner_dimensions: Vec::new(),
-                name: name.clone(),
+                storage: Storage::Private(vec![name.clone()]),
                 offset: None,
                 vector: None,
             }),
-            Symbol::Pointer { target: None, .. } | Symbol::Scalar { .. } | Symbol::Vector { .. } => None,
+            _ => self.array_of(name, span),
         }
     }
 
@@ -742,8 +774,8 @@ impl<'f> Lowerer<'f> {
             }
             None => size,
         };
-        let symbol =
-            Symbol::Array { element: element_type, inner_dimensions, name: name.name.clone(), offset: None, vector };
+        let storage = Storage::Memory(name.name.clone());
+        let symbol = Symbol::Array { element: element_type, inner_dimensions, storage, offset: None, vector };
         self.declare(&name.name, symbol);
         parts.members.push(surface::Member::Arrays {
             memory,
@@ -1215,6 +1247,10 @@ impl<'f> Lowerer<'f> {
         let mut lowered = Vec::new();
         let mut ok = true;
         for (declarator, init) in &declaration.declarators {
+            if declarator.pointers == 0 && is_local_memory(&declaration.specifiers) {
+                // Declared for the group already ([`Lowerer::shared_arrays`]).
+                continue;
+            }
             if declarator.pointers == 1 && declarator.dimensions.is_empty() {
                 match self.pointer_variable(declarator, ty, init.as_ref(), lengths) {
                     Some(stmt) => lowered.push(stmt),
@@ -1222,11 +1258,19 @@ impl<'f> Lowerer<'f> {
                 }
                 continue;
             }
-            if declarator.pointers > 0 || !declarator.dimensions.is_empty() {
+            if declarator.pointers == 0 && !declarator.dimensions.is_empty() {
+                let ty_span = declaration.specifiers.ty.span;
+                match self.private_array(declarator, ty, ty_span, init.as_ref(), lengths) {
+                    Some(stmts) => lowered.extend(stmts),
+                    None => ok = false,
+                }
+                continue;
+            }
+            if declarator.pointers > 0 {
                 self.unsupported(
                     declarator.span,
-                    "a private array or a pointer to pointers",
-                    "keep private values in scalars, or use local or global memory",
+                    "a private array of pointers or a pointer to pointers",
+                    "point into one array with each pointer variable",
                 );
                 ok = false;
                 continue;
@@ -1331,14 +1375,14 @@ impl<'f> Lowerer<'f> {
         self.surface_stmt(kind, declarator.span)
     }
 
-    /// Where a pointer value points, for a pointer variable of `element`s: the kernel's array and
+    /// Where a pointer value points, for a pointer variable of `element`s: its array's cells and
     /// the index there.
     fn pointer_value(
         &mut self,
         value: &ast::Expr,
         element: CType,
         lengths: &Lengths,
-    ) -> Option<(String, surface::Expr)> {
+    ) -> Option<(Storage, surface::Expr)> {
         if matches!(&value.kind, ast::ExprKind::Name(name) if name == "NULL") {
             self.unsupported(value.span, "a null pointer", "point the pointer into an array");
             return None;
@@ -1347,8 +1391,7 @@ impl<'f> Lowerer<'f> {
         if !self.points_to(&pointer, element, "the pointer", value.span) {
             return None;
         }
-        let (array, index) = self.pointed_cell(&pointer, value.span)?;
-        Some((array.name, index))
+        self.pointed_cell(&pointer, value.span)
     }
 
     /// `p = e;` to a pointer variable: it now points where `e` does, in the one array it may point
@@ -1634,7 +1677,7 @@ impl<'f> Lowerer<'f> {
                     }
                     vectors::Component::Memory(cell) => {
                         let cell = self.location(&cell, Place::Code, lengths)?;
-                        self.write_cell(cell, &assigned, span, lengths)?
+                        self.write_location(cell, &assigned, span, lengths)?
                     }
                     vectors::Component::Value(_) => {
                         self.unsupported(
@@ -1651,7 +1694,7 @@ impl<'f> Lowerer<'f> {
             }
             ast::ExprKind::Name(name) if matches!(self.lookup(name), Some(Symbol::Cell { .. })) => {
                 let cell = self.location_at(target, &[], None, span, Place::Code, lengths)?;
-                self.write_cell(cell, &assigned, span, lengths)?
+                self.write_location(cell, &assigned, span, lengths)?
             }
             ast::ExprKind::Name(name) => {
                 let (ty, name) = match self.lookup(name) {
@@ -1663,7 +1706,7 @@ impl<'f> Lowerer<'f> {
             }
             ast::ExprKind::Index { .. } | ast::ExprKind::Unary { op: ast::UnaryOp::Deref, .. } => {
                 let cell = self.location(target, Place::Code, lengths)?;
-                self.write_cell(cell, &assigned, span, lengths)?
+                self.write_location(cell, &assigned, span, lengths)?
             }
             _ => {
                 self.unsupported(
@@ -1712,6 +1755,50 @@ impl<'f> Lowerer<'f> {
         }
     }
 
+    /// The value a cell holds, in memory or private.
+    fn read_location(&mut self, location: Location, place: Place, span: Span) -> Option<Value> {
+        match location {
+            Location::Memory(cell) => self.read_cell(cell, place, span),
+            Location::Private(cells, index, element) => self.read_private(&cells, index, element, span),
+        }
+    }
+
+    /// The write of `assigned`, converted to the cell's type, into a cell in memory or private.
+    fn write_location(
+        &mut self,
+        location: Location,
+        assigned: &ast::Expr,
+        span: Span,
+        lengths: &Lengths,
+    ) -> Option<surface::StmtKind> {
+        match location {
+            Location::Memory(cell) => self.write_cell(cell, assigned, span, lengths),
+            Location::Private(cells, index, element) => {
+                let value = self.value(assigned, element, lengths)?;
+                self.write_private(&cells, index, value, span)
+            }
+        }
+    }
+
+    /// The cell in memory a permission is held on, or a diagnostic where it is private.
+    fn memory_location(&mut self, location: Location, span: Span) -> Option<ArrayCell> {
+        match location {
+            Location::Memory(cell) => Some(cell),
+            Location::Private(..) => {
+                self.no_permission_here(span, "a cell of a private array".into());
+                None
+            }
+        }
+    }
+
+    /// `Perm(..)` of something that is not memory: permissions are of memory.
+    fn no_permission_here(&mut self, span: Span, what: String) {
+        self.diagnostics.push(
+            Diagnostic::error(Code::PermissionLocation, format!("{what} is not a cell of memory"), span, "not an array cell")
+                .with_help("permissions are held on cells of global and local memory: `Perm(&a[i], q)`; private variables need none"),
+        );
+    }
+
     /// The value a cell holds. A cell of a `bool` array holds 1 or 0, as C stores a `bool`, and
     /// reads as whether it is not 0.
     fn read_cell(&mut self, cell: ArrayCell, place: Place, span: Span) -> Option<Value> {
@@ -1752,7 +1839,7 @@ impl<'f> Lowerer<'f> {
     }
 
     /// An array element being written or read: the array and the (row-major) index.
-    fn location(&mut self, expr: &ast::Expr, place: Place, lengths: &Lengths) -> Option<ArrayCell> {
+    fn location(&mut self, expr: &ast::Expr, place: Place, lengths: &Lengths) -> Option<Location> {
         // A component of an element of an array of vectors: `a[i].x`.
         let (expr, component) = match &expr.kind {
             ast::ExprKind::Member { base, field, arrow: false } if self.shape(base).is_some() => {
@@ -1789,7 +1876,7 @@ impl<'f> Lowerer<'f> {
         span: Span,
         place: Place,
         lengths: &Lengths,
-    ) -> Option<ArrayCell> {
+    ) -> Option<Location> {
         let ast::ExprKind::Name(name) = &base.kind else {
             let construct = match base.kind {
                 ast::ExprKind::Cast { .. } => "a pointer cast",
@@ -1799,9 +1886,9 @@ impl<'f> Lowerer<'f> {
             self.unsupported(base.span, construct, "index the array itself: `a[i + k]`");
             return None;
         };
-        let (element, inner_dimensions, array, offset, vector) = match self.array_of(name, base.span) {
-            Some(Symbol::Array { element, inner_dimensions, name, offset, vector }) => {
-                (element, inner_dimensions, name, offset, vector)
+        let (element, inner_dimensions, storage, offset, vector) = match self.array_of(name, base.span) {
+            Some(Symbol::Array { element, inner_dimensions, storage, offset, vector }) => {
+                (element, inner_dimensions, storage, offset, vector)
             }
             _ if matches!(self.lookup(name), Some(Symbol::Pointer { .. })) => {
                 self.unsupported(
@@ -1811,25 +1898,22 @@ impl<'f> Lowerer<'f> {
                 );
                 return None;
             }
-            _ => (CType::Int(integers::INT), Vec::new(), name.clone(), None, None),
+            _ => (CType::Int(integers::INT), Vec::new(), Storage::Memory(name.clone()), None, None),
         };
-        let array = surface::Ident { name: array, span: base.span };
+        let in_storage = |flat| match storage {
+            Storage::Memory(array) => {
+                Location::Memory((surface::Ident { name: array, span: base.span }, flat, element))
+            }
+            Storage::Private(cells) => Location::Private(cells, flat, element),
+        };
         if let (None, Some(Symbol::Cell { .. })) = (indices.first(), self.lookup(name)) {
             // `&x` of a local scalar: its one cell.
             let zero = self.int(0, span)?;
-            return Some((array, zero, element));
+            return Some(in_storage(zero));
         }
         let Some(first) = indices.first() else {
             // `Perm(&x, q)` of a variable: permissions are of memory.
-            self.diagnostics.push(
-                Diagnostic::error(
-                    Code::PermissionLocation,
-                    format!("`{name}` is not a cell of an array"),
-                    span,
-                    "not an array cell",
-                )
-                .with_help("permissions are held on cells of global and local memory: `Perm(&a[i], q)`; private variables need none"),
-            );
+            self.no_permission_here(span, format!("`{name}`"));
             return None;
         };
         let flat = if indices.len() == inner_dimensions.len() + 1 {
@@ -1874,7 +1958,7 @@ impl<'f> Lowerer<'f> {
                 return None;
             }
         };
-        Some((array, flat, element))
+        Some(in_storage(flat))
     }
 
     pub(super) fn index(&mut self, index: &ast::Expr, place: Place, lengths: &Lengths) -> Option<surface::Expr> {
@@ -1934,7 +2018,7 @@ impl<'f> Lowerer<'f> {
                 match self.lookup(name) {
                     Some(Symbol::Cell { .. }) => {
                         let cell = self.location_at(expr, &[], None, span, place, lengths)?;
-                        return self.read_cell(cell, place, span);
+                        return self.read_location(cell, place, span);
                     }
                     Some(Symbol::Pointer { .. }) => {
                         self.unsupported(span, format!("the pointer `{name}` as a value"), "index the pointer: `p[i]`");
@@ -1960,7 +2044,7 @@ impl<'f> Lowerer<'f> {
             }
             ast::ExprKind::Index { .. } | ast::ExprKind::Unary { op: ast::UnaryOp::Deref, .. } => {
                 let cell = self.location(expr, place, lengths)?;
-                self.read_cell(cell, place, span)
+                self.read_location(cell, place, span)
             }
             ast::ExprKind::Member { base, field, arrow: false } if self.shape(base).is_some() => {
                 match self.component(base, field)? {
@@ -1970,7 +2054,7 @@ impl<'f> Lowerer<'f> {
                     }
                     vectors::Component::Memory(cell) => {
                         let cell = self.location(&cell, place, lengths)?;
-                        self.read_cell(cell, place, span)
+                        self.read_location(cell, place, span)
                     }
                     vectors::Component::Value(component) => self.typed(&component, place, lengths),
                 }
@@ -2105,7 +2189,8 @@ impl<'f> Lowerer<'f> {
                 let amount = self.expr(amount, place, lengths)?;
                 let mut permissions: Option<surface::Expr> = None;
                 for cell in &cells {
-                    let (array, index, _) = self.location(cell, place, lengths)?;
+                    let location = self.location(cell, place, lengths)?;
+                    let (array, index, _) = self.memory_location(location, cell.span)?;
                     let cell = self.node(surface::ExprKind::Index { array, index: Box::new(index) }, cell.span)?;
                     let kind = surface::ExprKind::Perm {
                         style: surface::PermStyle::Fraction,
@@ -2262,7 +2347,8 @@ impl<'f> Lowerer<'f> {
                 let lower = self.binary(surface::BinaryOp::Le, zero, lowered_index.clone(), span)?;
                 let upper = self.binary(surface::BinaryOp::Lt, lowered_index, length, span)?;
                 let in_bounds = self.binary(surface::BinaryOp::And, lower, upper, span)?;
-                let (array, cell, _) = self.location_at(array, &[index], None, span, Place::Annotation, lengths)?;
+                let location = self.location_at(array, &[index], None, span, Place::Annotation, lengths)?;
+                let (array, cell, _) = self.memory_location(location, span)?;
                 let location = self.node(surface::ExprKind::Index { array, index: Box::new(cell) }, span)?;
                 let amount = self.expr(amount, Place::Annotation, lengths)?;
                 let perm = self.node(
@@ -3189,6 +3275,17 @@ fn flatten(stmt: &ast::Stmt) -> Vec<ast::Stmt> {
 
 /// The names that statements assign, anywhere in them.
 pub(super) fn assigned_names(stmts: &[ast::Stmt], out: &mut HashSet<String>) {
+    // A variable whose address is taken may be written through the pointer.
+    fn address_taken(expr: &ast::Expr, out: &mut HashSet<String>) {
+        if let ast::ExprKind::Unary { op: ast::UnaryOp::AddressOf, operand } = &expr.kind {
+            if let ast::ExprKind::Name(name) = &operand.kind {
+                out.insert(name.clone());
+            }
+        }
+        for child in expr.kind.children() {
+            address_taken(child, out);
+        }
+    }
     fn in_expr(expr: &ast::Expr, out: &mut HashSet<String>) {
         let target = match &expr.kind {
             ast::ExprKind::Assign { target, value, .. } => {
@@ -3216,16 +3313,30 @@ pub(super) fn assigned_names(stmts: &[ast::Stmt], out: &mut HashSet<String>) {
     }
     for stmt in stmts {
         match &stmt.kind {
-            ast::StmtKind::Expr(expr) => in_expr(expr, out),
-            ast::StmtKind::If { then_branch, else_branch, .. } => {
+            ast::StmtKind::Expr(expr) => {
+                in_expr(expr, out);
+                address_taken(expr, out);
+            }
+            ast::StmtKind::Declaration(declaration) => {
+                for init in declaration.declarators.iter().filter_map(|(_, init)| init.as_ref()) {
+                    address_taken(init, out);
+                }
+            }
+            ast::StmtKind::Return(Some(value)) => address_taken(value, out),
+            ast::StmtKind::If { cond, then_branch, else_branch } => {
+                address_taken(cond, out);
                 assigned_names(std::slice::from_ref(then_branch), out);
                 assigned_names(else_branch.as_deref().map(std::slice::from_ref).unwrap_or_default(), out);
             }
-            ast::StmtKind::While { body, .. } | ast::StmtKind::DoWhile { body, .. } => {
+            ast::StmtKind::While { cond, body } | ast::StmtKind::DoWhile { body, cond } => {
+                address_taken(cond, out);
                 assigned_names(std::slice::from_ref(body), out)
             }
-            ast::StmtKind::For { init, step, body, .. } => {
+            ast::StmtKind::For { init, cond, step, body } => {
                 assigned_names(init.as_deref().map(std::slice::from_ref).unwrap_or_default(), out);
+                for expr in cond.iter().chain(step) {
+                    address_taken(expr, out);
+                }
                 if let Some(step) = step {
                     in_expr(step, out);
                 }
@@ -3388,10 +3499,26 @@ mod tests {
     }
 
     #[test]
+    fn a_permission_on_private_memory_is_an_error() {
+        let (code, message) = refusal("int t[2]; /*@ assert Perm(&t[0], read); @*/");
+        assert_eq!(
+            (code, message.as_str()),
+            (Code::PermissionLocation, "a cell of a private array is not a cell of memory")
+        );
+    }
+
+    #[test]
     fn constructs_outside_the_subset_are_named() {
         for (body, construct) in [
             ("local int L[4]; ((local char*)L)[0] = 1;", "a pointer cast"),
-            ("int b[2] = {1, 2};", "a private array or a pointer to pointers"),
+            ("int b[65];", "a private array of 65 cells (lockstep keeps 1 to 64 cells in private variables)"),
+            ("int n = a[0]; int b[n];", "a private array whose size is not a constant"),
+            ("int b[2] = {1, 2, 3};", "an initializer with more values than the array (or a row) has cells"),
+            ("int b[2][2] = {{1, 2, 3}};", "an initializer with more values than the array (or a row) has cells"),
+            ("int b[2] = a[0];", "this initializer of a private array"),
+            ("int x = 0; atomic_inc(&x);", "an atomic operation on private memory"),
+            ("global int* p[2];", "a private array of pointers or a pointer to pointers"),
+            ("int t[2]; __assert(__read(t));", "`__read` of private memory"),
             ("global int* p = NULL;", "a null pointer"),
             ("int f = CLK_LOCAL_MEM_FENCE; barrier(f);", "a barrier whose flags are a variable"),
             ("global int* p; p[0] = 1;", "the pointer `p` before it points into an array"),

@@ -19,6 +19,7 @@ pub mod lower;
 pub mod parser;
 mod pointers;
 pub mod preprocess;
+mod private;
 mod vectors;
 
 #[allow(clippy::all, unused_qualifications)]

@@ -1,10 +1,11 @@
-//! Pointers into arrays, as C code writes them: `a`, `a + k`, `k + a`, `a - k` and `&a[k]`, and
-//! these nested. A pointer is the array it points into and how far from that array's start; there
-//! are no pointer variables of their own, so a pointer always names its array.
+//! Pointers into arrays, as C code writes them: `a`, `a + k`, `k + a`, `a - k`, `&a[k]` and `&x`
+//! of a scalar, and these nested. A pointer is the array it points into and how far from that
+//! array's start; there are no pointer variables of their own, so a pointer always names its
+//! array (a private scalar is a private array of one cell: [`Storage::Private`]).
 
 use crate::c::ast;
 use crate::c::integers::CType;
-use crate::c::lower::{Lengths, Lowerer, Place, Symbol};
+use crate::c::lower::{Lengths, Lowerer, Place, Storage, Symbol};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::pvl::ast as surface;
 use lockstep_logic::Span;
@@ -14,10 +15,10 @@ pub(super) struct Pointer<'e> {
     /// The C name of the array (or helper's pointer parameter) it points into.
     pub(super) array: &'e str,
     pub(super) element: CType,
-    /// The kernel's array, in the surface kernel.
-    pub(super) name: String,
-    /// Where the named array starts in the kernel's array (a helper's pointer parameter may
-    /// point into it), `None` for its start.
+    /// Where the array's cells are.
+    pub(super) storage: Storage,
+    /// Where the named array starts in its cells (a helper's pointer parameter may point into
+    /// an array), `None` for its start.
     pub(super) base: Option<surface::Expr>,
     /// How far from the named array's start it points, `None` for 0.
     pub(super) index: Option<surface::Expr>,
@@ -32,8 +33,8 @@ impl<'f> Lowerer<'f> {
         lengths: &Lengths,
     ) -> Option<Pointer<'e>> {
         let mut steps = Vec::new();
-        let found = self.pointer(expr, &mut steps).and_then(|array| Some((array, self.array_of(array, expr.span)?)));
-        let Some((array, Symbol::Array { element, inner_dimensions, name, offset, vector })) = found else {
+        let found = self.pointer(expr, &mut steps).and_then(|array| Some((array, self.addressed(array, expr.span)?)));
+        let Some((array, Symbol::Array { element, inner_dimensions, storage, offset, vector })) = found else {
             self.unsupported(expr.span, what, "point into an array: `a`, `a + k` or `&a[k]`");
             return None;
         };
@@ -60,7 +61,7 @@ impl<'f> Lowerer<'f> {
                 (Some(sum), false) => self.binary(surface::BinaryOp::Sub, sum, step, expr.span)?,
             });
         }
-        Some(Pointer { array, element, name, base: offset, index })
+        Some(Pointer { array, element, storage, base: offset, index })
     }
 
     /// Whether a pointer points to `wanted`s, as `whose` pointer (`"the parameter"`) must; if
@@ -86,18 +87,32 @@ impl<'f> Lowerer<'f> {
         false
     }
 
-    /// The cell a pointer points to: its kernel array and the index there.
-    pub(super) fn pointed_cell(
-        &mut self,
-        pointer: &Pointer,
-        span: lockstep_logic::Span,
-    ) -> Option<(surface::Ident, surface::Expr)> {
+    /// The cell a pointer points to: where its array's cells are, and the index there.
+    pub(super) fn pointed_cell(&mut self, pointer: &Pointer, span: Span) -> Option<(Storage, surface::Expr)> {
         let index = match (&pointer.base, &pointer.index) {
             (Some(base), Some(index)) => self.binary(surface::BinaryOp::Add, base.clone(), index.clone(), span)?,
             (Some(only), None) | (None, Some(only)) => only.clone(),
             (None, None) => self.int(0, span)?,
         };
-        Some((surface::Ident { name: pointer.name.clone(), span }, index))
+        Some((pointer.storage.clone(), index))
+    }
+
+    /// The kernel's array of cells in memory the threads share, or a diagnostic naming `what`
+    /// (`"an atomic operation on private memory"`), which needs it, where they are private.
+    pub(super) fn shared_array(
+        &mut self,
+        storage: Storage,
+        what: &str,
+        help: &str,
+        span: Span,
+    ) -> Option<surface::Ident> {
+        match storage {
+            Storage::Memory(name) => Some(surface::Ident { name, span }),
+            Storage::Private(_) => {
+                self.unsupported(span, what, help);
+                None
+            }
+        }
     }
 
     /// The array a pointer expression points into, with the steps it takes from the array's
@@ -115,8 +130,10 @@ impl<'f> Lowerer<'f> {
                 Some(array)
             }
             ast::ExprKind::Unary { op: ast::UnaryOp::AddressOf, operand } => match &operand.kind {
-                // `&x` of a local scalar.
-                ast::ExprKind::Name(name) if matches!(self.lookup(name), Some(Symbol::Cell { .. })) => {
+                // `&x` of a scalar, in local or private memory.
+                ast::ExprKind::Name(name)
+                    if matches!(self.lookup(name), Some(Symbol::Cell { .. } | Symbol::Scalar { .. })) =>
+                {
                     Some(name.as_str())
                 }
                 ast::ExprKind::Index { base, index } => {

@@ -296,6 +296,12 @@ pub enum ExprKind {
         value: Box<Expr>,
         int: lockstep_logic::MachineInt,
     },
+    /// An index into a private array of `length` cells, which must lie in `[0, length)`
+    /// ([`lockstep_logic::ExprKind::PrivateIndex`]); made by the C lowering.
+    PrivateIndex {
+        index: Box<Expr>,
+        length: u32,
+    },
     Index {
         array: Ident,
         index: Box<Expr>,
@@ -369,9 +375,10 @@ impl ExprKind {
             | ExprKind::Builtin(_) => vec![],
             ExprKind::Index { index, .. } => vec![index],
             ExprKind::Call { args, .. } => args.iter().collect(),
-            ExprKind::Unary { operand, .. } | ExprKind::Old(operand) | ExprKind::InRange { value: operand, .. } => {
-                vec![operand]
-            }
+            ExprKind::Unary { operand, .. }
+            | ExprKind::Old(operand)
+            | ExprKind::InRange { value: operand, .. }
+            | ExprKind::PrivateIndex { index: operand, .. } => vec![operand],
             ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
             ExprKind::Cond { cond, then_value, else_value } => vec![cond, then_value, else_value],
             ExprKind::Quantifier { range, body, .. } | ExprKind::Sum { range, body, .. } => vec![range, body],

@@ -868,6 +868,10 @@ impl Resolver {
             ast::ExprKind::Name(name) => self.name(names, context, name, span),
             ast::ExprKind::Builtin(builtin) => self.builtin(context, *builtin, span),
             ast::ExprKind::InRange { value, int } => self.in_range(names, context, value, *int, span),
+            ast::ExprKind::PrivateIndex { index, length } => {
+                let index = self.expr(names, context, index, Some(Type::Int))?;
+                typed(ExprKind::PrivateIndex { index: Box::new(index), length: *length }, Type::Int)
+            }
             ast::ExprKind::Index { array, index } => {
                 let array = self.array_access(names, context, array);
                 let index = self.expr(names, context, index, Some(Type::Int));

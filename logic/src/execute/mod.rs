@@ -377,6 +377,9 @@ pub fn describe(error: &EvalError) -> String {
         EvalError::UnboundedQuantifier { .. } => "a quantifier whose range has no finite bounds".into(),
         EvalError::TooLarge { .. } => format!("a value of more than {} bits", crate::eval::MAX_VALUE_BITS),
         EvalError::OutOfBounds { index, size, .. } => format!("index {index} lies outside the array's {size} cells"),
+        EvalError::OutsidePrivateArray { index, length, .. } => {
+            format!("index {index} lies outside the private array's {length} cells")
+        }
         EvalError::NonPositiveAmount { divisor, .. } => format!("the permission amount divides by {divisor}"),
         EvalError::Unavailable { what, .. } => format!("{what} has no value here"),
         EvalError::IllTyped { .. } => "an operand of the wrong type".into(),
@@ -713,6 +716,11 @@ impl<'k> Machine<'k> {
                 ObligationId::AccessBounds,
                 span,
                 format!("reads `{}[{index}]`, outside its {size} cells", self.kernel.array(array).name),
+            ),
+            EvalError::OutsidePrivateArray { index, length, span } => failed(
+                ObligationId::AccessBounds,
+                span,
+                format!("indexes cell {index} of a private array of {length} cells"),
             ),
             other => Stop::Error(RunError::GaveUp { detail: describe(&other), span: None }),
         }

@@ -41,6 +41,8 @@ pub enum Requirement {
     NonZero(Expr),
     /// The value lies in the machine integer type's range.
     InRange { value: Expr, int: MachineInt },
+    /// `0 <= index < length`: an index into a private array ([`ExprKind::PrivateIndex`]).
+    BelowLength { index: Expr, length: u32 },
     /// The divisor of a permission amount `q \ d` is at least 1, so the amount lies in `(0, q]`.
     Positive(Expr),
     /// Precondition number `clause` of `function`, for these arguments.
@@ -399,6 +401,14 @@ impl Place<'_> {
                 );
                 let requirement = Requirement::InRange { value: operand(value), int: *int };
                 scope.emit(numbering, out, ObligationId::ArithOverflow, expr.span, requirement, message);
+            }
+            ExprKind::PrivateIndex { index, length } => {
+                self.walk(index, old, scope, numbering, out);
+                let message = format!(
+                    "this index might lie outside the private array's {length} cells (it must lie in [0, {length})): an access outside an array is undefined behaviour"
+                );
+                let requirement = Requirement::BelowLength { index: operand(index), length: *length };
+                scope.emit(numbering, out, ObligationId::AccessBounds, expr.span, requirement, message);
             }
         }
     }
