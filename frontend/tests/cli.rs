@@ -1045,6 +1045,18 @@ fn private_arrays_are_a_variable_per_cell() {
     );
 }
 
+/// `&`, `|` and `^` of any integers are exact, bit by bit: verify and run agree.
+#[test]
+fn bitwise_operators_are_exact() {
+    let file = "frontend/tests/verify/bits.cl";
+    let output = lockstep(&["verify", "--format", "json", file]);
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[("exact", "verified", &[]), ("partners", "verified", &[]), ("wrong", "failed", &["assert:34"])])
+    );
+    runs_find(file, &[("exact", None), ("partners", None), ("wrong", Some(34))]);
+}
+
 /// A launch has no global offset.
 #[test]
 fn the_global_offset_is_zero() {

@@ -265,6 +265,7 @@ const C_SEEDS: &[(&str, &str)] = &[
     ("fuzz.cl", include_str!("verify/shifts.cl")),
     ("fuzz.cl", include_str!("verify/olds.cl")),
     ("fuzz.cl", include_str!("verify/private.cl")),
+    ("fuzz.cl", include_str!("verify/bits.cl")),
 ];
 
 /// What must hold for every input: spans inside the text, rendering works, and a program is

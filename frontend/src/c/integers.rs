@@ -361,6 +361,66 @@ pub fn variable_shift(
     Ok(Value { expr: exact, ty: CType::Int(ty), interval })
 }
 
+/// C's bitwise operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bitwise {
+    And,
+    Or,
+    Xor,
+}
+
+/// `x & y`, `x | y` or `x ^ y` of values in `[0, 2^bits)`, bit by bit: the sum over each bit `k`
+/// of `2^k` where the operation gives 1 from the two bits `x / 2^k mod 2`. Exact, and linear: a
+/// division and a remainder by a constant for each bit, so no power of a variable reaches the
+/// solver. The operands are repeated for each bit, so they must have no effect of their own.
+pub fn bit_by_bit(
+    op: Bitwise,
+    x: &surface::Expr,
+    y: &surface::Expr,
+    bits: u32,
+    span: Span,
+) -> Result<surface::Expr, TooDeep> {
+    let bit = |value: &surface::Expr, k: u32| -> Result<surface::Expr, TooDeep> {
+        let shifted = match k {
+            0 => value.clone(),
+            _ => binary(surface::BinaryOp::Div, value.clone(), int_expr(&(BigInt::one() << k), span)?, span)?,
+        };
+        let remainder = binary(surface::BinaryOp::Mod, shifted, int(2, span)?, span)?;
+        binary(surface::BinaryOp::Eq, remainder, int(1, span)?, span)
+    };
+    let mut terms = Vec::new();
+    for k in 0..bits {
+        let combine = match op {
+            Bitwise::And => surface::BinaryOp::And,
+            Bitwise::Or => surface::BinaryOp::Or,
+            Bitwise::Xor => surface::BinaryOp::Ne,
+        };
+        let set = binary(combine, bit(x, k)?, bit(y, k)?, span)?;
+        let kind = surface::ExprKind::Cond {
+            cond: Box::new(set),
+            then_value: Box::new(int_expr(&(BigInt::one() << k), span)?),
+            else_value: Box::new(int(0, span)?),
+        };
+        terms.push(node(kind, span)?);
+    }
+    // A balanced sum, so that 64 bits nest 6 deep.
+    while terms.len() > 1 {
+        let mut pairs = Vec::new();
+        let mut rest = terms.into_iter();
+        while let Some(first) = rest.next() {
+            pairs.push(match rest.next() {
+                Some(second) => binary(surface::BinaryOp::Add, first, second, span)?,
+                None => first,
+            });
+        }
+        terms = pairs;
+    }
+    match terms.pop() {
+        Some(sum) => Ok(sum),
+        None => int(0, span),
+    }
+}
+
 /// The interval of an exact result, from its operands'.
 fn exact_interval(op: Arithmetic, lhs: &Interval, rhs: &Interval) -> Interval {
     match op {

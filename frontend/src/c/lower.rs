@@ -2641,15 +2641,78 @@ impl<'f> Lowerer<'f> {
         if is_bit(&lhs) && is_bit(&rhs) {
             return self.bit_operation(op, lhs, rhs, span, place);
         }
-        if op != ast::BinaryOp::BitAnd {
+        if matches!(lhs.ty, CType::Float(_)) || matches!(rhs.ty, CType::Float(_)) {
+            self.unsupported(span, format!("`{}` of floating-point values", op.symbol()), "C has no such operator");
+            return None;
+        }
+        let ty = integers::common(lhs.ty, rhs.ty);
+        let lhs = self.convert(lhs, CType::Int(ty), place, span)?;
+        let rhs = self.convert(rhs, CType::Int(ty), place, span)?;
+        let is_mask = |mask: &Value, value: &Value| {
+            let modulus: BigInt = &mask.interval.least + 1;
+            mask.interval.least == mask.interval.greatest
+                && modulus > BigInt::from(0)
+                && (&modulus & (&modulus - 1)) == BigInt::from(0)
+                && value.interval.least >= BigInt::from(0)
+        };
+        match op {
+            ast::BinaryOp::BitAnd if is_mask(&rhs, &lhs) => self.mask(lhs, &rhs.interval.least, ty, span),
+            ast::BinaryOp::BitAnd if is_mask(&lhs, &rhs) => self.mask(rhs, &lhs.interval.least, ty, span),
+            _ => self.bit_by_bit(op, lhs, rhs, ty, span, place),
+        }
+    }
+
+    /// `x & y`, `x | y` or `x ^ y` of integers of type `ty`, bit by bit
+    /// ([`integers::bit_by_bit`]): on the operands as unsigned values of `ty`'s width (two's
+    /// complement), and the result back in `ty`. The operands are repeated for each bit, so one
+    /// that reads memory is refused; so are operands that may be negative where integers do
+    /// not wrap (annotations, `--mathematical-integers`).
+    fn bit_by_bit(
+        &mut self,
+        op: ast::BinaryOp,
+        lhs: Value,
+        rhs: Value,
+        ty: MachineInt,
+        span: Span,
+        place: Place,
+    ) -> Option<Value> {
+        let symbol = op.symbol();
+        if reads_memory(&lhs.expr) || reads_memory(&rhs.expr) {
             self.unsupported(
                 span,
-                format!("`{}` of values other than 0 and 1", op.symbol()),
-                "lockstep reads `&`, `|` and `^` of comparisons, and `&` with a mask `2^k - 1`",
+                format!("`{symbol}` of a value read from memory"),
+                "read the value into a variable first: `int v = a[i]; v ^ k`",
             );
             return None;
         }
-        self.mask(lhs, rhs, span, place)
+        let unsigned = MachineInt { bits: ty.bits, signed: false };
+        let integers = self.integers(place);
+        let lhs = self.checked(integers::convert(lhs, CType::Int(unsigned), integers, span))?;
+        let rhs = self.checked(integers::convert(rhs, CType::Int(unsigned), integers, span))?;
+        let (_, greatest) = unsigned.bounds();
+        let in_width = |value: &Value| value.interval.within(&integers::Interval::new(0, greatest.clone()));
+        if !in_width(&lhs) || !in_width(&rhs) {
+            self.unsupported(
+                span,
+                format!("`{symbol}` of values that may be negative, where integers do not wrap"),
+                "keep the operands non-negative, or read the code with machine integers",
+            );
+            return None;
+        }
+        let bits_of = |value: &Value| u32::try_from(value.interval.greatest.bits()).unwrap_or(ty.bits);
+        let (bitwise, bits) = match op {
+            ast::BinaryOp::BitAnd => (integers::Bitwise::And, bits_of(&lhs).min(bits_of(&rhs))),
+            ast::BinaryOp::BitOr => (integers::Bitwise::Or, bits_of(&lhs).max(bits_of(&rhs))),
+            _ => (integers::Bitwise::Xor, bits_of(&lhs).max(bits_of(&rhs))),
+        };
+        let result = self.checked(integers::bit_by_bit(bitwise, &lhs.expr, &rhs.expr, bits, span))?;
+        let greatest = match bitwise {
+            integers::Bitwise::And => (&lhs.interval.greatest).min(&rhs.interval.greatest).clone(),
+            _ => (BigInt::from(1) << bits) - 1,
+        };
+        let value = Value { expr: result, ty: CType::Int(unsigned), interval: integers::Interval::new(0, greatest) };
+        // Back to a signed type: the same bits, two's complement.
+        self.checked(integers::convert(value, CType::Int(ty), Integers::Machine, span))
     }
 
     /// `a & b` as `a * b`, `a | b` as `a + b - a * b` and `a ^ b` as `a != b`, for `a` and `b`
@@ -2674,23 +2737,9 @@ impl<'f> Lowerer<'f> {
         Some(Value { expr: lowered, ty, interval: integers::Interval::new(0, 1) })
     }
 
-    /// `x & (2^k - 1)`: `x mod 2^k`, in the operands' common type (where `x` is non-negative).
-    fn mask(&mut self, lhs: Value, rhs: Value, span: Span, place: Place) -> Option<Value> {
-        let ty = integers::common(lhs.ty, rhs.ty);
-        let (value, mask) = if rhs.interval.least == rhs.interval.greatest { (lhs, rhs) } else { (rhs, lhs) };
-        let value = self.convert(value, CType::Int(ty), place, span)?;
-        let modulus: BigInt = &mask.interval.least + 1;
-        let is_mask = mask.interval.least == mask.interval.greatest
-            && modulus > BigInt::from(0)
-            && (&modulus & (&modulus - 1)) == BigInt::from(0);
-        if !is_mask || value.interval.least < BigInt::from(0) {
-            self.unsupported(
-                span,
-                "`&` other than with a constant mask `2^k - 1` of a non-negative value",
-                "write `x & 7` as `x % 8` for a non-negative `x`",
-            );
-            return None;
-        }
+    /// `x & (2^k - 1)`: `x mod 2^k`, in type `ty` (for a non-negative `x` of that type).
+    fn mask(&mut self, value: Value, mask: &BigInt, ty: MachineInt, span: Span) -> Option<Value> {
+        let modulus: BigInt = mask + 1;
         let divisor = self.int(modulus.clone(), span)?;
         let lowered = self.binary(surface::BinaryOp::Mod, value.expr, divisor, span)?;
         Some(Value {
@@ -3181,6 +3230,11 @@ const TWO_THREAD_PREDICATES: &[&str] = &[
 /// The first use of one of GPUVerify's [`TWO_THREAD_PREDICATES`] in an expression, or of
 /// `__same_group` (the pair's threads are in one group), or of the access logs unless
 /// `logs_kept`.
+/// Whether a lowered expression reads memory.
+fn reads_memory(expr: &surface::Expr) -> bool {
+    matches!(expr.kind, surface::ExprKind::Index { .. }) || expr.kind.children().into_iter().any(reads_memory)
+}
+
 fn two_thread_predicate(expr: &ast::Expr, logs_kept: bool) -> Option<&str> {
     match &expr.kind {
         ast::ExprKind::Call { function, .. }
@@ -3527,7 +3581,8 @@ mod tests {
                 "the pointer `p` pointing into a second array",
             ),
             ("global int* p = a; int x = p == a;", "the pointer `p` as a value"),
-            ("int x = a[0] | 1;", "`|` of values other than 0 and 1"),
+            ("int x = a[0] | 1;", "`|` of a value read from memory"),
+            ("float f = 1.0f; int x = 1 & f;", "`&` of floating-point values"),
             ("void v;", "the type `void`"),
             ("float f = 0.5f; while (f < 1.0f) { f = f * 2.0f; }", "a floating-point operation in a loop's condition"),
             ("/*@ assert 1.0f == 1.0f; @*/", "floating-point arithmetic or a floating-point constant in an annotation"),

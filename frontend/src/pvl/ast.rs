@@ -364,7 +364,8 @@ pub fn depth_of(child_depth: u32, span: Span) -> Result<u32, TooDeep> {
 }
 
 impl ExprKind {
-    fn children(&self) -> Vec<&Expr> {
+    /// The expressions directly inside this one.
+    pub fn children(&self) -> Vec<&Expr> {
         match self {
             ExprKind::Int(_)
             | ExprKind::Bool(_)
