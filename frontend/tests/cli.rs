@@ -1057,6 +1057,34 @@ fn bitwise_operators_are_exact() {
     runs_find(file, &[("exact", None), ("partners", None), ("wrong", Some(34))]);
 }
 
+/// Pointer variables that may point into several arrays or be `NULL`: an access through one is
+/// one case per array, and one through `NULL` fails `access.bounds`.
+#[test]
+fn pointers_may_point_into_several_arrays_or_none() {
+    let file = "frontend/tests/verify/pointer_targets.cl";
+    let output = lockstep(&["verify", "--format", "json", file]);
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[
+            ("choose", "verified", &[]),
+            ("null_store", "failed", &["access.bounds:23"]),
+            ("compare", "verified", &[]),
+            ("private_choice", "verified", &[]),
+            ("wrong_choice", "failed", &["assert:62"]),
+        ])
+    );
+    runs_find(
+        file,
+        &[
+            ("choose", None),
+            ("null_store", Some(23)),
+            ("compare", None),
+            ("private_choice", None),
+            ("wrong_choice", Some(62)),
+        ],
+    );
+}
+
 /// A launch has no global offset.
 #[test]
 fn the_global_offset_is_zero() {

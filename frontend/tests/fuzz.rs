@@ -266,6 +266,7 @@ const C_SEEDS: &[(&str, &str)] = &[
     ("fuzz.cl", include_str!("verify/olds.cl")),
     ("fuzz.cl", include_str!("verify/private.cl")),
     ("fuzz.cl", include_str!("verify/bits.cl")),
+    ("fuzz.cl", include_str!("verify/pointer_targets.cl")),
 ];
 
 /// What must hold for every input: spans inside the text, rendering works, and a program is

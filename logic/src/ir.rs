@@ -696,7 +696,8 @@ pub enum ExprKind {
     },
     /// An index into a private array of C code, which lives in `length` private variables, one
     /// per cell: its value is `index`'s, and it is well defined only when `0 <= index < length`
-    /// (`access.bounds`), because an access outside an array is undefined behaviour.
+    /// (`access.bounds`), because an access outside an array is undefined behaviour. With
+    /// `length` 0 it is an access through the null pointer, never well defined.
     PrivateIndex {
         index: Box<Expr>,
         length: u32,

@@ -11,7 +11,7 @@
 
 use crate::c::ast;
 use crate::c::integers::{self, CType, Value};
-use crate::c::lower::{Lengths, Lowerer, Place};
+use crate::c::lower::{Lengths, Lowerer, Place, Storage};
 use crate::pvl::ast as surface;
 use lockstep_logic::Span;
 use num_bigint::BigInt;
@@ -93,6 +93,15 @@ impl<'f> Lowerer<'f> {
             values.push(self.convert(value, element, Place::Code, operand.span)?);
         }
         let (storage, index) = self.pointed_cell(&pointer, span)?;
+        if storage == Storage::Null {
+            // Through the null pointer: the access fails, and the old value is arbitrary.
+            let (access, old_name) = self.null_access(index, span)?;
+            let old = self.node(surface::ExprKind::Name(old_name), span)?;
+            return Some((
+                vec![self.surface_stmt(access, span)?],
+                Value { expr: old, ty: element, interval: element.interval() },
+            ));
+        }
         let array =
             self.shared_array(storage, "an atomic operation on private memory", "update the variable itself", span)?;
         // `old = a[i];`

@@ -153,9 +153,9 @@ pub(super) enum Symbol {
         vector: Option<VectorType>,
     },
     /// A pointer variable: a private variable of the surface kernel (`name`) holds the index it
-    /// points to in the cells `target`, which its first assignment fixes (a pointer that would
-    /// point into a second array is refused).
-    Pointer { element: CType, name: String, target: Option<Storage> },
+    /// points to in its `targets`, which its assignments add to until it is first used (see
+    /// [`crate::c::pointers`]). With more than one, the variable `tag` holds which.
+    Pointer { element: CType, name: String, targets: Vec<Storage>, tag: Option<String>, used: bool },
     /// A scalar in local memory (`__local int x;`, `__shared__ int x;`): the one cell of the
     /// group's array `name`.
     Cell { element: CType, name: String },
@@ -173,6 +173,11 @@ pub(super) enum Storage {
     /// cell. An index that is not a constant picks its variable by cases, and must lie in the
     /// array ([`surface::ExprKind::PrivateIndex`]).
     Private(Vec<String>),
+    /// Where the null pointer points: no cell, so that every access through it fails.
+    Null,
+    /// One of `options` (none of them `Either`), the one at the position the private variable
+    /// `tag` holds: a pointer variable assigned pointers into several arrays.
+    Either { tag: String, options: Vec<Storage> },
 }
 
 /// The most cells a private array may have: an access by an index that is not a constant is
@@ -208,11 +213,26 @@ pub(super) enum Place {
 /// A cell of an array: the kernel's array, the index there, and the C type of the element.
 pub(super) type ArrayCell = (surface::Ident, surface::Expr, CType);
 
-/// A cell that code reads or writes: one in memory, or one of a private array (its cells'
-/// variables, the index among them, and the element type: [`Storage::Private`]).
+/// A cell that code reads or writes: one in memory, one of a private array (its cells'
+/// variables, the index among them, and the element type: [`Storage::Private`]), none (through
+/// the null pointer, at this index), or one of several ([`Storage::Either`]).
 pub(super) enum Location {
     Memory(ArrayCell),
     Private(Vec<String>, surface::Expr, CType),
+    Null(surface::Expr, CType),
+    Either { tag: String, options: Vec<Location> },
+}
+
+impl Location {
+    /// The C type of the cell.
+    fn element(&self) -> CType {
+        match self {
+            Location::Memory((_, _, element)) | Location::Private(_, _, element) | Location::Null(_, element) => {
+                *element
+            }
+            Location::Either { options, .. } => options.first().map_or(CType::Int(integers::INT), Location::element),
+        }
+    }
 }
 
 /// What a kernel's contract says of its arrays' lengths: `\pointer_length(a) == e`.
@@ -378,12 +398,16 @@ impl<'f> Lowerer<'f> {
         };
         match self.lookup(name)? {
             symbol @ Symbol::Array { .. } => Some(symbol.clone()),
-            Symbol::Pointer { element, name, target: Some(target) } => {
+            Symbol::Pointer { element, name, targets, tag, .. } if !targets.is_empty() => {
                 let offset = surface::Expr::new(surface::ExprKind::Name(name.clone()), span).ok();
-                Some(flat(*element, target.clone(), offset))
+                let storage = match tag {
+                    Some(tag) if targets.len() > 1 => Storage::Either { tag: tag.clone(), options: targets.clone() },
+                    _ => targets[0].clone(),
+                };
+                Some(flat(*element, storage, offset))
             }
             Symbol::Cell { element, name } => Some(flat(*element, Storage::Memory(name.clone()), None)),
-            Symbol::Pointer { target: None, .. } | Symbol::Scalar { .. } | Symbol::Vector { .. } => None,
+            Symbol::Pointer { .. } | Symbol::Scalar { .. } | Symbol::Vector { .. } => None,
         }
     }
 
@@ -402,7 +426,7 @@ impl<'f> Lowerer<'f> {
     }
 
     /// Replaces the symbol `name` stands for, in the scope that declares it.
-    fn redeclare(&mut self, name: &str, symbol: Symbol) {
+    pub(super) fn redeclare(&mut self, name: &str, symbol: Symbol) {
         if let Some(scope) = self.scopes.iter_mut().rev().find(|scope| scope.contains_key(name)) {
             scope.insert(name.to_string(), symbol);
         }
@@ -921,7 +945,7 @@ impl<'f> Lowerer<'f> {
 
     /// Lowers with `lower` an expression that may not run when its statement does (after `&&`,
     /// `||` or `?`): no helper call in it can be inlined before the statement.
-    fn conditionally<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
+    pub(super) fn conditionally<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
         let outer = std::mem::replace(&mut self.conditional, true);
         let lowered = lower(self);
         self.conditional = outer;
@@ -1253,7 +1277,7 @@ impl<'f> Lowerer<'f> {
             }
             if declarator.pointers == 1 && declarator.dimensions.is_empty() {
                 match self.pointer_variable(declarator, ty, init.as_ref(), lengths) {
-                    Some(stmt) => lowered.push(stmt),
+                    Some(stmts) => lowered.extend(stmts),
                     None => ok = false,
                 }
                 continue;
@@ -1346,80 +1370,6 @@ impl<'f> Lowerer<'f> {
             }
         }
         ok.then_some(lowered)
-    }
-
-    /// A pointer variable `T *p = e;`: a private variable holding the index `p` points to in its
-    /// array ([`Symbol::Pointer`]).
-    fn pointer_variable(
-        &mut self,
-        declarator: &ast::Declarator,
-        element: CType,
-        init: Option<&ast::Expr>,
-        lengths: &Lengths,
-    ) -> Option<surface::Stmt> {
-        let name = self.local_name(&declarator.name.name);
-        let (target, init) = match init {
-            Some(init) => {
-                let (target, index) = self.pointer_value(init, element, lengths)?;
-                (Some(target), Some(index))
-            }
-            None => (None, None),
-        };
-        self.declare(&declarator.name.name, Symbol::Pointer { element, name: name.clone(), target });
-        let kind = surface::StmtKind::Declare {
-            ty: surface::TypeName::Int,
-            ty_span: declarator.span,
-            name: surface::Ident { name, span: declarator.name.span },
-            init,
-        };
-        self.surface_stmt(kind, declarator.span)
-    }
-
-    /// Where a pointer value points, for a pointer variable of `element`s: its array's cells and
-    /// the index there.
-    fn pointer_value(
-        &mut self,
-        value: &ast::Expr,
-        element: CType,
-        lengths: &Lengths,
-    ) -> Option<(Storage, surface::Expr)> {
-        if matches!(&value.kind, ast::ExprKind::Name(name) if name == "NULL") {
-            self.unsupported(value.span, "a null pointer", "point the pointer into an array");
-            return None;
-        }
-        let pointer = self.points_into(value, "this pointer value", lengths)?;
-        if !self.points_to(&pointer, element, "the pointer", value.span) {
-            return None;
-        }
-        self.pointed_cell(&pointer, value.span)
-    }
-
-    /// `p = e;` to a pointer variable: it now points where `e` does, in the one array it may point
-    /// into.
-    fn pointer_assignment(
-        &mut self,
-        name: &str,
-        target: &ast::Expr,
-        assigned: &ast::Expr,
-        lengths: &Lengths,
-    ) -> Option<surface::StmtKind> {
-        let Some(Symbol::Pointer { element, name: variable, target: pointed }) = self.lookup(name).cloned() else {
-            return None;
-        };
-        let (array, index) = self.pointer_value(assigned, element, lengths)?;
-        match pointed {
-            Some(pointed) if pointed != array => {
-                self.unsupported(
-                    assigned.span,
-                    format!("the pointer `{name}` pointing into a second array"),
-                    "use one pointer variable for each array",
-                );
-                return None;
-            }
-            Some(_) => {}
-            None => self.redeclare(name, Symbol::Pointer { element, name: variable.clone(), target: Some(array) }),
-        }
-        Some(surface::StmtKind::Assign { target: surface::Ident { name: variable, span: target.span }, value: index })
     }
 
     /// How integers are read at a place: annotations are mathematical, code as the file asks.
@@ -1690,7 +1640,7 @@ impl<'f> Lowerer<'f> {
                 }
             }
             ast::ExprKind::Name(name) if matches!(self.lookup(name), Some(Symbol::Pointer { .. })) => {
-                self.pointer_assignment(name, target, &assigned, lengths)?
+                self.pointer_assignment(name, &assigned, lengths)?
             }
             ast::ExprKind::Name(name) if matches!(self.lookup(name), Some(Symbol::Cell { .. })) => {
                 let cell = self.location_at(target, &[], None, span, Place::Code, lengths)?;
@@ -1760,10 +1710,61 @@ impl<'f> Lowerer<'f> {
         match location {
             Location::Memory(cell) => self.read_cell(cell, place, span),
             Location::Private(cells, index, element) => self.read_private(&cells, index, element, span),
+            Location::Null(index, element) => {
+                let value = self.through_null(index, span)?;
+                let expr = match element {
+                    CType::Bool => {
+                        let zero = self.int(0, span)?;
+                        self.binary(surface::BinaryOp::Ne, value, zero, span)?
+                    }
+                    _ => value,
+                };
+                Some(Value { expr, ty: element, interval: element.interval() })
+            }
+            Location::Either { tag, options } => {
+                let mut values = Vec::new();
+                for option in options {
+                    values.push(self.read_location(option, place, span)?);
+                }
+                let mut picked = values.pop()?;
+                for (k, value) in values.into_iter().enumerate().rev() {
+                    let cond = self.is_option(&tag, k, span)?;
+                    let kind = surface::ExprKind::Cond {
+                        cond: Box::new(cond),
+                        then_value: Box::new(value.expr),
+                        else_value: Box::new(picked.expr),
+                    };
+                    picked = Value { expr: self.node(kind, span)?, ..picked };
+                }
+                Some(picked)
+            }
         }
     }
 
-    /// The write of `assigned`, converted to the cell's type, into a cell in memory or private.
+    /// An access at `index` through the null pointer: an index into no cell, whose
+    /// `access.bounds` check fails wherever the access may happen.
+    fn through_null(&mut self, index: surface::Expr, span: Span) -> Option<surface::Expr> {
+        self.node(surface::ExprKind::PrivateIndex { index: Box::new(index), length: 0 }, span)
+    }
+
+    /// An access through the null pointer as a statement, `int \null@n = ...;` (see
+    /// [`Lowerer::through_null`]), and the variable it declares.
+    pub(super) fn null_access(&mut self, index: surface::Expr, span: Span) -> Option<(surface::StmtKind, String)> {
+        self.fresh += 1;
+        let name = format!("\\null@{}", self.fresh);
+        let init = Some(self.through_null(index, span)?);
+        let ident = surface::Ident { name: name.clone(), span };
+        Some((surface::StmtKind::Declare { ty: surface::TypeName::Int, ty_span: span, name: ident, init }, name))
+    }
+
+    /// `tag == k`: a pointer that may point into several arrays points into its `k`th.
+    fn is_option(&mut self, tag: &str, k: usize, span: Span) -> Option<surface::Expr> {
+        let tag = self.node(surface::ExprKind::Name(tag.to_string()), span)?;
+        let k = self.int(k, span)?;
+        self.binary(surface::BinaryOp::Eq, tag, k, span)
+    }
+
+    /// The write of `assigned`, converted to the cell's type, into a cell.
     fn write_location(
         &mut self,
         location: Location,
@@ -1771,24 +1772,47 @@ impl<'f> Lowerer<'f> {
         span: Span,
         lengths: &Lengths,
     ) -> Option<surface::StmtKind> {
+        let value = self.value(assigned, location.element(), lengths)?;
+        self.write_value(location, value, span)
+    }
+
+    /// The write of `value` (of the cell's type) into a cell.
+    fn write_value(&mut self, location: Location, value: surface::Expr, span: Span) -> Option<surface::StmtKind> {
         match location {
-            Location::Memory(cell) => self.write_cell(cell, assigned, span, lengths),
-            Location::Private(cells, index, element) => {
-                let value = self.value(assigned, element, lengths)?;
-                self.write_private(&cells, index, value, span)
+            Location::Memory(cell) => self.write_cell(cell, value, span),
+            Location::Private(cells, index, _) => self.write_private(&cells, index, value, span),
+            Location::Null(index, _) => self.null_access(index, span).map(|(access, _)| access),
+            Location::Either { tag, options } => {
+                let mut otherwise: Option<Box<surface::Stmt>> = None;
+                let last = options.len().checked_sub(1)?;
+                for (k, option) in options.into_iter().enumerate().rev() {
+                    let write = self.write_value(option, value.clone(), span)?;
+                    let write = self.surface_stmt(write, span)?;
+                    otherwise = Some(Box::new(if k == last {
+                        write
+                    } else {
+                        let cond = self.is_option(&tag, k, span)?;
+                        let kind =
+                            surface::StmtKind::If { cond, then_branch: Box::new(write), else_branch: otherwise.take() };
+                        self.surface_stmt(kind, span)?
+                    }));
+                }
+                Some(otherwise?.kind)
             }
         }
     }
 
-    /// The cell in memory a permission is held on, or a diagnostic where it is private.
+    /// The cell in memory a permission is held on, or a diagnostic where it is elsewhere.
     fn memory_location(&mut self, location: Location, span: Span) -> Option<ArrayCell> {
-        match location {
-            Location::Memory(cell) => Some(cell),
-            Location::Private(..) => {
-                self.no_permission_here(span, "a cell of a private array".into());
-                None
+        let what = match location {
+            Location::Memory(cell) => return Some(cell),
+            Location::Private(..) => "a cell of a private array",
+            Location::Null(..) | Location::Either { .. } => {
+                "a cell through a pointer that may be null or point into several arrays"
             }
-        }
+        };
+        self.no_permission_here(span, what.into());
+        None
     }
 
     /// `Perm(..)` of something that is not memory: permissions are of memory.
@@ -1817,15 +1841,13 @@ impl<'f> Lowerer<'f> {
         Some(Value { expr: lowered, ty: element, interval: element.interval() })
     }
 
-    /// The write of `assigned`, converted to the cell's type, into the cell (a `bool` as 1 or 0).
+    /// The write of `value`, of the cell's type, into the cell (a `bool` as 1 or 0).
     fn write_cell(
         &mut self,
         (array, index, element): ArrayCell,
-        assigned: &ast::Expr,
+        value: surface::Expr,
         span: Span,
-        lengths: &Lengths,
     ) -> Option<surface::StmtKind> {
-        let value = self.value(assigned, element, lengths)?;
         self.log_access(Access::Write, &(array.clone(), index.clone(), element), span)?;
         let value = match element {
             // A `bool` is stored as the int 1 or 0.
@@ -1900,12 +1922,8 @@ impl<'f> Lowerer<'f> {
             }
             _ => (CType::Int(integers::INT), Vec::new(), Storage::Memory(name.clone()), None, None),
         };
-        let in_storage = |flat| match storage {
-            Storage::Memory(array) => {
-                Location::Memory((surface::Ident { name: array, span: base.span }, flat, element))
-            }
-            Storage::Private(cells) => Location::Private(cells, flat, element),
-        };
+        self.pointer_used(name);
+        let in_storage = |flat| Self::location_in(storage, flat, element, base.span);
         if let (None, Some(Symbol::Cell { .. })) = (indices.first(), self.lookup(name)) {
             // `&x` of a local scalar: its one cell.
             let zero = self.int(0, span)?;
@@ -2465,11 +2483,19 @@ impl<'f> Lowerer<'f> {
         let boolean = |lowered: Option<surface::Expr>| {
             lowered.map(|expr| Value { expr, ty: CType::Bool, interval: CType::Bool.interval() })
         };
-        // `a != NULL` holds for every array.
-        if matches!(op, C::Ne | C::Eq)
-            && [lhs, rhs].iter().any(|side| matches!(&side.kind, ast::ExprKind::Name(name) if name == "NULL"))
-        {
-            return boolean(self.node(surface::ExprKind::Bool(op == C::Ne), span));
+        // `p == q`, `a != NULL`: where pointers point.
+        if self.is_pointer(lhs) || self.is_pointer(rhs) {
+            let order = match op {
+                C::Eq | C::Ne => return self.pointer_comparison(op == C::Eq, lhs, rhs, span, lengths),
+                C::Lt => S::Lt,
+                C::Le => S::Le,
+                C::Gt => S::Gt,
+                C::Ge => S::Ge,
+                _ => S::Add,
+            };
+            if order != S::Add {
+                return self.pointer_order(order, lhs, rhs, span, place, lengths);
+            }
         }
         let integers = self.integers(place);
         let arithmetic = match op {
@@ -3573,14 +3599,18 @@ mod tests {
             ("int x = 0; atomic_inc(&x);", "an atomic operation on private memory"),
             ("global int* p[2];", "a private array of pointers or a pointer to pointers"),
             ("int t[2]; __assert(__read(t));", "`__read` of private memory"),
-            ("global int* p = NULL;", "a null pointer"),
+            ("global int* p = a; /*@ assert p < a; @*/", "`<` of pointers in an annotation"),
+            (
+                "local int s[2]; global int* p = a; if (a[0] > 0) { p = s; } atomic_inc(p);",
+                "an atomic operation through a pointer that may be null or point into several arrays",
+            ),
             ("int f = CLK_LOCAL_MEM_FENCE; barrier(f);", "a barrier whose flags are a variable"),
             ("global int* p; p[0] = 1;", "the pointer `p` before it points into an array"),
             (
-                "global int* p = a; local int s[2]; local int* q = s; p = q;",
-                "the pointer `p` pointing into a second array",
+                "global int* p = a; p[0] = 1; local int s[2]; p = s;",
+                "the pointer `p` pointing into another array after it is used",
             ),
-            ("global int* p = a; int x = p == a;", "the pointer `p` as a value"),
+            ("global int* p = a; int x = p;", "the pointer `p` as a value"),
             ("int x = a[0] | 1;", "`|` of a value read from memory"),
             ("float f = 1.0f; int x = 1 & f;", "`&` of floating-point values"),
             ("void v;", "the type `void`"),

@@ -717,6 +717,9 @@ impl<'k> Machine<'k> {
                 span,
                 format!("reads `{}[{index}]`, outside its {size} cells", self.kernel.array(array).name),
             ),
+            EvalError::OutsidePrivateArray { length: 0, span, .. } => {
+                failed(ObligationId::AccessBounds, span, "accesses memory through a null pointer".into())
+            }
             EvalError::OutsidePrivateArray { index, length, span } => failed(
                 ObligationId::AccessBounds,
                 span,

@@ -404,9 +404,12 @@ impl Place<'_> {
             }
             ExprKind::PrivateIndex { index, length } => {
                 self.walk(index, old, scope, numbering, out);
-                let message = format!(
-                    "this index might lie outside the private array's {length} cells (it must lie in [0, {length})): an access outside an array is undefined behaviour"
-                );
+                let message = match length {
+                    0 => "this access might be through a null pointer, which points to no cell".to_string(),
+                    _ => format!(
+                        "this index might lie outside the private array's {length} cells (it must lie in [0, {length})): an access outside an array is undefined behaviour"
+                    ),
+                };
                 let requirement = Requirement::BelowLength { index: operand(index), length: *length };
                 scope.emit(numbering, out, ObligationId::AccessBounds, expr.span, requirement, message);
             }
