@@ -75,6 +75,7 @@ codes! {
     UncheckedAssume => "warning::unchecked-assume": "an `assume`, which lockstep takes on trust",
     Vacuous => "warning::vacuous": "assumptions no state satisfies, after which everything holds vacuously",
     LeftOut => "warning::left-out": "a proof hint (GPUVerify's, or VerCors's ghost arguments) that lockstep leaves out: neither assumed nor checked",
+    VariableFlags => "warning::variable-flags": "a barrier flag that is a variable, taken to fence no memory",
 }
 
 impl fmt::Display for Code {

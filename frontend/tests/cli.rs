@@ -1071,6 +1071,8 @@ fn pointers_may_point_into_several_arrays_or_none() {
             ("compare", "verified", &[]),
             ("private_choice", "verified", &[]),
             ("wrong_choice", "failed", &["assert:62"]),
+            ("returned", "verified", &[]),
+            ("maybe_null", "failed", &["access.bounds:91"]),
         ])
     );
     runs_find(
@@ -1081,8 +1083,22 @@ fn pointers_may_point_into_several_arrays_or_none() {
             ("compare", None),
             ("private_choice", None),
             ("wrong_choice", Some(62)),
+            ("returned", None),
+            ("maybe_null", Some(91)),
         ],
     );
+}
+
+/// A barrier whose flags are a variable fences no memory, with a warning: a write before it and
+/// a read after it are a stale read, which constant flags order.
+#[test]
+fn a_barrier_whose_flags_are_a_variable_fences_nothing() {
+    let file = "frontend/tests/verify/variable_flags.cl";
+    let checked = json(&lockstep(&["check", "--format", "json", file]));
+    let warnings = &checked["files"][0]["warnings"];
+    assert_eq!(warnings[0]["code"], "warning::variable-flags", "{checked}");
+    assert_eq!(warnings[0]["line"], 8, "{checked}");
+    runs_find(file, &[("variable_flags", Some(9)), ("constant_flags", None)]);
 }
 
 /// A launch has no global offset.

@@ -82,6 +82,14 @@ impl<'f> Lowerer<'f> {
         if !self.runs_once_before(span, format!("a call of the helper function `{}` here", callee.name)) {
             return None;
         }
+        if self.returns_pointer(&callee.name) {
+            self.unsupported(
+                span,
+                format!("the pointer `{}` returns, as a value", callee.name),
+                "index the pointer, or assign it to a pointer variable",
+            );
+            return None;
+        }
         let (stmts, value) = self.inline(callee, args, span, lengths)?;
         let Some(value) = value else {
             self.no_value(&callee.name, span);
@@ -89,6 +97,41 @@ impl<'f> Lowerer<'f> {
         };
         self.before.get_or_insert_with(Vec::new).extend(stmts);
         Some(value)
+    }
+
+    /// Whether the helper `name` returns a pointer.
+    fn returns_pointer(&self, name: &str) -> bool {
+        self.helpers.get(name).is_some_and(|helper| helper.function.pointers > 0)
+    }
+
+    /// A call of a helper that returns a pointer, as a pointer value: its code runs before the
+    /// statement, and the pointer is the variable that receives its result, declared in the
+    /// caller's scope under that variable's name. `None` (without a diagnostic) if `expr` is no
+    /// such call.
+    pub(super) fn returned_pointer(&mut self, expr: &ast::Expr, lengths: &Lengths) -> Option<Option<String>> {
+        let ast::ExprKind::Call { function: callee, args } = &expr.kind else { return Some(None) };
+        if !self.returns_pointer(&callee.name) {
+            return Some(None);
+        }
+        if !self.runs_once_before(expr.span, format!("a call of the helper function `{}` here", callee.name)) {
+            return None;
+        }
+        let (stmts, value) = self.inline(callee, args, expr.span, lengths)?;
+        self.before.get_or_insert_with(Vec::new).extend(stmts);
+        match value.map(|value| value.expr.kind) {
+            Some(surface::ExprKind::Name(result)) if matches!(self.lookup(&result), Some(Symbol::Pointer { targets, .. }) if !targets.is_empty()) => {
+                Some(Some(result))
+            }
+            _ => {
+                // The body never returns a pointer.
+                self.unsupported(
+                    expr.span,
+                    format!("the pointer `{}` returns without a `return` of a pointer", callee.name),
+                    "return a pointer on every path",
+                );
+                None
+            }
+        }
     }
 
     /// A `void` function's call used as a value.
@@ -135,16 +178,17 @@ impl<'f> Lowerer<'f> {
             return None;
         }
         let body = function.body.as_ref()?;
-        if function.pointers > 0 {
+        if function.pointers > 1 {
             self.unsupported(
                 function.name.span,
-                format!("the helper function `{}` that returns a pointer", callee.name),
-                "return an index into the array instead",
+                format!("the helper function `{}` that returns a pointer to pointers", callee.name),
+                "return a pointer into an array of values",
             );
             return None;
         }
+        let returns_pointer = function.pointers == 1;
         let result = match function.specifiers.ty.base {
-            ast::BaseType::Void => None,
+            ast::BaseType::Void if !returns_pointer => None,
             _ => Some(self.c_type(&function.specifiers.ty)?),
         };
         // The arguments, in the caller's scope.
@@ -156,25 +200,45 @@ impl<'f> Lowerer<'f> {
         let suffix = format!("@{}{}", callee.name, self.fresh);
         let result = result.map(|ty| (format!("\\result{suffix}"), ty));
         let mut stmts = Vec::new();
+        // A pointer result is a pointer variable, with its tag ([`crate::c::pointers`]).
+        let tag = result.as_ref().filter(|_| returns_pointer).map(|(name, _)| format!("{name}.target"));
         if let Some((name, ty)) = &result {
-            let kind = surface::StmtKind::Declare {
-                ty: ty.surface(),
-                ty_span: function.specifiers.ty.span,
-                name: surface::Ident { name: name.clone(), span },
-                init: None,
-            };
-            stmts.push(self.surface_stmt(kind, span)?);
+            let ty = if returns_pointer { surface::TypeName::Int } else { ty.surface() };
+            for variable in std::iter::once(name).chain(&tag) {
+                let kind = surface::StmtKind::Declare {
+                    ty,
+                    ty_span: function.specifiers.ty.span,
+                    name: surface::Ident { name: variable.clone(), span },
+                    init: None,
+                };
+                stmts.push(self.surface_stmt(kind, span)?);
+            }
         }
         // The body sees its parameters only, as in C.
         let caller_scopes = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
+        let pointer_result = |name: &str, element| Symbol::Pointer {
+            element,
+            name: name.to_string(),
+            targets: Vec::new(),
+            tag: tag.clone(),
+            used: false,
+        };
+        if let (Some((name, element)), true) = (&result, returns_pointer) {
+            self.declare(RESULT_POINTER, pointer_result(name, *element));
+        }
         let mut assigned = HashSet::new();
         assigned_names(&body.stmts, &mut assigned);
         let caller_assigned = std::mem::replace(&mut self.assigned, assigned);
         self.inlining.push(Inlined { name: callee.name.clone(), suffix, result: result.clone() });
         let block = self.inlined_body(function, contract, &params, arguments, span);
         self.inlining.pop();
+        // What the body returned, for the caller to point with ([`Lowerer::returned_pointer`]).
+        let returned = self.lookup(RESULT_POINTER).cloned();
         self.assigned = caller_assigned;
         self.scopes = caller_scopes;
+        if let (Some((name, _)), Some(returned)) = (&result, returned) {
+            self.declare(name, returned);
+        }
         stmts.push(self.block_of(block?, span)?);
         let value = match result {
             Some((name, ty)) => {
@@ -429,6 +493,10 @@ impl<'f> Lowerer<'f> {
         let result = self.inlining.last().map(|inlined| inlined.result.clone());
         match (result, value) {
             (None | Some(None), None) => Some(Vec::new()),
+            (Some(Some(_)), Some(value)) if self.lookup(RESULT_POINTER).is_some() => {
+                let assignment = self.pointer_assignment(RESULT_POINTER, value, lengths)?;
+                Some(vec![self.surface_stmt(assignment, span)?])
+            }
             (Some(Some((name, ty))), Some(value)) => {
                 let value = self.value(value, ty, lengths)?;
                 let kind = surface::StmtKind::Assign { target: surface::Ident { name, span }, value };
@@ -463,6 +531,10 @@ impl<'f> Lowerer<'f> {
         }
     }
 }
+
+/// The C name under which an inlined helper's body sees the pointer variable that receives its
+/// result; no C name can be it.
+const RESULT_POINTER: &str = "\\result";
 
 impl Lowerer<'_> {
     /// A call of a function the file declares without a body (`int bar(int);`). Nothing says
@@ -560,9 +632,21 @@ mod tests {
             ),
             (
                 "global int* at(global int* p) { return p; }",
+                "a[0] = at(a);",
+                Code::Unsupported,
+                "the pointer `at` returns, as a value",
+            ),
+            (
+                "global int** at(global int* p) { return 0; }",
                 "at(a);",
                 Code::Unsupported,
-                "the helper function `at` that returns a pointer",
+                "the helper function `at` that returns a pointer to pointers",
+            ),
+            (
+                "global int* none(global int* p) { p[0] = 1; }",
+                "global int* q = none(a);",
+                Code::Unsupported,
+                "the pointer `none` returns without a `return` of a pointer",
             ),
             ("void set(global int* p) { p[0] = 1; }", "set(a[0]);", Code::Unsupported, "this pointer argument"),
             ("void nothing(void) { }", "a[0] = nothing();", Code::TypeMismatch, "`nothing` returns no value"),

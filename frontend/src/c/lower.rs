@@ -1683,13 +1683,18 @@ impl<'f> Lowerer<'f> {
                         ast::ExprKind::Name(word) if word == "CLK_GLOBAL_MEM_FENCE" => names.push(name("global")),
                         ast::ExprKind::Int { value, .. } if *value == BigInt::from(0) => {}
                         ast::ExprKind::Name(word) if !word.starts_with("CLK_") => {
-                            // A variable: the memories fenced would depend on its value.
-                            self.unsupported(
-                                flag.span,
-                                "a barrier whose flags are a variable",
-                                "write the flags as constants: `CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE`",
+                            // A variable: which memories it fences depends on its value, and
+                            // fencing fewer than it may is sound (a race or a permission that
+                            // moves across the barrier is then reported, never hidden).
+                            self.diagnostics.push(
+                                Diagnostic::warning(
+                                    Code::VariableFlags,
+                                    format!("the barrier flag `{word}` is a variable, taken to fence no memory"),
+                                    flag.span,
+                                    "fences nothing",
+                                )
+                                .with_help("write the flags as constants, `CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE`, for the barrier to fence them"),
                             );
-                            ok = false;
                         }
                         _ => {
                             self.diagnostics.push(
@@ -2023,6 +2028,12 @@ impl<'f> Lowerer<'f> {
             ast::ExprKind::InitList(_) => {
                 self.unsupported(span, "an initializer list", "let the threads write the array");
                 None
+            }
+            // OpenCL's fence flags as values, for a barrier whose flags are a variable.
+            ast::ExprKind::Name(name) if fence_flag_value(name).is_some() && self.lookup(name).is_none() => {
+                let value = BigInt::from(fence_flag_value(name)?);
+                let expr = self.int(value.clone(), span)?;
+                Some(Value { expr, ty: CType::Int(integers::UINT), interval: integers::Interval::exactly(&value) })
             }
             ast::ExprKind::Name(name) => {
                 if name == "NULL" && place == Place::Annotation {
@@ -3256,6 +3267,15 @@ const TWO_THREAD_PREDICATES: &[&str] = &[
 /// The first use of one of GPUVerify's [`TWO_THREAD_PREDICATES`] in an expression, or of
 /// `__same_group` (the pair's threads are in one group), or of the access logs unless
 /// `logs_kept`.
+/// The value of an OpenCL fence flag (`cl_mem_fence_flags`), as OpenCL's headers define it.
+fn fence_flag_value(name: &str) -> Option<u32> {
+    match name {
+        "CLK_LOCAL_MEM_FENCE" => Some(1),
+        "CLK_GLOBAL_MEM_FENCE" => Some(2),
+        _ => None,
+    }
+}
+
 /// Whether a lowered expression reads memory.
 fn reads_memory(expr: &surface::Expr) -> bool {
     matches!(expr.kind, surface::ExprKind::Index { .. }) || expr.kind.children().into_iter().any(reads_memory)
@@ -3604,7 +3624,6 @@ mod tests {
                 "local int s[2]; global int* p = a; if (a[0] > 0) { p = s; } atomic_inc(p);",
                 "an atomic operation through a pointer that may be null or point into several arrays",
             ),
-            ("int f = CLK_LOCAL_MEM_FENCE; barrier(f);", "a barrier whose flags are a variable"),
             ("global int* p; p[0] = 1;", "the pointer `p` before it points into an array"),
             (
                 "global int* p = a; p[0] = 1; local int s[2]; p = s;",

@@ -234,6 +234,13 @@ impl<'f> Lowerer<'f> {
             let index = pick(self, then_value.index, else_value.index)?;
             return Some(PointerValue { options, which, index });
         }
+        // A helper's result: the variable that receives it.
+        let returned = self.returned_pointer(value, lengths)?.map(|result| ast::Expr {
+            kind: ast::ExprKind::Name(result),
+            span: value.span,
+            depth: 1,
+        });
+        let value = returned.as_ref().unwrap_or(value);
         let pointer = self.points_into(value, "this pointer value", lengths)?;
         if !self.points_to(&pointer, element, "the pointer", value.span) {
             return None;

@@ -61,3 +61,32 @@ __kernel void wrong_choice(int c) {
   *y = 1;
   __assert(x == 1);
 }
+
+int* pick(int* p, int* q, int c) {
+  if (c > 0) {
+    return p;
+  }
+  return q;
+}
+
+__kernel void returned(int c) {
+  int x = 0;
+  int z = 0;
+  int* y = pick(&x, &z, c);
+  *y = 5;
+  __assert(c > 0 ==> x == 5);
+  __assert(c <= 0 ==> z == 5);
+}
+
+float* maybe(float* p, int c) {
+  if (c > 0) {
+    return p;
+  }
+  return NULL;
+}
+
+__kernel void maybe_null(int c) {
+  float v = 0;
+  float* y = maybe(&v, c);
+  y[0] = 1;
+}
