@@ -1101,6 +1101,18 @@ fn a_barrier_whose_flags_are_a_variable_fences_nothing() {
     runs_find(file, &[("variable_flags", Some(9)), ("constant_flags", None)]);
 }
 
+/// File-scope `__constant` arrays and variables: every kernel and helper reads them.
+#[test]
+fn constant_memory_is_read_by_every_thread() {
+    let file = "frontend/tests/verify/constants.cl";
+    let output = lockstep(&["verify", "--format", "json", file]);
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[("tables", "verified", &[]), ("outside", "failed", &["access.bounds:18"])])
+    );
+    runs_find(file, &[("tables", None), ("outside", Some(18))]);
+}
+
 /// A launch has no global offset.
 #[test]
 fn the_global_offset_is_zero() {

@@ -268,6 +268,7 @@ const C_SEEDS: &[(&str, &str)] = &[
     ("fuzz.cl", include_str!("verify/bits.cl")),
     ("fuzz.cl", include_str!("verify/pointer_targets.cl")),
     ("fuzz.cl", include_str!("verify/variable_flags.cl")),
+    ("fuzz.cl", include_str!("verify/constants.cl")),
 ];
 
 /// What must hold for every input: spans inside the text, rendering works, and a program is

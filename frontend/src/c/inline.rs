@@ -23,7 +23,7 @@ use crate::c::vectors::{self, VectorType};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::pvl::ast as surface;
 use lockstep_logic::Span;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// How deep calls may nest inside inlined helpers.
 const MAX_INLINING: usize = 16;
@@ -215,7 +215,7 @@ impl<'f> Lowerer<'f> {
             }
         }
         // The body sees its parameters only, as in C.
-        let caller_scopes = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
+        let caller_scopes = std::mem::replace(&mut self.scopes, vec![self.constant_symbols.clone()]);
         let pointer_result = |name: &str, element| Symbol::Pointer {
             element,
             name: name.to_string(),

@@ -237,7 +237,10 @@ impl Lowerer<'_> {
             return None;
         }
         let array = match &array_arg.kind {
-            ast::ExprKind::Name(array) => self.array_of(array, array_arg.span),
+            ast::ExprKind::Name(array) => {
+                self.pointer_used(array);
+                self.array_of(array, array_arg.span)
+            }
             _ => None,
         };
         // A pointer into an array asks about the array's log, whose offsets are from its start,

@@ -55,6 +55,8 @@ pub fn lower(
         assigned: HashSet::new(),
         helpers: HashMap::new(),
         prototypes: HashMap::new(),
+        constants: Vec::new(),
+        constant_symbols: HashMap::new(),
         uninitialized: HashSet::new(),
         exits: Vec::new(),
         inlining: Vec::new(),
@@ -250,6 +252,11 @@ pub(super) struct Lowerer<'f> {
     pub(super) helpers: HashMap<&'f str, Helper<'f>>,
     /// The functions the file declares without a body (`int bar(int);`).
     pub(super) prototypes: HashMap<&'f str, &'f ast::Function>,
+    /// The file's `__constant` variables and arrays, which every kernel starts by declaring as
+    /// private ones (see [`Lowerer::file_scope_declaration`]), and their symbols there, which
+    /// helpers see too.
+    constants: Vec<&'f ast::Declaration>,
+    pub(super) constant_symbols: HashMap<String, Symbol>,
     /// The scalars declared without a value (`int t;`), whose value need not lie in their type
     /// until they are assigned.
     pub(super) uninitialized: HashSet<String>,
@@ -442,8 +449,17 @@ impl<'f> Lowerer<'f> {
         }
     }
 
-    fn file_scope_declaration(&mut self, declaration: &ast::Declaration) {
+    /// A declaration outside any function: a `__constant` variable or array (OpenCL's program
+    /// scope, CUDA's `__constant__`) is read-only memory every thread sees alike, so each thread
+    /// may as well have its own copy: every kernel starts by declaring it as a private variable
+    /// or array ([`crate::c::private`]), with its initializer (one without is arbitrary, which
+    /// claims less). An assignment to it is an error, as in C.
+    fn file_scope_declaration(&mut self, declaration: &'f ast::Declaration) {
         if declaration.declarators.is_empty() {
+            return;
+        }
+        if declaration.specifiers.has(ast::Qualifier::Constant) {
+            self.constants.push(declaration);
             return;
         }
         self.unsupported(
@@ -882,8 +898,48 @@ impl<'f> Lowerer<'f> {
     }
 
     fn kernel_body(&mut self, body: &ast::Block, lengths: &Lengths) -> Option<surface::Block> {
-        let stmts = self.function_body(&body.stmts, lengths, body.span)?;
+        let mut stmts = Vec::new();
+        self.constant_symbols.clear();
+        for declaration in self.constants.clone() {
+            stmts.extend(self.declaration(declaration, lengths)?);
+            for (declarator, _) in &declaration.declarators {
+                let name = &declarator.name.name;
+                if let Some(symbol) = self.lookup(name).cloned() {
+                    self.constant_symbols.insert(name.clone(), symbol);
+                }
+            }
+        }
+        stmts.extend(self.function_body(&body.stmts, lengths, body.span)?);
         Some(surface::Block { stmts, span: body.span })
+    }
+
+    /// An assignment to a file-scope `__constant`: an error, as in C.
+    pub(super) fn assigns_constant(&mut self, target: &ast::Expr) -> bool {
+        let mut base = target;
+        while let ast::ExprKind::Index { base: inner, .. } | ast::ExprKind::Member { base: inner, .. } = &base.kind {
+            base = inner;
+        }
+        let ast::ExprKind::Name(name) = &base.kind else { return false };
+        // The name may be declared again in an inner scope, which is then what it means.
+        let variable = |symbol: Option<&Symbol>| match symbol {
+            Some(Symbol::Scalar { name, .. }) => Some(name.clone()),
+            Some(Symbol::Array { storage: Storage::Private(cells), .. }) => cells.first().cloned(),
+            _ => None,
+        };
+        let constant = variable(self.constant_symbols.get(name));
+        let is_constant = constant.is_some() && variable(self.lookup(name)) == constant;
+        if is_constant {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    Code::TypeMismatch,
+                    format!("an assignment to `{name}`, which is `__constant`"),
+                    target.span,
+                    "read-only",
+                )
+                .with_help("`__constant` memory is read-only: copy the value into a variable of its own"),
+            );
+        }
+        is_constant
     }
 
     pub(super) fn surface_stmt(&mut self, kind: surface::StmtKind, span: Span) -> Option<surface::Stmt> {
@@ -1615,6 +1671,9 @@ impl<'f> Lowerer<'f> {
             }
             (None, None) => return None,
         };
+        if self.assigns_constant(target) {
+            return None;
+        }
         if let Some(vector) = self.shape(target) {
             return self.vector_assignment(target, vector, &assigned, span, lengths);
         }
@@ -3596,6 +3655,19 @@ mod tests {
             assert_eq!(diagnostics.first().map(|diagnostic| diagnostic.code), Some(Code::Unsupported), "{formula}");
             assert_eq!(diagnostics[0].message, format!("{construct} is not supported"), "{formula}");
         }
+    }
+
+    #[test]
+    fn constant_memory_is_read_only() {
+        let text = "__constant int c[2] = {1, 2};\n__kernel void k() { int x = c[1]; c[0] = x; }";
+        let (_, diagnostics) = check(text, Dialect::OpenCl, Integers::Machine);
+        let messages: Vec<_> =
+            diagnostics.iter().map(|diagnostic| (diagnostic.code, diagnostic.message.as_str())).collect();
+        assert_eq!(messages, [(Code::TypeMismatch, "an assignment to `c`, which is `__constant`")]);
+        // A variable of the same name declared inside the kernel is its own.
+        let text = "__constant int c = 1;\n__kernel void k() { { int c = 2; c = 3; } }";
+        let (program, diagnostics) = check(text, Dialect::OpenCl, Integers::Machine);
+        assert!(program.is_some() && diagnostics.is_empty(), "{diagnostics:?}");
     }
 
     #[test]
