@@ -1031,6 +1031,7 @@ fn private_arrays_are_a_variable_per_cell() {
             ("through_pointers", "verified", &[]),
             ("written_through_pointer", "failed", &["assert:43"]),
             ("counts", "verified", &[]),
+            ("rows", "verified", &[]),
         ])
     );
     runs_find(
@@ -1041,6 +1042,7 @@ fn private_arrays_are_a_variable_per_cell() {
             ("through_pointers", None),
             ("written_through_pointer", Some(43)),
             ("counts", None),
+            ("rows", None),
         ],
     );
 }

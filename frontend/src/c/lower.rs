@@ -57,6 +57,7 @@ pub fn lower(
         prototypes: HashMap::new(),
         constants: Vec::new(),
         constant_symbols: HashMap::new(),
+        read_only: HashSet::new(),
         uninitialized: HashSet::new(),
         exits: Vec::new(),
         inlining: Vec::new(),
@@ -257,6 +258,8 @@ pub(super) struct Lowerer<'f> {
     /// helpers see too.
     constants: Vec<&'f ast::Declaration>,
     pub(super) constant_symbols: HashMap<String, Symbol>,
+    /// The private variables that hold the `__constant`s' values, which nothing may write.
+    read_only: HashSet<String>,
     /// The scalars declared without a value (`int t;`), whose value need not lie in their type
     /// until they are assigned.
     pub(super) uninitialized: HashSet<String>,
@@ -900,11 +903,35 @@ impl<'f> Lowerer<'f> {
     fn kernel_body(&mut self, body: &ast::Block, lengths: &Lengths) -> Option<surface::Block> {
         let mut stmts = Vec::new();
         self.constant_symbols.clear();
+        self.read_only.clear();
         for declaration in self.constants.clone() {
-            stmts.extend(self.declaration(declaration, lengths)?);
+            if self.vector_type(&declaration.specifiers.ty)?.is_some()
+                || declaration.declarators.iter().any(|(declarator, _)| declarator.pointers > 0)
+            {
+                self.unsupported(
+                    declaration.span,
+                    "a `__constant` vector or pointer",
+                    "declare `__constant` scalars and arrays of scalars",
+                );
+                return None;
+            }
+            // A kernel parameter of the same name hides the constant, as in C.
+            let mut declaration = declaration.clone();
+            declaration.declarators.retain(|(declarator, _)| self.lookup(&declarator.name.name).is_none());
+            stmts.extend(self.declaration(&declaration, lengths)?);
             for (declarator, _) in &declaration.declarators {
                 let name = &declarator.name.name;
-                if let Some(symbol) = self.lookup(name).cloned() {
+                let symbol = self.lookup(name).cloned();
+                match &symbol {
+                    Some(Symbol::Scalar { name, .. }) => {
+                        self.read_only.insert(name.clone());
+                    }
+                    Some(Symbol::Array { storage: Storage::Private(cells), .. }) => {
+                        self.read_only.extend(cells.iter().cloned());
+                    }
+                    _ => {}
+                }
+                if let Some(symbol) = symbol {
                     self.constant_symbols.insert(name.clone(), symbol);
                 }
             }
@@ -913,33 +940,17 @@ impl<'f> Lowerer<'f> {
         Some(surface::Block { stmts, span: body.span })
     }
 
-    /// An assignment to a file-scope `__constant`: an error, as in C.
-    pub(super) fn assigns_constant(&mut self, target: &ast::Expr) -> bool {
-        let mut base = target;
-        while let ast::ExprKind::Index { base: inner, .. } | ast::ExprKind::Member { base: inner, .. } = &base.kind {
-            base = inner;
+    /// A write to the variable `variable` of the surface kernel, which is an error where it
+    /// holds (a cell of) a file-scope `__constant`, as in C; whether it is.
+    pub(super) fn writes_constant(&mut self, variable: &str, span: Span) -> bool {
+        if !self.read_only.contains(variable) {
+            return false;
         }
-        let ast::ExprKind::Name(name) = &base.kind else { return false };
-        // The name may be declared again in an inner scope, which is then what it means.
-        let variable = |symbol: Option<&Symbol>| match symbol {
-            Some(Symbol::Scalar { name, .. }) => Some(name.clone()),
-            Some(Symbol::Array { storage: Storage::Private(cells), .. }) => cells.first().cloned(),
-            _ => None,
-        };
-        let constant = variable(self.constant_symbols.get(name));
-        let is_constant = constant.is_some() && variable(self.lookup(name)) == constant;
-        if is_constant {
-            self.diagnostics.push(
-                Diagnostic::error(
-                    Code::TypeMismatch,
-                    format!("an assignment to `{name}`, which is `__constant`"),
-                    target.span,
-                    "read-only",
-                )
+        self.diagnostics.push(
+            Diagnostic::error(Code::TypeMismatch, "a write to `__constant` memory", span, "read-only")
                 .with_help("`__constant` memory is read-only: copy the value into a variable of its own"),
-            );
-        }
-        is_constant
+        );
+        true
     }
 
     pub(super) fn surface_stmt(&mut self, kind: surface::StmtKind, span: Span) -> Option<surface::Stmt> {
@@ -1671,9 +1682,6 @@ impl<'f> Lowerer<'f> {
             }
             (None, None) => return None,
         };
-        if self.assigns_constant(target) {
-            return None;
-        }
         if let Some(vector) = self.shape(target) {
             return self.vector_assignment(target, vector, &assigned, span, lengths);
         }
@@ -1710,6 +1718,9 @@ impl<'f> Lowerer<'f> {
                     Some(Symbol::Scalar { ty, name, .. }) => (*ty, name.clone()),
                     _ => (CType::Int(integers::INT), name.clone()),
                 };
+                if self.writes_constant(&name, target.span) {
+                    return None;
+                }
                 let value = self.value(&assigned, ty, lengths)?;
                 surface::StmtKind::Assign { target: surface::Ident { name, span: target.span }, value }
             }
@@ -2773,6 +2784,16 @@ impl<'f> Lowerer<'f> {
         place: Place,
     ) -> Option<Value> {
         let symbol = op.symbol();
+        // Each operand is repeated once per bit, so an operand that is itself such a sum would
+        // grow the expression exponentially with the nesting (`a ^ b ^ c ^ d`).
+        if lhs.expr.depth > MAX_BITWISE_OPERAND_DEPTH || rhs.expr.depth > MAX_BITWISE_OPERAND_DEPTH {
+            self.unsupported(
+                span,
+                format!("`{symbol}` of an operand that is itself a bitwise operation of unknown values"),
+                "compute the inner operation into a variable first: `int t = a ^ b; t ^ c`",
+            );
+            return None;
+        }
         if reads_memory(&lhs.expr) || reads_memory(&rhs.expr) {
             self.unsupported(
                 span,
@@ -3326,6 +3347,10 @@ const TWO_THREAD_PREDICATES: &[&str] = &[
 /// The first use of one of GPUVerify's [`TWO_THREAD_PREDICATES`] in an expression, or of
 /// `__same_group` (the pair's threads are in one group), or of the access logs unless
 /// `logs_kept`.
+/// The deepest operand `&`, `|` or `^` expands bit by bit ([`Lowerer::bit_by_bit`]): deep enough
+/// for arithmetic on variables, too shallow for another bit-by-bit sum.
+const MAX_BITWISE_OPERAND_DEPTH: u32 = 12;
+
 /// The value of an OpenCL fence flag (`cl_mem_fence_flags`), as OpenCL's headers define it.
 fn fence_flag_value(name: &str) -> Option<u32> {
     match name {
@@ -3663,7 +3688,7 @@ mod tests {
         let (_, diagnostics) = check(text, Dialect::OpenCl, Integers::Machine);
         let messages: Vec<_> =
             diagnostics.iter().map(|diagnostic| (diagnostic.code, diagnostic.message.as_str())).collect();
-        assert_eq!(messages, [(Code::TypeMismatch, "an assignment to `c`, which is `__constant`")]);
+        assert_eq!(messages, [(Code::TypeMismatch, "a write to `__constant` memory")]);
         // A variable of the same name declared inside the kernel is its own.
         let text = "__constant int c = 1;\n__kernel void k() { { int c = 2; c = 3; } }";
         let (program, diagnostics) = check(text, Dialect::OpenCl, Integers::Machine);
@@ -3685,8 +3710,18 @@ mod tests {
             ("local int L[4]; ((local char*)L)[0] = 1;", "a pointer cast"),
             ("int b[65];", "a private array of 65 cells (lockstep keeps 1 to 64 cells in private variables)"),
             ("int n = a[0]; int b[n];", "a private array whose size is not a constant"),
-            ("int b[2] = {1, 2, 3};", "an initializer with more values than the array (or a row) has cells"),
-            ("int b[2][2] = {{1, 2, 3}};", "an initializer with more values than the array (or a row) has cells"),
+            ("int b[2] = {1, 2, 3};", "an initializer with more values than the array has cells"),
+            (
+                "int b[][2] = {1, 2, 3, 4, 5}; int c[2] = {1}; int d[3][32] = {1};",
+                "a private array of 96 cells (lockstep keeps 1 to 64 cells in private variables)",
+            ),
+            ("int b[2][2] = {{1, 2, 3}};", "an initializer whose braces do not match the array's rows"),
+            ("int g[2][3] = {1, {2}, 3};", "an initializer whose braces do not match the array's rows"),
+            ("int t[2] = {{1, 2}};", "an initializer whose braces do not match the array's rows"),
+            (
+                "int x = 1; int y = x ^ 2 ^ 3 ^ 4;",
+                "`^` of an operand that is itself a bitwise operation of unknown values",
+            ),
             ("int b[2] = a[0];", "this initializer of a private array"),
             ("int x = 0; atomic_inc(&x);", "an atomic operation on private memory"),
             ("global int* p[2];", "a private array of pointers or a pointer to pointers"),

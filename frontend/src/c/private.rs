@@ -32,18 +32,34 @@ impl Lowerer<'_> {
             }
             None => None,
         };
+        // The sizes, the first left 0 where the list gives it (`int t[][2] = {1, 2, 3, 4};`).
         let mut sizes = Vec::new();
         for (k, dimension) in declarator.dimensions.iter().enumerate() {
             let size = match (dimension, values) {
                 (Some(size), _) => self.private_size(size, lengths)?,
-                // `int t[] = {1, 2};`: as long as its list.
-                (None, Some(values)) if k == 0 => u32::try_from(values.len()).unwrap_or(u32::MAX),
+                (None, Some(_)) if k == 0 => 0,
                 (None, _) => {
                     self.unsupported(declarator.span, "a private array without a size", "give its size: `int t[4];`");
                     return None;
                 }
             };
             sizes.push(size);
+        }
+        let mut leaves = Vec::new();
+        if let Some(values) = values {
+            if !flatten_list(values, &sizes, &mut leaves) {
+                self.unsupported(
+                    declarator.span,
+                    "an initializer whose braces do not match the array's rows",
+                    "brace each row, `{{1, 2}, {3, 4}}`, or none, `{1, 2, 3, 4}`",
+                );
+                return None;
+            }
+        }
+        let row: usize = sizes.iter().skip(1).map(|size| *size as usize).product();
+        if sizes.first() == Some(&0) {
+            // As many rows as the list fills, the last one perhaps in part.
+            sizes[0] = u32::try_from(leaves.len().div_ceil(row.max(1))).unwrap_or(u32::MAX);
         }
         let cells = sizes.iter().try_fold(1u32, |cells, size| cells.checked_mul(*size)).unwrap_or(u32::MAX);
         if cells == 0 || cells > PRIVATE_CELLS {
@@ -56,16 +72,13 @@ impl Lowerer<'_> {
             );
             return None;
         }
-        let mut leaves = Vec::new();
-        if let Some(values) = values {
-            if !flatten_list(values, &sizes, &mut leaves) || leaves.len() > cells as usize {
-                self.unsupported(
-                    declarator.span,
-                    "an initializer with more values than the array (or a row) has cells",
-                    "give at most one value for each cell",
-                );
-                return None;
-            }
+        if leaves.len() > cells as usize {
+            self.unsupported(
+                declarator.span,
+                "an initializer with more values than the array has cells",
+                "give at most one value for each cell",
+            );
+            return None;
         }
         let base = self.local_name(&declarator.name.name);
         let mut names = Vec::new();
@@ -157,6 +170,9 @@ impl Lowerer<'_> {
             target: surface::Ident { name: cells[k].clone(), span },
             value: value.clone(),
         };
+        if cells.first().is_some_and(|cell| self.writes_constant(cell, span)) {
+            return None;
+        }
         if let Some(k) = constant_cell(cells, &index) {
             return Some(assign(k));
         }
@@ -193,26 +209,26 @@ fn constant_cell(cells: &[String], index: &surface::Expr) -> Option<usize> {
     value.to_usize().filter(|k| *k < cells.len())
 }
 
-/// The values of an initializer list for an array of dimensions `sizes`, in the order of the
-/// cells: a nested list (`{{1, 2}, {3}}`) fills one row, the rest of which is 0 (`None`), as in
-/// C. False where a row's list has more values than the row has cells.
+/// The values of an initializer list for an array of dimensions `sizes` (the first one unused),
+/// in the order of the cells: a braced list at the start of a row (`{{1, 2}, {3}}`) fills that
+/// row, the rest of which is 0 (`None`), as in C; braces around a scalar hold one value. False
+/// for braces elsewhere, or a row's list with more values than the row has cells, which lockstep
+/// refuses rather than guess C's reading.
 fn flatten_list<'e>(values: &'e [ast::Expr], sizes: &[u32], out: &mut Vec<Option<&'e ast::Expr>>) -> bool {
     let row: usize = sizes.iter().skip(1).map(|size| *size as usize).product();
     for value in values {
         match &value.kind {
             ast::ExprKind::InitList(inner) if sizes.len() > 1 => {
                 let end = out.len() + row;
-                if !flatten_list(inner, &sizes[1..], out) || out.len() > end {
+                if !out.len().is_multiple_of(row) || !flatten_list(inner, &sizes[1..], out) || out.len() > end {
                     return false;
                 }
                 out.resize(end, None);
             }
-            // Braces around a scalar: `{ {1}, 2 }`.
-            ast::ExprKind::InitList(inner) => {
-                if !flatten_list(inner, sizes, out) {
-                    return false;
-                }
-            }
+            ast::ExprKind::InitList(inner) => match inner.as_slice() {
+                [single] if !matches!(single.kind, ast::ExprKind::InitList(_)) => out.push(Some(single)),
+                _ => return false,
+            },
             _ => out.push(Some(value)),
         }
     }

@@ -51,3 +51,10 @@ __kernel void counts() {
   }
   __assert(counts[0] + counts[1] == 6);
 }
+
+__kernel void rows() {
+  int pairs[][2] = {1, 2, 3, 4, 5};
+  int i = get_local_id(0) % 3;
+  __assert(pairs[2][0] == 5 && pairs[2][1] == 0);
+  __assert(i == 2 || pairs[i][1] == 2 * i + 2);
+}
