@@ -3344,9 +3344,6 @@ const TWO_THREAD_PREDICATES: &[&str] = &[
     "__writes_to",
 ];
 
-/// The first use of one of GPUVerify's [`TWO_THREAD_PREDICATES`] in an expression, or of
-/// `__same_group` (the pair's threads are in one group), or of the access logs unless
-/// `logs_kept`.
 /// The deepest operand `&`, `|` or `^` expands bit by bit ([`Lowerer::bit_by_bit`]): deep enough
 /// for arithmetic on variables, too shallow for another bit-by-bit sum.
 const MAX_BITWISE_OPERAND_DEPTH: u32 = 12;
@@ -3365,6 +3362,9 @@ fn reads_memory(expr: &surface::Expr) -> bool {
     matches!(expr.kind, surface::ExprKind::Index { .. }) || expr.kind.children().into_iter().any(reads_memory)
 }
 
+/// The first use of one of GPUVerify's [`TWO_THREAD_PREDICATES`] in an expression, or of
+/// `__same_group` (the pair's threads are in one group), or of the access logs unless
+/// `logs_kept`.
 fn two_thread_predicate(expr: &ast::Expr, logs_kept: bool) -> Option<&str> {
     match &expr.kind {
         ast::ExprKind::Call { function, .. }

@@ -332,10 +332,7 @@ impl<'f> Lowerer<'f> {
         span: Span,
         lengths: &Lengths,
     ) -> Option<Value> {
-        let lhs = self.points_into(lhs, "this pointer in a comparison", lengths)?;
-        let lhs = self.value_of(&lhs, span)?;
-        let rhs = self.points_into(rhs, "this pointer in a comparison", lengths)?;
-        let rhs = self.value_of(&rhs, span)?;
+        let (lhs, rhs) = self.compared_pointers(lhs, rhs, span, lengths)?;
         let same = self.same_array(&lhs, &rhs, span)?;
         let at = self.binary(surface::BinaryOp::Eq, lhs.index, rhs.index, span)?;
         let same = self.binary(surface::BinaryOp::And, same, at, span)?;
@@ -368,10 +365,7 @@ impl<'f> Lowerer<'f> {
             );
             return None;
         }
-        let lhs = self.points_into(lhs, "this pointer in a comparison", lengths)?;
-        let lhs = self.value_of(&lhs, span)?;
-        let rhs = self.points_into(rhs, "this pointer in a comparison", lengths)?;
-        let rhs = self.value_of(&rhs, span)?;
+        let (lhs, rhs) = self.compared_pointers(lhs, rhs, span, lengths)?;
         let same = self.same_array(&lhs, &rhs, span)?;
         let ordered = self.binary(order, lhs.index, rhs.index, span)?;
         let otherwise = self.arbitrary(CType::Bool, Vec::new(), place, span)?;
@@ -381,6 +375,20 @@ impl<'f> Lowerer<'f> {
             else_value: Box::new(otherwise.expr),
         };
         Some(Value { expr: self.node(kind, span)?, ty: CType::Bool, interval: CType::Bool.interval() })
+    }
+
+    /// The two sides of a comparison of pointers, as [`PointerValue`]s.
+    fn compared_pointers(
+        &mut self,
+        lhs: &ast::Expr,
+        rhs: &ast::Expr,
+        span: Span,
+        lengths: &Lengths,
+    ) -> Option<(PointerValue, PointerValue)> {
+        let lhs = self.points_into(lhs, "this pointer in a comparison", lengths)?;
+        let lhs = self.value_of(&lhs, span)?;
+        let rhs = self.points_into(rhs, "this pointer in a comparison", lengths)?;
+        Some((lhs, self.value_of(&rhs, span)?))
     }
 
     /// Whether two pointers point into the same array.
