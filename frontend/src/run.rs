@@ -113,12 +113,16 @@ pub const MAX_THREADS: u32 = 1 << 20;
 
 /// The values random memory takes lie in `[-RANDOM_RANGE, RANDOM_RANGE]`.
 const RANDOM_RANGE: i64 = 16;
-/// The length of an array whose OpenCL or CUDA kernel does not state it (the parameter the
-/// lowering names `\pointer_length(a)` or `\shared_mem_size(s)`), when the run is not given it:
-/// a cell per thread of the launch, or of the group for local memory, as kernels index them.
-fn unstated_length(name: &str, options: &Options) -> Option<i64> {
+/// The value of a parameter that an OpenCL or CUDA kernel does not declare, when the run is not
+/// given it: the length of an array whose kernel does not state it (the parameter the lowering
+/// names `\pointer_length(a)` or `\shared_mem_size(s)`), a cell per thread of the launch, or of
+/// the group for local memory, as kernels index them; and `get_work_dim()`, the launch's number
+/// of axes.
+fn unstated_param(name: &str, options: &Options) -> Option<i64> {
     let threads = |extent: Extent| i64::try_from(extent.total()).unwrap_or(i64::MAX);
-    if name.starts_with("\\pointer_length(") {
+    if name == crate::c::lower::WORK_DIM {
+        Some(options.groups.dimensions().max(options.gsize.dimensions()) as i64)
+    } else if name.starts_with("\\pointer_length(") {
         Some(threads(options.groups).saturating_mul(threads(options.gsize)))
     } else if name.starts_with("\\shared_mem_size(") {
         Some(threads(options.gsize))
@@ -175,7 +179,7 @@ pub fn launch(program: &Program, kernel: &Kernel, options: &Options) -> Result<L
         .map(|param| {
             let name = &kernel.var(*param).name;
             let given = options.params.iter().find(|(given, _)| given == name);
-            match (given, unstated_length(name, options), options.random_memory) {
+            match (given, unstated_param(name, options), options.random_memory) {
                 (Some((_, value)), _, _) => Value::Int(value.clone()),
                 (None, Some(length), _) => Value::int(length),
                 (None, None, Some(_)) => Value::int(1 + random.next() % RANDOM_PARAMETER),

@@ -1115,6 +1115,53 @@ fn constant_memory_is_read_by_every_thread() {
     runs_find(file, &[("tables", None), ("outside", Some(18))]);
 }
 
+/// Structs and `typedef`s: a struct variable is a variable per field, an array of structs an
+/// array per field, so fields are raced on, bounded and permitted apart; verify and run agree.
+#[test]
+fn structs_are_their_fields() {
+    let file = "frontend/tests/verify/structs.cl";
+    let output = lockstep(&["verify", "--format", "json", file]);
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[
+            ("bump", "verified", &[]),
+            ("swap_pairs", "verified", &[]),
+            ("by_value", "verified", &[]),
+            ("wrong_field", "failed", &["assert:66"]),
+            ("neighbours", "verified", &[]),
+            ("field_race", "failed", &["access.bounds:92", "access.write:92"]),
+            ("other_field", "failed", &["access.write:100"]),
+        ])
+    );
+    runs_find(
+        file,
+        &[
+            ("bump", None),
+            ("swap_pairs", None),
+            ("by_value", None),
+            ("wrong_field", Some(66)),
+            ("neighbours", None),
+            ("field_race", Some(92)),
+            ("other_field", Some(100)),
+        ],
+    );
+}
+
+/// `get_work_dim()` is any of 1 to 3 for `verify`, and the launch's number of axes for `run`.
+#[test]
+fn the_work_dimension_is_the_launchs() {
+    let file = "frontend/tests/verify/work_dim.cl";
+    let output = lockstep(&["verify", "--format", "json", file]);
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[("bounded", "verified", &[]), ("one_dimension", "failed", &["assert:8"])])
+    );
+    runs_find(file, &[("bounded", None), ("one_dimension", None)]);
+    let run = lockstep(&["run", "--gsize", "2x2", "--kernel", "one_dimension", "--format", "json", file]);
+    let report = &json(&run)["files"][0]["kernels"][0];
+    assert_eq!((&report["result"], &report["finding"]["line"]), (&"bug".into(), &8.into()), "{report}");
+}
+
 /// A launch has no global offset.
 #[test]
 fn the_global_offset_is_zero() {

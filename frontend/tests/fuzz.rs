@@ -102,6 +102,9 @@ const SEEDS: &[&str] =
 
 /// The words of OpenCL C and CUDA, annotations and directives included.
 const C_VOCABULARY: &[&str] = &[
+    "struct",
+    "typedef",
+    "->",
     "__kernel",
     "kernel",
     "__global__",
@@ -269,6 +272,8 @@ const C_SEEDS: &[(&str, &str)] = &[
     ("fuzz.cl", include_str!("verify/pointer_targets.cl")),
     ("fuzz.cl", include_str!("verify/variable_flags.cl")),
     ("fuzz.cl", include_str!("verify/constants.cl")),
+    ("fuzz.cl", include_str!("verify/structs.cl")),
+    ("fuzz.cl", include_str!("verify/work_dim.cl")),
 ];
 
 /// What must hold for every input: spans inside the text, rendering works, and a program is

@@ -51,6 +51,8 @@ pub enum Qualifier {
     Static,
     Inline,
     Extern,
+    /// `typedef`: the declaration names types, not variables ([`crate::c::structs`]).
+    Typedef,
 }
 
 /// A C type name without its pointers and arrays.
@@ -75,11 +77,38 @@ pub struct TypeSpec {
     pub unsigned: bool,
     /// How many components a value has: 1 for a scalar, 2 to 16 for a vector (`float4`).
     pub width: u32,
+    /// A struct type or a `typedef` name, which [`crate::c::structs`] replaces before the
+    /// lowering; `base` means nothing then.
+    pub named: Option<NamedType>,
+    pub span: Span,
+}
+
+/// A type that is not an arithmetic type's keyword.
+#[derive(Clone, Debug)]
+pub enum NamedType {
+    Struct(Box<StructType>),
+    /// A name that a `typedef` declared.
+    Typedef(Ident),
+}
+
+/// `struct tag { fields }`, `struct { fields }` or `struct tag` (fields declared elsewhere).
+#[derive(Clone, Debug)]
+pub struct StructType {
+    pub tag: Option<Ident>,
+    pub fields: Option<Vec<Field>>,
+    pub span: Span,
+}
+
+/// A line of a struct's fields: `int x, y;`.
+#[derive(Clone, Debug)]
+pub struct Field {
+    pub specifiers: Specifiers,
+    pub declarators: Vec<Declarator>,
     pub span: Span,
 }
 
 /// A word of a type as written: `unsigned long int` is three.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum TypeWord {
     /// A base type, and whether the word itself makes it unsigned (`uint`, `size_t`).
     Base(BaseType, bool),
@@ -87,10 +116,11 @@ pub enum TypeWord {
     Vector(BaseType, bool, u32),
     Unsigned,
     Signed,
+    Named(NamedType),
 }
 
 /// A word of a declaration's specifiers, as the parser meets it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum SpecWord {
     Qualifier(Qualifier, Span),
     Type(TypeWord, Span),
@@ -102,6 +132,7 @@ pub fn type_spec(words: Vec<SpecWord>, span: Span) -> TypeSpec {
     let mut base = None;
     let mut unsigned = false;
     let mut width = 1;
+    let mut named = None;
     let mut type_span: Option<Span> = None;
     for word in words {
         let SpecWord::Type(word, word_span) = word else { continue };
@@ -109,6 +140,7 @@ pub fn type_spec(words: Vec<SpecWord>, span: Span) -> TypeSpec {
         match word {
             TypeWord::Unsigned => unsigned = true,
             TypeWord::Signed => {}
+            TypeWord::Named(found) => named = Some(found),
             TypeWord::Vector(found, is_unsigned, found_width) => {
                 unsigned |= is_unsigned;
                 width = found_width;
@@ -123,7 +155,7 @@ pub fn type_spec(words: Vec<SpecWord>, span: Span) -> TypeSpec {
             }
         }
     }
-    TypeSpec { base: base.unwrap_or(BaseType::Int), unsigned, width, span: type_span.unwrap_or(span) }
+    TypeSpec { base: base.unwrap_or(BaseType::Int), unsigned, width, named, span: type_span.unwrap_or(span) }
 }
 
 /// The type word of a vector type's name (`uint4`), which the lexer recognised.

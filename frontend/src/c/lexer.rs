@@ -93,6 +93,9 @@ pub enum Token {
     /// A vector type of OpenCL C or CUDA: `float4`, `uint2`, `char16`, ... (its name).
     #[regex(r"(u?(char|short|int|long)|float|double|half)(2|3|4|8|16)", |lex| lex.slice().to_string(), priority = 5)]
     VectorType(String),
+    /// A name that a `typedef` declared: never lexed, the parser's driver retags the identifier
+    /// ([`crate::c::parser`]), as C's grammar needs type names told from other names.
+    TypeName(String),
     #[token("const")]
     Const,
     #[token("volatile")]
@@ -397,7 +400,9 @@ impl Token {
     /// How the token is written, for messages.
     pub fn describe(&self) -> String {
         match self {
-            Token::Ident(name) | Token::BackslashWord(name) | Token::VectorType(name) => format!("`{name}`"),
+            Token::Ident(name) | Token::BackslashWord(name) | Token::VectorType(name) | Token::TypeName(name) => {
+                format!("`{name}`")
+            }
             Token::Number((value, _)) | Token::CharNumber(value) => format!("number `{value}`"),
             Token::FloatNumber(text) => format!("number `{text}`"),
             Token::Newline => "the end of the line".to_string(),
@@ -493,6 +498,7 @@ impl Token {
             BackslashWord(_) => "\\word",
             Ident(_) => "identifier",
             VectorType(_) => "vector type",
+            TypeName(_) => "type name",
             Number(_) | CharNumber(_) | FloatNumber(_) => "number",
             StringLiteral => "string",
             LParen => "(",

@@ -71,6 +71,9 @@ pub fn lower(
             _ => false,
         }),
         logs: None,
+        // Over-approximated by the text (comments and macros included): a kernel of such a file
+        // has the parameter whether or not it calls the function.
+        uses_work_dim: source.contains("get_work_dim"),
         dialect,
         return_flag: None,
         flagged_returns: 0,
@@ -294,7 +297,15 @@ pub(super) struct Lowerer<'f> {
     /// The arrays whose accesses are logged, while a kernel's body is lowered in a file that asks
     /// about the logs.
     pub(super) logs: Option<Vec<Logged>>,
+    /// Whether the file may call `get_work_dim()`, which is then each kernel's parameter
+    /// [`WORK_DIM`].
+    uses_work_dim: bool,
 }
+
+/// The kernel parameter that `get_work_dim()` reads: the number of dimensions the host
+/// launched the kernel with, 1 to 3, alike for every thread. `lockstep run` gives it the
+/// launch's number of axes.
+pub const WORK_DIM: &str = "get_work_dim()";
 
 /// A helper function and its contract.
 #[derive(Clone, Copy)]
@@ -535,6 +546,9 @@ impl<'f> Lowerer<'f> {
         for param in &function.params {
             self.param(param, &mut parts, &mut params);
         }
+        if self.uses_work_dim {
+            self.work_dim(function.name.span, &mut parts, &mut params);
+        }
         self.shared_arrays(&body.stmts, &mut parts);
         let mut clauses = Vec::new();
         for clause in written {
@@ -727,6 +741,25 @@ impl<'f> Lowerer<'f> {
         };
         let word = if memory == surface::MemorySpace::Local { "\\shared_mem_size" } else { "\\pointer_length" };
         self.array(&declarator.name, &specifiers.ty, memory, None, word, parts, param.span);
+    }
+
+    /// The parameter [`WORK_DIM`], which lies in `[1, 3]`. That the axes beyond it have one
+    /// group of one thread is left out, which claims less: stated, it made a solver search the
+    /// sizes' products for seconds.
+    fn work_dim(&mut self, span: Span, parts: &mut KernelParts, params: &mut Vec<surface::Param>) {
+        params.push(surface::Param {
+            ty: surface::TypeName::Int,
+            ty_span: span,
+            name: surface::Ident { name: WORK_DIM.to_string(), span },
+        });
+        let mut within = || -> Option<surface::Expr> {
+            let dimensions = self.node(surface::ExprKind::Name(WORK_DIM.to_string()), span)?;
+            let (one, three) = (self.int(1, span)?, self.int(3, span)?);
+            let low = self.binary(surface::BinaryOp::Le, one, dimensions.clone(), span)?;
+            let high = self.binary(surface::BinaryOp::Le, dimensions, three, span)?;
+            self.binary(surface::BinaryOp::And, low, high, span)
+        };
+        parts.facts.extend(within());
     }
 
     /// A scalar parameter of the surface kernel, which holds a value of its C type.
@@ -2893,6 +2926,11 @@ impl<'f> Lowerer<'f> {
             "get_local_size" => Some(Builtin::GroupSize as fn(Axis) -> Builtin),
             "get_num_groups" => Some(Builtin::Groups as fn(Axis) -> Builtin),
             "get_global_id" | "get_global_size" | "get_global_offset" => None,
+            "get_work_dim" if args.is_empty() && self.uses_work_dim => {
+                let expr = self.node(surface::ExprKind::Name(WORK_DIM.to_string()), span)?;
+                let interval = integers::Interval::new(BigInt::from(1), BigInt::from(3));
+                return Some(Value { expr, ty: CType::Int(integers::UINT), interval });
+            }
             "min" | "max" | "abs" => return self.min_max_abs(name, args, span, place, lengths),
             "add_sat" | "sub_sat" => {
                 let [lhs, rhs] = args else {
@@ -3564,6 +3602,13 @@ fn collect_lengths<'e>(formula: &'e ast::Expr, found: &mut Vec<(String, &'e ast:
 }
 
 fn type_name(ty: &ast::TypeSpec) -> String {
+    match &ty.named {
+        Some(ast::NamedType::Struct(structure)) => {
+            return structure.tag.as_ref().map_or("struct".to_string(), |tag| format!("struct {}", tag.name));
+        }
+        Some(ast::NamedType::Typedef(name)) => return name.name.clone(),
+        None => {}
+    }
     let base = match ty.base {
         ast::BaseType::Void => "void",
         ast::BaseType::Bool => "bool",

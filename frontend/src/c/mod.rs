@@ -3,7 +3,7 @@
 //!
 //! [`lexer`] cuts the text into tokens (logos), annotations included; [`preprocess`] runs the
 //! directives and expands macros on those tokens; [`parser`] drives the lalrpop grammar with error
-//! recovery into the [`ast`]; [`lower`] gives the C program lockstep's meaning, as a kernel of the
+//! recovery into the [`ast`]; [`structs`] takes its structs and `typedef`s apart; [`lower`] gives the C program lockstep's meaning, as a kernel of the
 //! surface language that PVL also parses into, which [`crate::pvl::resolve`] then checks into a
 //! [`lockstep_logic::Program`], so that the two languages share one type checker and one meaning.
 //! It reads no file and prints nothing: problems are [`Diagnostic`]s with a stable code and a span.
@@ -20,6 +20,7 @@ pub mod parser;
 mod pointers;
 pub mod preprocess;
 mod private;
+mod structs;
 mod vectors;
 
 #[allow(clippy::all, unused_qualifications)]
@@ -45,6 +46,11 @@ pub fn check(text: &str, dialect: Dialect, integers: integers::Integers) -> (Opt
         Some(tree) if !diagnostics.iter().any(Diagnostic::is_error) => tree,
         _ => return (None, diagnostics),
     };
+    let (tree, struct_diagnostics) = structs::flatten(&tree);
+    diagnostics.extend(struct_diagnostics);
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        return (None, diagnostics);
+    }
     let (surface, lower_diagnostics) = lower::lower(&tree, text, dialect, integers);
     diagnostics.extend(lower_diagnostics);
     let Some(surface) = surface.filter(|_| !diagnostics.iter().any(Diagnostic::is_error)) else {

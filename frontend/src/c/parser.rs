@@ -3,7 +3,7 @@
 //!
 //! As in PVL ([`crate::syntax`]), a missing `;` is inserted and reported, and only the first error
 //! of each line is reported. A syntax error at a C construct that lockstep does not support
-//! (`struct`, `typedef`, `goto`, an event or image type, ...) is reported as `kernel::unsupported`
+//! (`union`, `goto`, an event or image type, ...) is reported as `kernel::unsupported`
 //! naming it, rather than as a token the grammar did not expect.
 
 use crate::c::ast::{File, TooDeep};
@@ -33,7 +33,7 @@ pub fn parse(source: &str, dialect: Dialect) -> (Option<File>, Vec<Diagnostic>) 
     let lex_error_starts: Vec<usize> = lex_errors.iter().map(|error| error.span.start).collect();
     let (tokens, preprocess_diagnostics) = preprocess(source, tokens);
     diagnostics.extend(preprocess_diagnostics);
-    let tokens = without_ghost_parts(tokens, &mut diagnostics);
+    let tokens = with_type_names(without_ghost_parts(tokens, &mut diagnostics));
     let semicolons =
         syntax::Semicolons { semicolon: Token::Semi, closes_block: |token: &Token| *token == Token::RBrace };
     let (file, tokens, errors) = syntax::parse_inserting_semicolons(
@@ -86,6 +86,53 @@ fn without_ghost_parts(tokens: Vec<Spanned>, diagnostics: &mut Vec<Diagnostic>) 
     kept
 }
 
+/// The tokens with every use of a name that a `typedef` declares retagged as a
+/// [`Token::TypeName`]: C's grammar cannot tell `(T) x`, a cast, from `(t) * x` without knowing
+/// which names are types. A `typedef`'s names are the identifiers of its declaration outside
+/// brackets that end a declarator (before `;`, `,` or `[`). The retagging ignores scopes: a
+/// variable that takes a type's name later is a syntax error, not a misreading.
+fn with_type_names(mut tokens: Vec<Spanned>) -> Vec<Spanned> {
+    let mut type_names = std::collections::HashSet::new();
+    let mut index = 0;
+    while index < tokens.len() {
+        match &tokens[index].1 {
+            Token::Ident(name) if type_names.contains(name) => {
+                tokens[index].1 = Token::TypeName(name.clone());
+            }
+            Token::Typedef => {
+                let mut depth = 0usize;
+                let mut at = index + 1;
+                while let Some((_, token, _)) = tokens.get(at) {
+                    match token {
+                        Token::LBrace | Token::LParen | Token::LBracket => depth += 1,
+                        Token::RBrace | Token::RParen | Token::RBracket => depth = depth.saturating_sub(1),
+                        Token::Semi if depth == 0 => break,
+                        Token::Ident(name) if type_names.contains(name) => {
+                            tokens[at].1 = Token::TypeName(name.clone());
+                        }
+                        Token::Ident(name) if depth == 0 => {
+                            let ends_declarator = matches!(
+                                tokens.get(at + 1).map(|(_, token, _)| token),
+                                Some(Token::Semi | Token::Comma | Token::LBracket)
+                            );
+                            if ends_declarator {
+                                type_names.insert(name.clone());
+                            }
+                        }
+                        _ => {}
+                    }
+                    at += 1;
+                }
+                index = at;
+                continue;
+            }
+            _ => {}
+        }
+        index += 1;
+    }
+    tokens
+}
+
 fn run_parser(tokens: &[Spanned]) -> syntax::Parsed<Token, File> {
     let mut recovered = Vec::new();
     let result = FileParser::new().parse(&mut recovered, tokens.iter().cloned().map(Ok::<_, TooDeep>));
@@ -95,11 +142,8 @@ fn run_parser(tokens: &[Spanned]) -> syntax::Parsed<Token, File> {
 /// The C constructs lockstep does not support, by the token that starts them, with what to say.
 fn unsupported_construct(token: &Token) -> Option<(String, &'static str)> {
     let (construct, help) = match token {
-        Token::Struct | Token::Union => {
-            (format!("a `{}` type", token.spelling()), "pass the fields as separate arrays")
-        }
+        Token::Union => ("a `union` type".to_string(), "pass the members as separate arrays"),
         Token::Enum => ("an `enum` type".to_string(), "use `#define` constants"),
-        Token::Typedef => ("`typedef`".to_string(), "write the type itself"),
         Token::Goto => ("`goto`".to_string(), "use structured control flow: `if`, loops, `break` and `continue`"),
         Token::Ellipsis => ("a variadic function".to_string(), "give the function a fixed list of parameters"),
         Token::Ident(name) if is_opaque_type(name) => (
@@ -214,7 +258,7 @@ mod tests {
     #[test]
     fn unsupported_constructs_are_named() {
         for (source, construct) in [
-            ("struct S { int x; };", "a `struct` type"),
+            ("union U { int x; };", "a `union` type"),
             ("__kernel void k() { event_t e; }", "the type `event_t`"),
             ("__kernel void k() { goto end; }", "`goto`"),
         ] {

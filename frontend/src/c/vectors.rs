@@ -818,8 +818,10 @@ pub(super) fn indexed_root(expr: &ast::Expr) -> (&str, usize) {
     }
 }
 
+/// The components of a vector literal: `(int2)(a, b)`, or the compound literal `(int2){a, b}`.
 fn flatten_commas<'e>(expr: &'e ast::Expr, out: &mut Vec<&'e ast::Expr>) {
     match &expr.kind {
+        ast::ExprKind::InitList(items) => out.extend(items),
         ast::ExprKind::Comma(first, second) => {
             flatten_commas(first, out);
             flatten_commas(second, out);
@@ -830,6 +832,10 @@ fn flatten_commas<'e>(expr: &'e ast::Expr, out: &mut Vec<&'e ast::Expr>) {
 
 /// The scalar type of a type specifier's components, where it has one (not `void`).
 pub(super) fn scalar_of(ty: &ast::TypeSpec) -> Option<CType> {
+    if ty.named.is_some() {
+        // A struct or `typedef` name left after [`crate::c::structs`]: one it refused.
+        return None;
+    }
     let bits = match ty.base {
         ast::BaseType::Void => return None,
         ast::BaseType::Bool => return Some(CType::Bool),
@@ -861,7 +867,7 @@ fn type_spec_of(ty: CType, span: Span) -> ast::TypeSpec {
             (base, !signed)
         }
     };
-    ast::TypeSpec { base, unsigned, width: 1, span }
+    ast::TypeSpec { base, unsigned, width: 1, named: None, span }
 }
 
 /// The type `convert_T(x)`, `convert_T_sat(x)` or `convert_T_rte(x)` converts to.
@@ -877,7 +883,7 @@ fn made_type(name: &str) -> Option<VectorType> {
 /// The type OpenCL's name of an arithmetic type names: `uint4`, `float`.
 fn named_type(name: &str) -> Option<VectorType> {
     let (base, unsigned, width) = ast::arithmetic_type_name(name)?;
-    let element = scalar_of(&ast::TypeSpec { base, unsigned, width, span: Span::new(0, 0) })?;
+    let element = scalar_of(&ast::TypeSpec { base, unsigned, width, named: None, span: Span::new(0, 0) })?;
     Some(VectorType { element, width })
 }
 
