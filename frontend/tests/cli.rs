@@ -1162,6 +1162,23 @@ fn the_work_dimension_is_the_launchs() {
     assert_eq!((&report["result"], &report["finding"]["line"]), (&"bug".into(), &8.into()), "{report}");
 }
 
+/// GPUVerify's `__add_noovfl_T(a, b)` assumes that the sum lies in `T` (and `run` stops where it
+/// does not); `__add_noovfl(a, b)` tells whether it does.
+#[test]
+fn additions_without_overflow_are_assumed_or_asked() {
+    let file = "frontend/tests/verify/noovfl.cl";
+    let output = lockstep(&["verify", "--format", "json", file]);
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[("assumed", "verified", &[]), ("predicate", "verified", &[]), ("wraps", "failed", &["assert:16"])])
+    );
+    runs_find(file, &[("assumed", None), ("predicate", None)]);
+    let run =
+        lockstep(&["run", "--kernel", "wraps", "--param", "x=4294967295", "--param", "y=1", "--format", "json", file]);
+    let report = &json(&run)["files"][0]["kernels"][0];
+    assert_eq!((&report["result"], &report["finding"]["line"]), (&"bug".into(), &16.into()), "{report}");
+}
+
 /// A launch has no global offset.
 #[test]
 fn the_global_offset_is_zero() {

@@ -2950,6 +2950,9 @@ impl<'f> Lowerer<'f> {
                 let op = if name == "add_sat" { integers::Arithmetic::Add } else { integers::Arithmetic::Sub };
                 return self.checked(integers::saturated(op, lhs, rhs, self.integers, span));
             }
+            _ if name.starts_with("__add_noovfl") => {
+                return self.add_without_overflow(name, args, span, place, lengths)
+            }
             _ if atomics::is_atomic(name) => return self.atomic_in_expression(name, args, span, place, lengths),
             _ if is_float_function(name) => return self.float_function(name, args, span, place, lengths),
             // GPUVerify's `__implies(a, b)`, and `__enabled()`: the thread runs this code.
@@ -3171,6 +3174,74 @@ impl<'f> Lowerer<'f> {
     /// The values of a call's arguments.
     pub(super) fn arguments(&mut self, args: &[ast::Expr], place: Place, lengths: &Lengths) -> Option<Vec<Value>> {
         args.iter().map(|arg| self.typed(arg, place, lengths)).collect()
+    }
+
+    /// GPUVerify's additions that do not overflow. `__add_noovfl_T(a, b)` (`T` is `int`,
+    /// `unsigned_int`, `char`, ...) is `a + b` in the type `T`, assuming, as GPUVerify does, that
+    /// the sum lies in `T`: the assumption stands right before the statement, so that it may not
+    /// be where the call may not run (after `&&`, `||` or `?`) nor in a loop's condition.
+    /// `__add_noovfl(a, b, ...)` is whether the sum of its operands lies in their common type.
+    fn add_without_overflow(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+        span: Span,
+        place: Place,
+        lengths: &Lengths,
+    ) -> Option<Value> {
+        let suffix = name.strip_prefix("__add_noovfl").unwrap_or_default();
+        let result_type = match suffix.strip_prefix('_') {
+            None if suffix.is_empty() => None,
+            Some(word) => Some(noovfl_type(word)),
+            None => Some(None),
+        };
+        if args.len() < 2 || result_type == Some(None) {
+            self.unsupported(span, format!("a call of `{name}`"), "GPUVerify's `__add_noovfl_T(a, b)` adds two integers of a type `T` such as `int` or `unsigned_int`; `__add_noovfl(a, b, ...)` tells whether integers add without overflow");
+            return None;
+        }
+        let mut operands = Vec::new();
+        for arg in args {
+            let value = self.typed(arg, place, lengths)?;
+            let CType::Int(_) = value.ty else {
+                self.unsupported(arg.span, format!("`{name}` of a non-integer value"), "it adds integers");
+                return None;
+            };
+            operands.push(value);
+        }
+        let ty = match result_type.flatten() {
+            Some(ty) => ty,
+            None => operands
+                .iter()
+                .fold(integers::promoted(operands[0].ty), |ty, value| integers::common(CType::Int(ty), value.ty)),
+        };
+        let mut sum: Option<surface::Expr> = None;
+        for value in operands {
+            let value = self.checked(integers::convert(value, CType::Int(ty), self.integers, span))?;
+            sum = Some(match sum {
+                None => value.expr,
+                Some(sum) => self.binary(surface::BinaryOp::Add, sum, value.expr, span)?,
+            });
+        }
+        let sum = sum?;
+        let (least, greatest) = ty.bounds();
+        let (least, greatest) = (self.int(least, span)?, self.int(greatest, span)?);
+        let above = self.binary(surface::BinaryOp::Le, least, sum.clone(), span)?;
+        let below = self.binary(surface::BinaryOp::Le, sum.clone(), greatest, span)?;
+        let within = self.binary(surface::BinaryOp::And, above, below, span)?;
+        if result_type.is_none() {
+            return Some(Value { expr: within, ty: CType::Bool, interval: CType::Bool.interval() });
+        }
+        if place == Place::Annotation || self.conditional || self.before.is_none() {
+            self.unsupported(
+                span,
+                format!("`{name}` in an annotation, a loop's condition, or after `&&`, `||` or `?`"),
+                "compute the sum into a variable in a statement of its own",
+            );
+            return None;
+        }
+        let assume = self.surface_stmt(surface::StmtKind::Assume(within), span)?;
+        self.before.get_or_insert_with(Vec::new).push(assume);
+        Some(Value { expr: sum, ty: CType::Int(ty), interval: CType::Int(ty).interval() })
     }
 
     fn min_max_abs(
@@ -3601,6 +3672,22 @@ fn collect_lengths<'e>(formula: &'e ast::Expr, found: &mut Vec<(String, &'e ast:
     }
 }
 
+/// The integer type a suffix of GPUVerify's `__add_noovfl_` names: `int`, `unsigned_char`, ...
+fn noovfl_type(suffix: &str) -> Option<MachineInt> {
+    let (signed, base) = match suffix.strip_prefix("unsigned_") {
+        Some(base) => (false, base),
+        None => (true, suffix),
+    };
+    let bits = match base {
+        "char" => 8,
+        "short" => 16,
+        "int" => 32,
+        "long" => 64,
+        _ => return None,
+    };
+    Some(MachineInt { bits, signed })
+}
+
 fn type_name(ty: &ast::TypeSpec) -> String {
     match &ty.named {
         Some(ast::NamedType::Struct(structure)) => {
@@ -3753,6 +3840,11 @@ mod tests {
     fn constructs_outside_the_subset_are_named() {
         for (body, construct) in [
             ("local int L[4]; ((local char*)L)[0] = 1;", "a pointer cast"),
+            (
+                "int z = a[0] > 0 && __add_noovfl_int(a[0], 1) > 0;",
+                "`__add_noovfl_int` in an annotation, a loop's condition, or after `&&`, `||` or `?`",
+            ),
+            ("int z = __add_noovfl_float(1, 2);", "a call of `__add_noovfl_float`"),
             ("int b[65];", "a private array of 65 cells (lockstep keeps 1 to 64 cells in private variables)"),
             ("int n = a[0]; int b[n];", "a private array whose size is not a constant"),
             ("int b[2] = {1, 2, 3};", "an initializer with more values than the array has cells"),
