@@ -248,6 +248,12 @@ pub fn arithmetic(op: Arithmetic, lhs: Value, rhs: Value, integers: Integers, sp
         Arithmetic::Sub => surface::BinaryOp::Sub,
         Arithmetic::Mul => surface::BinaryOp::Mul,
         Arithmetic::Div => surface::BinaryOp::Div,
+        // Where the dividend is not negative and the divisor positive, C's `%` is the
+        // mathematical modulo, which the solver reasons about more cheaply than the remainder
+        // of a division rounded towards zero (`(i + 1) % blockDim.x`).
+        Arithmetic::Rem if lhs.interval.least >= BigInt::zero() && rhs.interval.least >= BigInt::one() => {
+            surface::BinaryOp::Mod
+        }
         Arithmetic::Rem => surface::BinaryOp::Rem,
     };
     let exact = binary(surface_op, lhs.expr, rhs.expr, span)?;
@@ -537,6 +543,27 @@ mod tests {
     fn value(ty: MachineInt, least: i64, greatest: i64) -> Value {
         let expr = surface::Expr::new(surface::ExprKind::Name("x".into()), Span::new(0, 1)).unwrap();
         Value { expr, ty: CType::Int(ty), interval: Interval::new(least, greatest) }
+    }
+
+    /// C's `%` of a dividend that is not negative by a positive divisor is the modulo; of a
+    /// dividend that may be negative it is the remainder, which may be negative too.
+    #[test]
+    fn a_remainder_of_non_negative_operands_is_the_modulo() {
+        let op_of = |least: i64| {
+            let rem = arithmetic(
+                Arithmetic::Rem,
+                value(INT, least, 100),
+                value(INT, 1, 8),
+                Integers::Machine,
+                Span::new(0, 1),
+            );
+            match rem.unwrap().expr.kind {
+                surface::ExprKind::Binary { op, .. } => op,
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(op_of(0), surface::BinaryOp::Mod);
+        assert_eq!(op_of(-1), surface::BinaryOp::Rem);
     }
 
     fn kind_of(value: &Value) -> &'static str {
