@@ -318,6 +318,10 @@ impl Flattener {
         let mut declarations = Vec::new();
         for (declarator, init) in &declaration.declarators {
             let Some(shape) = self.shape(&layout, declarator) else { continue };
+            if let (Some(init), Some(leaf)) = (init, layout.leaves.iter().find(|leaf| !leaf.dimensions.is_empty())) {
+                self.array_copy(init.span, &leaf.path, &layout.name);
+                continue;
+            }
             let inits = match init {
                 None => vec![None; layout.leaves.len()],
                 Some(init) => match self.leaf_values(init) {
@@ -343,6 +347,15 @@ impl Flattener {
             self.declare(&declarator.name.name, Some(Var { layout: Rc::clone(&layout), shape }));
         }
         declarations
+    }
+
+    /// A struct copied whole, which lockstep does not do for an array field (C copies its cells).
+    fn array_copy(&mut self, span: Span, path: &str, name: &str) {
+        self.unsupported(
+            span,
+            format!("a copy of a struct with an array field (the field `{}` of `{name}`)", &path[1..]),
+            "copy the fields one by one, the array's cells too",
+        );
     }
 
     /// A declarator with its array sizes' expressions taken apart too.
@@ -438,9 +451,9 @@ impl Flattener {
         Some((contract, ast::Function { specifiers, params, body, ..function.clone() }))
     }
 
-    /// Declares the arrays of structs in local memory that a kernel's body declares anywhere,
-    /// whose type is declared before it: they belong to the group, and its contract may speak
-    /// of them, as of its other local arrays.
+    /// Declares the structs and arrays of structs in local memory that a kernel's body declares
+    /// anywhere, whose type is declared before it: they belong to the group, and its contract may
+    /// speak of them, as of its other local memory.
     fn local_structs(&mut self, stmts: &[Stmt]) {
         for stmt in stmts {
             match &stmt.kind {
@@ -460,10 +473,12 @@ impl Flattener {
                     };
                     let Some(layout) = layout else { continue };
                     for (declarator, _) in &declaration.declarators {
-                        if let (0, dimensions @ 1..) = (declarator.pointers, declarator.dimensions.len()) {
-                            let var = Var { layout: Rc::clone(&layout), shape: Shape::Array(dimensions) };
-                            self.declare(&declarator.name.name, Some(var));
-                        }
+                        let shape = match (declarator.pointers, declarator.dimensions.len()) {
+                            (0, 0) => Shape::Value,
+                            (0, dimensions) => Shape::Array(dimensions),
+                            _ => continue,
+                        };
+                        self.declare(&declarator.name.name, Some(Var { layout: Rc::clone(&layout), shape }));
                     }
                 }
                 StmtKind::Block(block) => self.local_structs(&block.stmts),
@@ -572,6 +587,12 @@ impl Flattener {
         let target_place = self.place(target)?;
         if target_place.is_leaf() || target_place.leaves().is_empty() {
             return None;
+        }
+        let array_field =
+            target_place.leaves().iter().find(|leaf| !leaf.dimensions.is_empty()).map(|leaf| leaf.path.clone());
+        if let Some(path) = array_field {
+            self.array_copy(span, &path, &target_place.var.layout.name.clone());
+            return Some(Vec::new());
         }
         let (targets, values) = (self.leaf_values(target), self.leaf_values(value));
         let (Some(targets), Some(values)) = (targets, values) else {
@@ -922,6 +943,8 @@ mod tests {
             "typedef struct { float x; float y; } P; __kernel void k(global P *p) { local P t[4][2]; t[1][0].y = p->x; }",
             "struct t { int a; }; struct s { struct t inner; int b; }; void f(struct t v, global struct s *g) { g[0].b = v.a; } __kernel void k(global struct s *g, struct s q) { f(q.inner, g + 1); struct s r = q; r = q; (*g).b = r.inner.a; }",
             "struct s { int a; }; __kernel void k(global struct s *g) { struct s *p = &g[get_global_id(0)]; p->a = 1; }",
+            // A kernel's contract speaks of the local structs its body declares.
+            "struct s { int a; int b; }; /*@ requires \\ltid == 0 ==> Perm(&p, write) ** Perm(&t[\\ltid].b, write); @*/ __kernel void k() { __local struct s p; __local struct s t[64]; if (get_local_id(0) == 0) { p.a = 1; } }",
         ] {
             assert_eq!(first_problem(text), None, "{text}");
         }
@@ -954,6 +977,16 @@ mod tests {
                 "struct s { int a; }; struct t { int a; int b; }; __kernel void k() { struct s q; struct t r; q = r; }",
                 Code::Unsupported,
                 "an assignment of a struct of another type is not supported",
+            ),
+            (
+                "struct s { int a[2]; }; __kernel void k() { struct s q; struct s r; r = q; }",
+                Code::Unsupported,
+                "a copy of a struct with an array field (the field `a` of `struct s`) is not supported",
+            ),
+            (
+                "struct s { int b; int a[2]; }; __kernel void k() { struct s q; struct s r = q; }",
+                Code::Unsupported,
+                "a copy of a struct with an array field (the field `a` of `struct s`) is not supported",
             ),
             (
                 "typedef int *ip; __kernel void k(global int *a) { ip p = a; }",
