@@ -1179,6 +1179,21 @@ fn additions_without_overflow_are_assumed_or_asked() {
     assert_eq!((&report["result"], &report["finding"]["line"]), (&"bug".into(), &16.into()), "{report}");
 }
 
+/// A bound variable of an unsigned type ranges over its type, so `j % 4u` of one is a modulo
+/// and no witness lies below 0 (one did: `j = -1` made `j % 4u == 3u && j < 3u` hold).
+#[test]
+fn bound_variables_range_over_their_type() {
+    let output = lockstep(&["verify", "--format", "json", "frontend/tests/verify/quantified.cl"]);
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[
+            ("no_negative_witness", "verified", &[]),
+            ("a_witness", "verified", &[]),
+            ("no_such_witness", "failed", &["assert:11"]),
+        ])
+    );
+}
+
 /// A launch has no global offset.
 #[test]
 fn the_global_offset_is_zero() {

@@ -275,6 +275,7 @@ const C_SEEDS: &[(&str, &str)] = &[
     ("fuzz.cl", include_str!("verify/structs.cl")),
     ("fuzz.cl", include_str!("verify/work_dim.cl")),
     ("fuzz.cl", include_str!("verify/noovfl.cl")),
+    ("fuzz.cl", include_str!("verify/quantified.cl")),
 ];
 
 /// What must hold for every input: spans inside the text, rendering works, and a program is

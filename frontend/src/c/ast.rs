@@ -80,6 +80,9 @@ pub struct TypeSpec {
     /// A struct type or a `typedef` name, which [`crate::c::structs`] replaces before the
     /// lowering; `base` means nothing then.
     pub named: Option<NamedType>,
+    /// Whether a struct or `typedef` name came with other type words (`unsigned T`, or a
+    /// `typedef` of a name already declared as a type), which C does not allow.
+    pub mixed: bool,
     pub span: Span,
 }
 
@@ -133,20 +136,29 @@ pub fn type_spec(words: Vec<SpecWord>, span: Span) -> TypeSpec {
     let mut unsigned = false;
     let mut width = 1;
     let mut named = None;
+    let mut other_words = false;
     let mut type_span: Option<Span> = None;
     for word in words {
         let SpecWord::Type(word, word_span) = word else { continue };
         type_span = Some(type_span.map_or(word_span, |seen| seen.to(word_span)));
         match word {
-            TypeWord::Unsigned => unsigned = true,
-            TypeWord::Signed => {}
-            TypeWord::Named(found) => named = Some(found),
+            TypeWord::Unsigned => {
+                unsigned = true;
+                other_words = true;
+            }
+            TypeWord::Signed => other_words = true,
+            TypeWord::Named(found) => {
+                other_words |= named.is_some();
+                named = Some(found);
+            }
             TypeWord::Vector(found, is_unsigned, found_width) => {
+                other_words = true;
                 unsigned |= is_unsigned;
                 width = found_width;
                 base = Some(found);
             }
             TypeWord::Base(found, is_unsigned) => {
+                other_words = true;
                 unsigned |= is_unsigned;
                 // `long int` and `short int` are `long` and `short`.
                 if !(found == BaseType::Int && matches!(base, Some(BaseType::Long | BaseType::Short))) {
@@ -155,7 +167,8 @@ pub fn type_spec(words: Vec<SpecWord>, span: Span) -> TypeSpec {
             }
         }
     }
-    TypeSpec { base: base.unwrap_or(BaseType::Int), unsigned, width, named, span: type_span.unwrap_or(span) }
+    let mixed = named.is_some() && other_words;
+    TypeSpec { base: base.unwrap_or(BaseType::Int), unsigned, width, named, mixed, span: type_span.unwrap_or(span) }
 }
 
 /// The type word of a vector type's name (`uint4`), which the lexer recognised.

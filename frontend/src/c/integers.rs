@@ -250,8 +250,13 @@ pub fn arithmetic(op: Arithmetic, lhs: Value, rhs: Value, integers: Integers, sp
         Arithmetic::Div => surface::BinaryOp::Div,
         // Where the dividend is not negative and the divisor positive, C's `%` is the
         // mathematical modulo, which the solver reasons about more cheaply than the remainder
-        // of a division rounded towards zero (`(i + 1) % blockDim.x`).
-        Arithmetic::Rem if lhs.interval.least >= BigInt::zero() && rhs.interval.least >= BigInt::one() => {
+        // of a division rounded towards zero (`(i + 1) % blockDim.x`). Only machine integers
+        // keep an unsigned value in its interval (mathematical ones let `0u - 7u` be -7).
+        Arithmetic::Rem
+            if integers == Integers::Machine
+                && lhs.interval.least >= BigInt::zero()
+                && rhs.interval.least >= BigInt::one() =>
+        {
             surface::BinaryOp::Mod
         }
         Arithmetic::Rem => surface::BinaryOp::Rem,

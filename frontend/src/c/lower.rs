@@ -71,6 +71,7 @@ pub fn lower(
             _ => false,
         }),
         logs: None,
+        noovfl_statement: false,
         // Over-approximated by the text (comments and macros included): a kernel of such a file
         // has the parameter whether or not it calls the function.
         uses_work_dim: source.contains("get_work_dim"),
@@ -300,6 +301,9 @@ pub(super) struct Lowerer<'f> {
     /// Whether the file may call `get_work_dim()`, which is then each kernel's parameter
     /// [`WORK_DIM`].
     uses_work_dim: bool,
+    /// Whether the statement being lowered is `x = __add_noovfl_T(a, b);` or declares one
+    /// variable so, the one place where the call's assumption can stand before it.
+    noovfl_statement: bool,
 }
 
 /// The kernel parameter that `get_work_dim()` reads: the number of dimensions the host
@@ -1292,7 +1296,17 @@ impl<'f> Lowerer<'f> {
                 Some(Vec::new())
             }
             ast::StmtKind::Declaration(declaration) => {
-                self.before_then(|lowerer| lowerer.declaration(declaration, lengths))
+                let assumes = matches!(declaration.declarators.as_slice(), [(_, Some(init))] if is_noovfl_call(init));
+                self.noovfl_statement = assumes;
+                let lowered = self.before_then(|lowerer| lowerer.declaration(declaration, lengths));
+                self.noovfl_statement = false;
+                lowered
+            }
+            ast::StmtKind::Expr(expr) if is_noovfl_assignment(expr) => {
+                self.noovfl_statement = true;
+                let lowered = self.before_then(|lowerer| lowerer.expression_statement(expr, lengths));
+                self.noovfl_statement = false;
+                lowered
             }
             ast::StmtKind::Expr(expr) => match barrier_fences(expr) {
                 Some(fences) => {
@@ -2404,7 +2418,18 @@ impl<'f> Lowerer<'f> {
     ) -> Option<surface::Expr> {
         let bound_type = self.c_type(ty)?;
         let name = self.local_name(&var.name);
-        let bound = Symbol::Scalar { ty: bound_type, interval: bound_type.interval(), name: name.clone() };
+        // A bound `int` ranges over the mathematical integers, as VerCors reads it, so its
+        // interval claims nothing; one of another integer type ranges over its type, which the
+        // range below states, so that neither a witness nor an instance lies outside it (the
+        // lowering trusts intervals: `j % 4u` is a modulo for `unsigned j`).
+        let (interval, in_type) = match bound_type {
+            CType::Int(integers::INT) => (CType::Float(64).interval(), None),
+            CType::Int(int_type) => {
+                (bound_type.interval(), Some(self.checked(integers::in_type(&name, int_type, var.span))?))
+            }
+            _ => (bound_type.interval(), None),
+        };
+        let bound = Symbol::Scalar { ty: bound_type, interval, name: name.clone() };
         self.scopes.push(HashMap::from([(var.name.clone(), bound)]));
         self.quantified += 1;
         // VerCors's two-part `(\forall int i; range ==> body)`: the range is the implication's
@@ -2420,6 +2445,10 @@ impl<'f> Lowerer<'f> {
         };
         self.quantified -= 1;
         self.scopes.pop();
+        let range = match (in_type, range) {
+            (Some(in_type), Some(range)) => self.binary(surface::BinaryOp::And, in_type, range, span),
+            (_, range) => range,
+        };
         let kind = match kind {
             ast::QuantifierKind::Forall => surface::QuantifierKind::Forall,
             ast::QuantifierKind::ForallStar => surface::QuantifierKind::ForallStar,
@@ -3231,10 +3260,15 @@ impl<'f> Lowerer<'f> {
         if result_type.is_none() {
             return Some(Value { expr: within, ty: CType::Bool, interval: CType::Bool.interval() });
         }
-        if place == Place::Annotation || self.conditional || self.before.is_none() {
+        if place == Place::Annotation
+            || !self.noovfl_statement
+            || self.conditional
+            || self.before.is_none()
+            || args.iter().any(has_effect)
+        {
             self.unsupported(
                 span,
-                format!("`{name}` in an annotation, a loop's condition, or after `&&`, `||` or `?`"),
+                format!("`{name}` other than as the value of `x = {name}(a, b);` with operands without effects"),
                 "compute the sum into a variable in a statement of its own",
             );
             return None;
@@ -3672,6 +3706,35 @@ fn collect_lengths<'e>(formula: &'e ast::Expr, found: &mut Vec<(String, &'e ast:
     }
 }
 
+/// Whether an expression is a call of GPUVerify's `__add_noovfl_T`.
+fn is_noovfl_call(expr: &ast::Expr) -> bool {
+    matches!(&expr.kind, ast::ExprKind::Call { function, .. } if function.name.starts_with("__add_noovfl_"))
+}
+
+/// `x = __add_noovfl_T(...)`, of a variable.
+fn is_noovfl_assignment(expr: &ast::Expr) -> bool {
+    matches!(&expr.kind, ast::ExprKind::Assign { op: None, target, value }
+        if matches!(target.kind, ast::ExprKind::Name(_)) && is_noovfl_call(value))
+}
+
+/// Whether evaluating an expression may change a variable or memory: an assignment, `++`,
+/// `--`, or a call of anything but an id or size.
+fn has_effect(expr: &ast::Expr) -> bool {
+    let own = match &expr.kind {
+        ast::ExprKind::Assign { .. } => true,
+        ast::ExprKind::Unary { op, .. } => matches!(
+            op,
+            ast::UnaryOp::PreIncrement
+                | ast::UnaryOp::PreDecrement
+                | ast::UnaryOp::PostIncrement
+                | ast::UnaryOp::PostDecrement
+        ),
+        ast::ExprKind::Call { function, .. } => !function.name.starts_with("get_"),
+        _ => false,
+    };
+    own || expr.kind.children().into_iter().any(has_effect)
+}
+
 /// The integer type a suffix of GPUVerify's `__add_noovfl_` names: `int`, `unsigned_char`, ...
 fn noovfl_type(suffix: &str) -> Option<MachineInt> {
     let (signed, base) = match suffix.strip_prefix("unsigned_") {
@@ -3688,7 +3751,7 @@ fn noovfl_type(suffix: &str) -> Option<MachineInt> {
     Some(MachineInt { bits, signed })
 }
 
-fn type_name(ty: &ast::TypeSpec) -> String {
+pub(super) fn type_name(ty: &ast::TypeSpec) -> String {
     match &ty.named {
         Some(ast::NamedType::Struct(structure)) => {
             return structure.tag.as_ref().map_or("struct".to_string(), |tag| format!("struct {}", tag.name));
@@ -3842,8 +3905,13 @@ mod tests {
             ("local int L[4]; ((local char*)L)[0] = 1;", "a pointer cast"),
             (
                 "int z = a[0] > 0 && __add_noovfl_int(a[0], 1) > 0;",
-                "`__add_noovfl_int` in an annotation, a loop's condition, or after `&&`, `||` or `?`",
+                "`__add_noovfl_int` other than as the value of `x = __add_noovfl_int(a, b);` with operands without effects",
             ),
+            (
+                "int x = 0; int y; x = 0, y = __add_noovfl_int(x, 1);",
+                "`__add_noovfl_int` other than as the value of `x = __add_noovfl_int(a, b);` with operands without effects",
+            ),
+            ("int2 v = (int2){1};", "a vector's compound literal with one value"),
             ("int z = __add_noovfl_float(1, 2);", "a call of `__add_noovfl_float`"),
             ("int b[65];", "a private array of 65 cells (lockstep keeps 1 to 64 cells in private variables)"),
             ("int n = a[0]; int b[n];", "a private array whose size is not a constant"),

@@ -95,8 +95,10 @@ fn with_type_names(mut tokens: Vec<Spanned>) -> Vec<Spanned> {
     let mut type_names = std::collections::HashSet::new();
     let mut index = 0;
     while index < tokens.len() {
+        // A struct's tag is no type name, even where a typedef gives the struct that name.
+        let after_struct = index.checked_sub(1).is_some_and(|previous| tokens[previous].1 == Token::Struct);
         match &tokens[index].1 {
-            Token::Ident(name) if type_names.contains(name) => {
+            Token::Ident(name) if type_names.contains(name) && !after_struct => {
                 tokens[index].1 = Token::TypeName(name.clone());
             }
             Token::Typedef => {
@@ -107,7 +109,7 @@ fn with_type_names(mut tokens: Vec<Spanned>) -> Vec<Spanned> {
                         Token::LBrace | Token::LParen | Token::LBracket => depth += 1,
                         Token::RBrace | Token::RParen | Token::RBracket => depth = depth.saturating_sub(1),
                         Token::Semi if depth == 0 => break,
-                        Token::Ident(name) if type_names.contains(name) => {
+                        Token::Ident(name) if type_names.contains(name) && tokens[at - 1].1 != Token::Struct => {
                             tokens[at].1 = Token::TypeName(name.clone());
                         }
                         Token::Ident(name) if depth == 0 => {

@@ -35,6 +35,7 @@ pub fn flatten(file: &ast::File) -> (ast::File, Vec<Diagnostic>) {
         structs: HashMap::new(),
         typedefs: HashMap::new(),
         scopes: vec![HashMap::new()],
+        in_annotation: false,
     };
     let mut items = Vec::new();
     // The annotation right before a function is its contract, which speaks of its parameters.
@@ -138,6 +139,8 @@ struct Flattener {
     typedefs: HashMap<String, Option<Resolved>>,
     /// The names in scope, innermost last: a struct variable, or another name that hides one.
     scopes: Vec<HashMap<String, Option<Var>>>,
+    /// Whether an annotation is being taken apart, where expressions have no effects.
+    in_annotation: bool,
 }
 
 impl Flattener {
@@ -174,6 +177,17 @@ impl Flattener {
 
     /// What a type names, declaring the struct it defines, if any. `None` after a refusal.
     fn resolve(&mut self, ty: &ast::TypeSpec) -> Option<Resolved> {
+        if ty.mixed {
+            self.unsupported(
+                ty.span,
+                format!(
+                    "`{}` with other type words (a type declared again, or `unsigned` before a type's name)",
+                    crate::c::lower::type_name(ty)
+                ),
+                "declare each type name once, and write `unsigned` in its typedef",
+            );
+            return None;
+        }
         match &ty.named {
             None => Some(Resolved::Plain(ty.clone())),
             Some(ast::NamedType::Typedef(name)) => match self.typedefs.get(&name.name) {
@@ -243,7 +257,10 @@ impl Flattener {
         }
         let layout = Rc::new(Layout { name, leaves });
         if let Some(tag) = &structure.tag {
-            self.structs.insert(tag.name.clone(), Rc::clone(&layout));
+            if self.structs.insert(tag.name.clone(), Rc::clone(&layout)).is_some() {
+                self.unsupported(tag.span, format!("`struct {}` declared again", tag.name), "declare each struct once");
+                return None;
+            }
         }
         Some(layout)
     }
@@ -322,10 +339,25 @@ impl Flattener {
                 self.array_copy(init.span, &leaf.path, &layout.name);
                 continue;
             }
+            let errors = self.diagnostics.len();
             let inits = match init {
                 None => vec![None; layout.leaves.len()],
                 Some(init) => match self.leaf_values(init) {
-                    Some(values) if values.len() == layout.leaves.len() => values.into_iter().map(Some).collect(),
+                    Some(values)
+                        if values.len() == layout.leaves.len()
+                            && self.same_type(
+                                &Place {
+                                    root: String::new(),
+                                    var: Var { layout: Rc::clone(&layout), shape: Shape::Value },
+                                    indices: Vec::new(),
+                                    path: String::new(),
+                                },
+                                init,
+                            ) =>
+                    {
+                        values.into_iter().map(Some).collect()
+                    }
+                    _ if self.diagnostics.len() > errors => continue,
                     _ => {
                         self.unsupported(
                             init.span,
@@ -497,6 +529,7 @@ impl Flattener {
     }
 
     fn annotation(&mut self, annotation: &ast::Annotation) -> ast::Annotation {
+        let outer = std::mem::replace(&mut self.in_annotation, true);
         let clauses = annotation
             .clauses
             .iter()
@@ -509,6 +542,7 @@ impl Flattener {
                 unknown @ ast::SpecClause::Unknown { .. } => unknown.clone(),
             })
             .collect();
+        self.in_annotation = outer;
         ast::Annotation { clauses, span: annotation.span }
     }
 
@@ -529,10 +563,35 @@ impl Flattener {
         self.stmt_node(StmtKind::Block(block), stmt.span).unwrap_or_else(|| stmt.clone())
     }
 
+    /// The first part of a `for` loop's head, which must stay one statement: the variables it
+    /// declares belong to the loop.
+    fn loop_head(&mut self, init: &Stmt) -> Stmt {
+        let mut stmts = self.stmt(init);
+        if stmts.len() != 1 {
+            self.unsupported(
+                init.span,
+                "a struct declared or copied in a `for` loop's head",
+                "declare it before the loop",
+            );
+            return init.clone();
+        }
+        stmts.remove(0)
+    }
+
     /// The statements a statement becomes: a struct declaration or assignment becomes one for
     /// each leaf.
     fn stmt(&mut self, stmt: &Stmt) -> Vec<Stmt> {
         let kind = match &stmt.kind {
+            StmtKind::Declaration(declaration) if defines_type(declaration) => {
+                // Types declared in a block would need scopes of their own for tags and typedef
+                // names, which the parser's type names do not have.
+                self.unsupported(
+                    declaration.span,
+                    "a struct or `typedef` declared inside a function",
+                    "declare it at file scope, before the functions",
+                );
+                return Vec::new();
+            }
             StmtKind::Declaration(declaration) => {
                 return self
                     .declaration(declaration)
@@ -562,7 +621,7 @@ impl Flattener {
             StmtKind::For { init, cond, step, body } => {
                 self.scopes.push(HashMap::new());
                 let kind = StmtKind::For {
-                    init: init.as_ref().map(|init| Box::new(self.single(init))),
+                    init: init.as_ref().map(|init| Box::new(self.loop_head(init))),
                     cond: cond.as_ref().map(|cond| self.expr_or_same(cond)),
                     step: step.as_ref().map(|step| self.expr_or_same(step)),
                     body: Box::new(self.single(body)),
@@ -594,8 +653,12 @@ impl Flattener {
             self.array_copy(span, &path, &target_place.var.layout.name.clone());
             return Some(Vec::new());
         }
+        let errors = self.diagnostics.len();
         let (targets, values) = (self.leaf_values(target), self.leaf_values(value));
         let (Some(targets), Some(values)) = (targets, values) else {
+            if self.diagnostics.len() > errors {
+                return Some(Vec::new());
+            }
             self.unsupported(
                 span,
                 "this assignment of a struct",
@@ -603,7 +666,7 @@ impl Flattener {
             );
             return Some(Vec::new());
         };
-        if targets.len() != values.len() {
+        if targets.len() != values.len() || !self.same_type(&target_place, value) {
             self.unsupported(span, "an assignment of a struct of another type", "assign a struct of the same type");
             return Some(Vec::new());
         }
@@ -614,6 +677,30 @@ impl Flattener {
             stmts.extend(self.stmt_node(StmtKind::Expr(assignment), span));
         }
         Some(stmts)
+    }
+
+    /// Whether `value` names a struct of the type of the one at `target`: the same fields, of the
+    /// same types, in the same order (a copy between two types is an error in C).
+    fn same_type(&self, target: &Place, value: &Expr) -> bool {
+        // Through `&s`, `p + k` and `p - k` to the struct they point at.
+        let mut value = value;
+        while let ExprKind::Unary { op: ast::UnaryOp::AddressOf, operand: inner }
+        | ExprKind::Binary { op: ast::BinaryOp::Add | ast::BinaryOp::Sub, lhs: inner, .. } = &value.kind
+        {
+            value = inner;
+        }
+        let Some(source) = self.place(value) else { return false };
+        let shape = |place: &Place| -> Vec<(String, String, usize, usize)> {
+            place
+                .leaves()
+                .iter()
+                .map(|leaf| {
+                    let path = leaf.path[place.path.len()..].to_string();
+                    (path, crate::c::lower::type_name(&leaf.specifiers.ty), leaf.pointers, leaf.dimensions.len())
+                })
+                .collect()
+        };
+        shape(target) == shape(&source)
     }
 
     /// The struct, or part of one, that an expression names, if it names one.
@@ -678,6 +765,9 @@ impl Flattener {
             }
             ExprKind::Binary { op: op @ (ast::BinaryOp::Add | ast::BinaryOp::Sub), lhs, rhs } => {
                 let leaves = self.leaf_values(lhs)?;
+                if !self.repeatable(rhs) {
+                    return None;
+                }
                 let rhs = self.expr(rhs)?;
                 leaves
                     .into_iter()
@@ -691,7 +781,7 @@ impl Flattener {
             }
             _ => {
                 let place = self.place(expr)?;
-                if place.is_leaf() {
+                if place.is_leaf() || !place.indices.iter().all(|index| self.repeatable(index)) {
                     return None;
                 }
                 let indices: Option<Vec<Expr>> = place.indices.iter().map(|index| self.expr(index)).collect();
@@ -701,6 +791,25 @@ impl Flattener {
                 names.into_iter().map(|name| self.indexed(name, &indices, expr.span)).collect()
             }
         }
+    }
+
+    /// Whether an index may be written once for each leaf of a struct copied whole, in code: it
+    /// has no effect and reads neither memory nor a struct, so every copy of it has the value the
+    /// first has (`s = a[s.k];` would index the second field by the first's new value). In an
+    /// annotation, where nothing changes, every index may.
+    fn repeatable(&mut self, index: &Expr) -> bool {
+        if self.in_annotation {
+            return true;
+        }
+        let repeatable = is_repeatable(index, &|name| self.lookup(name).is_none());
+        if !repeatable {
+            self.unsupported(
+                index.span,
+                "an index of a struct copied whole that has an effect or reads memory or a struct",
+                "compute the index into a variable first, or copy the fields one by one",
+            );
+        }
+        repeatable
     }
 
     /// The leaf variable `name`, indexed by `indices` in order.
@@ -924,6 +1033,36 @@ impl Flattener {
     }
 }
 
+/// Whether a declaration declares a type: a `typedef`, or a struct with its fields.
+fn defines_type(declaration: &ast::Declaration) -> bool {
+    declaration.specifiers.has(ast::Qualifier::Typedef)
+        || matches!(&declaration.specifiers.ty.named, Some(ast::NamedType::Struct(structure)) if structure.fields.is_some())
+}
+
+/// Whether an expression has no effect and reads only constants, ids and sizes (`get_local_id(0)`,
+/// `threadIdx.x`) and the scalar variables for which `scalar` holds.
+fn is_repeatable(expr: &Expr, scalar: &dyn Fn(&str) -> bool) -> bool {
+    let children = || expr.kind.children().into_iter().all(|child| is_repeatable(child, scalar));
+    match &expr.kind {
+        ExprKind::Int { .. } | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::SizeofType { .. } => true,
+        ExprKind::Name(name) => scalar(name),
+        ExprKind::Call { function, .. } => function.name.starts_with("get_") && children(),
+        ExprKind::Member { base, arrow: false, .. } => matches!(&base.kind, ExprKind::Name(name) if scalar(name)),
+        ExprKind::Unary { op, .. } => {
+            !matches!(
+                op,
+                ast::UnaryOp::Deref
+                    | ast::UnaryOp::PreIncrement
+                    | ast::UnaryOp::PreDecrement
+                    | ast::UnaryOp::PostIncrement
+                    | ast::UnaryOp::PostDecrement
+            ) && children()
+        }
+        ExprKind::Binary { .. } | ExprKind::Cond { .. } | ExprKind::Cast { .. } => children(),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::c::{check, integers::Integers, Dialect};
@@ -943,6 +1082,7 @@ mod tests {
             "typedef struct { float x; float y; } P; __kernel void k(global P *p) { local P t[4][2]; t[1][0].y = p->x; }",
             "struct t { int a; }; struct s { struct t inner; int b; }; void f(struct t v, global struct s *g) { g[0].b = v.a; } __kernel void k(global struct s *g, struct s q) { f(q.inner, g + 1); struct s r = q; r = q; (*g).b = r.inner.a; }",
             "struct s { int a; }; __kernel void k(global struct s *g) { struct s *p = &g[get_global_id(0)]; p->a = 1; }",
+            "typedef struct Point { int x; } Point; __kernel void k(global Point *g) { struct Point p; p.x = 1; g[0] = p; }",
             // A kernel's contract speaks of the local structs its body declares.
             "struct s { int a; int b; }; /*@ requires \\ltid == 0 ==> Perm(&p, write) ** Perm(&t[\\ltid].b, write); @*/ __kernel void k() { __local struct s p; __local struct s t[64]; if (get_local_id(0) == 0) { p.a = 1; } }",
         ] {
@@ -987,6 +1127,36 @@ mod tests {
                 "struct s { int b; int a[2]; }; __kernel void k() { struct s q; struct s r = q; }",
                 Code::Unsupported,
                 "a copy of a struct with an array field (the field `a` of `struct s`) is not supported",
+            ),
+            (
+                "struct P { int a; int b; }; __kernel void k() { struct P t[2]; struct P s; s.a = 0; s = t[s.a]; }",
+                Code::Unsupported,
+                "an index of a struct copied whole that has an effect or reads memory or a struct is not supported",
+            ),
+            (
+                "struct P { int a; }; struct Q { char a; }; __kernel void k() { struct P s; struct Q t; t = s; }",
+                Code::Unsupported,
+                "an assignment of a struct of another type is not supported",
+            ),
+            (
+                "__kernel void k() { { struct s { int a; }; } }",
+                Code::Unsupported,
+                "a struct or `typedef` declared inside a function is not supported",
+            ),
+            (
+                "typedef int T; typedef unsigned char T; __kernel void k() { }",
+                Code::Unsupported,
+                "`T` with other type words (a type declared again, or `unsigned` before a type's name) is not supported",
+            ),
+            (
+                "struct s { int a; }; struct s { char a; }; __kernel void k() { }",
+                Code::Unsupported,
+                "`struct s` declared again is not supported",
+            ),
+            (
+                "struct s { int a; int b; }; __kernel void k(global struct s *g) { for (struct s q = g[0]; q.a < 3; q.a++) { } }",
+                Code::Unsupported,
+                "a struct declared or copied in a `for` loop's head is not supported",
             ),
             (
                 "typedef int *ip; __kernel void k(global int *a) { ip p = a; }",

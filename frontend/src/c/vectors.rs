@@ -218,6 +218,18 @@ impl<'f> Lowerer<'f> {
                 self.project(base, selected[k as usize])
             }
             ast::ExprKind::Cast { ty: cast, operand, .. } => {
+                if let ast::ExprKind::InitList(items) = &operand.kind {
+                    if items.len() == 1 && self.shape(&items[0]).is_none() {
+                        // C fills the rest of `(int2){1}` with zeros, where `(int2)(1)` repeats
+                        // the value.
+                        self.unsupported(
+                            operand.span,
+                            "a vector's compound literal with one value",
+                            "write every component: `(int2){1, 0}`, or `(int2)(1)` for the value in each",
+                        );
+                        return None;
+                    }
+                }
                 let scalar = ast::TypeSpec { width: 1, ..cast.clone() };
                 let mut parts = Vec::new();
                 flatten_commas(operand, &mut parts);
@@ -867,7 +879,7 @@ fn type_spec_of(ty: CType, span: Span) -> ast::TypeSpec {
             (base, !signed)
         }
     };
-    ast::TypeSpec { base, unsigned, width: 1, named: None, span }
+    ast::TypeSpec { base, unsigned, width: 1, named: None, mixed: false, span }
 }
 
 /// The type `convert_T(x)`, `convert_T_sat(x)` or `convert_T_rte(x)` converts to.
@@ -883,7 +895,8 @@ fn made_type(name: &str) -> Option<VectorType> {
 /// The type OpenCL's name of an arithmetic type names: `uint4`, `float`.
 fn named_type(name: &str) -> Option<VectorType> {
     let (base, unsigned, width) = ast::arithmetic_type_name(name)?;
-    let element = scalar_of(&ast::TypeSpec { base, unsigned, width, named: None, span: Span::new(0, 0) })?;
+    let element =
+        scalar_of(&ast::TypeSpec { base, unsigned, width, named: None, mixed: false, span: Span::new(0, 0) })?;
     Some(VectorType { element, width })
 }
 
