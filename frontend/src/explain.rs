@@ -341,7 +341,7 @@ impl Writer<'_> {
             ),
             Command::Write { array, index, value, checks, bounds, write, span } => {
                 let mut obligations: Vec<usize> = numbers(checks);
-                obligations.extend([*bounds, *write]);
+                obligations.extend(bounds.iter().chain([write]));
                 let name = &self.kernel.array(*array).name;
                 leaf(format!("{name}[{}] := {}", self.expr(index), self.expr(value)), Some(*span), obligations)
             }

@@ -28,6 +28,7 @@ pub mod c;
 pub mod diagnostics;
 pub mod explain;
 pub mod hunt;
+pub mod infer;
 pub mod pvl;
 pub mod run;
 pub mod source;

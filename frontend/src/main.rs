@@ -72,6 +72,11 @@ enum Command {
         /// write after it).
         #[arg(long, value_enum, default_value_t = MemoryModelName::Seed)]
         memory_model: MemoryModelName,
+        /// Infer the permissions of a kernel that names none (`lockstep infer` prints them), and
+        /// verify it with them: race and divergence freedom without annotations. Being built
+        /// (issue 16): loops need invariants it does not infer yet.
+        #[arg(long)]
+        infer: bool,
     },
     /// Print what lockstep proves of each kernel of a file, as the seed writes it.
     ///
@@ -96,6 +101,13 @@ enum Command {
         /// The memory model of the fence rule, as for `verify`.
         #[arg(long, value_enum, default_value_t = MemoryModelName::Seed)]
         memory_model: MemoryModelName,
+    },
+    /// Print the permissions lockstep infers for each kernel of a file that names none: the
+    /// thread's precondition, each barrier's resources and each loop's invariant.
+    Infer {
+        /// The file whose kernels to infer permissions for.
+        #[arg(value_name = "FILE")]
+        file: String,
     },
     /// Run a file's kernels concretely on one launch, and report the first bug met.
     ///
@@ -272,7 +284,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check { files, format } => check(&files, format),
-        Command::Verify { files, solver, output, replay, groups, gsize, integers, memory_model } => {
+        Command::Verify { files, solver, output, replay, groups, gsize, integers, memory_model, infer } => {
             let reporting = cli::verify::Reporting { emit: output.emit, json: output.format == Format::Json, replay };
             let settings = lockstep_frontend::verify::Settings {
                 backend: cli::ivl::backend_of(solver.backend),
@@ -280,6 +292,7 @@ fn main() -> ExitCode {
                 memory_model: memory_model.into(),
                 launch: lockstep_frontend::verify::Launch { groups, gsize },
                 integers: integers.integers(),
+                infer,
             };
             cli::verify::run(&files, &settings, reporting)
         }
@@ -321,13 +334,53 @@ fn main() -> ExitCode {
                 memory_model: memory_model.into(),
                 launch: lockstep_frontend::verify::Launch::default(),
                 integers: None,
+                infer: false,
             };
             explain(&file, verdicts, &settings, format)
         }
+        Command::Infer { file } => infer(&file),
         Command::Ivl { file, solver, output } => {
             cli::ivl::run(&file, solver.backend, &solver.limits(), output.emit, output.format == Format::Json)
         }
     }
+}
+
+/// `lockstep infer`: the inferred permissions of each kernel that names none.
+fn infer(path: &str) -> ExitCode {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            eprintln!("error: cannot read `{path}`: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let checked = check_bytes(path, bytes);
+    let Some(program) = checked.program.as_ref().filter(|_| !checked.has_errors()) else {
+        for diagnostic in &checked.diagnostics {
+            eprint!("{}", diagnostic.render(&checked.file));
+        }
+        return ExitCode::from(2);
+    };
+    let settings = lockstep_frontend::verify::Settings::default();
+    for kernel in &program.kernels {
+        match lockstep_frontend::verify::inferred(kernel) {
+            Some(inferred) => {
+                let inferred = match lockstep_frontend::verify::houdini(program, inferred, &settings) {
+                    Ok((inferred, _)) => inferred,
+                    Err(error) => {
+                        eprintln!("{path}: error: {}", error.message);
+                        return ExitCode::from(2);
+                    }
+                };
+                println!("kernel {}:", kernel.name);
+                for (place, clause) in lockstep_frontend::infer::clauses(&inferred.kernel) {
+                    println!("  {place}: {clause}");
+                }
+            }
+            None => println!("kernel {}: names permissions; nothing inferred", kernel.name),
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 /// `lockstep explain`: the outline of each kernel, with the verdicts when asked.
@@ -367,7 +420,9 @@ fn explain(
     let mut kernels_json = Vec::new();
     let mut all: Vec<Verdict> = Vec::new();
     let mut divergent = false;
-    for (index, kernel) in program.kernels.iter().enumerate() {
+    for (index, written) in program.kernels.iter().enumerate() {
+        let inferred = settings.infer.then(|| verify::inferred(written)).flatten();
+        let kernel = inferred.as_ref().map_or(written, |inferred| &inferred.kernel);
         let outline = lockstep_logic::outline::Outline::of(program, kernel, settings.memory_model);
         let explanation = lockstep_frontend::explain::explain(&checked.file, &outline);
         // Verification reports the divergent barriers first, then the outline's obligations in

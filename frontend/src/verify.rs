@@ -13,8 +13,9 @@ use lockstep_encoder::smt::Limits;
 use lockstep_encoder::smt::Value;
 use lockstep_encoder::verify::Status;
 use lockstep_logic::fences::MemoryModel;
+use lockstep_logic::infer::Inferred;
 use lockstep_logic::outline::Outline;
-use lockstep_logic::{Kernel, Obligation, Span};
+use lockstep_logic::{Kernel, Obligation, Program, Span};
 use std::collections::{BTreeMap, HashMap};
 
 /// Values that show a failure, as (name, value) in the kernel's terms.
@@ -90,6 +91,8 @@ pub struct Settings {
     /// How integers are read, where the file's language does not decide (`--int32`,
     /// `--mathematical-integers`).
     pub integers: Option<crate::Integers>,
+    /// Whether a kernel that names no permission is verified with inferred ones ([`inferred`]).
+    pub infer: bool,
 }
 
 impl Default for Settings {
@@ -101,6 +104,7 @@ impl Default for Settings {
             memory_model: MemoryModel::default(),
             launch: Launch::default(),
             integers: None,
+            infer: false,
         }
     }
 }
@@ -144,21 +148,69 @@ pub fn file(path: &str, bytes: Vec<u8>, settings: &Settings) -> Verification {
         program
             .kernels
             .iter()
-            .map(|kernel| {
-                // Outline: every obligation of the kernel, decided without a solver.
-                let outline = Outline::of(program, kernel, settings.memory_model);
-                // Encode: the outline as IVL procedures, each check tagged with its obligation.
-                let encoding = kernel::encode(&outline);
-                // Solve: each procedure's checks, on the backend, asking a failure's model for what
-                // its assertion reads.
-                let reads = reads(&encoding);
-                let outcomes = solve(kernel, &encoding, &reads, settings)?;
-                // Report: a verdict per obligation, with counterexamples in the kernel's terms.
-                Ok(report(kernel, &outline, &encoding, &reads, &outcomes))
+            .map(|written| match settings.infer.then(|| inferred(written)).flatten() {
+                Some(inferred) => houdini(program, inferred, settings).map(|(_, result)| result),
+                None => decide(program, written, settings).map(|(_, result)| result),
             })
             .collect()
     });
     Verification { checked, kernels }
+}
+
+/// The verdicts on one kernel, with the outline they belong to.
+fn decide<'k>(
+    program: &'k Program,
+    kernel: &'k Kernel,
+    settings: &Settings,
+) -> Result<(Outline<'k>, KernelResult), VerifyError> {
+    // Outline: every obligation of the kernel, decided without a solver.
+    let outline = Outline::of(program, kernel, settings.memory_model);
+    // Encode: the outline as IVL procedures, each check tagged with its obligation.
+    let encoding = kernel::encode(&outline);
+    // Solve: each procedure's checks, on the backend, asking a failure's model for what its
+    // assertion reads.
+    let reads = reads(&encoding);
+    let outcomes = solve(kernel, &encoding, &reads, settings)?;
+    // Report: a verdict per obligation, with counterexamples in the kernel's terms.
+    let result = report(kernel, &outline, &encoding, &reads, &outcomes);
+    Ok((outline, result))
+}
+
+/// The kernel with the permissions its accesses need and candidate invariants, when it names no
+/// permission ([`lockstep_logic::infer`]).
+pub fn inferred(kernel: &Kernel) -> Option<Inferred> {
+    (!kernel.has_permissions()).then(|| lockstep_logic::infer::permissions(kernel))
+}
+
+/// How many times Houdini drops candidates and verifies again before it gives up on dropping.
+const HOUDINI_ROUNDS: usize = 16;
+
+/// Verifies an inferred kernel as Houdini does: every candidate invariant that does not hold
+/// (fails or is undecided) is dropped, and the kernel verified again, until every candidate left
+/// holds. The verdicts are those of the last round, in which every invariant left is checked, so
+/// no candidate is ever assumed; the kernel returned has only the candidates that held.
+pub fn houdini(
+    program: &Program,
+    mut inferred: Inferred,
+    settings: &Settings,
+) -> Result<(Inferred, KernelResult), VerifyError> {
+    for _ in 0..HOUDINI_ROUNDS {
+        let (result, failing) = {
+            let (outline, result) = decide(program, &inferred.kernel, settings)?;
+            let offset = outline.divergence.len();
+            let failed = |number: usize| {
+                result.results.get(offset + number).is_some_and(|outcome| outcome.verdict != Verdict::Verified)
+            };
+            let failing = inferred.failing_candidates(&outline.thread, &failed);
+            (result, failing)
+        };
+        if failing.is_empty() {
+            return Ok((inferred, result));
+        }
+        inferred.without(&failing);
+    }
+    let (_, result) = decide(program, &inferred.kernel, settings)?;
+    Ok((inferred, result))
 }
 
 /// What each assertion of an encoding reads, by procedure and tag: requested from the model of

@@ -48,7 +48,7 @@ fn referenced(outline: &Outline) -> Vec<usize> {
                 Command::Assign { checks, .. } | Command::Assume { checks, .. } => push_checks(checks, out),
                 Command::Write { checks, bounds, write, .. } => {
                     push_checks(checks, out);
-                    out.extend([*bounds, *write]);
+                    out.extend(bounds.iter().chain([write]));
                 }
                 Command::If { checks, then_branch, else_branch, .. } => {
                     push_checks(checks, out);

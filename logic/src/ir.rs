@@ -239,6 +239,12 @@ pub struct Array {
     pub memory: Memory,
     /// The number of elements: an expression over `gsize`, `tcount` and kernel parameters.
     pub size: Expr,
+    /// Whether accesses and permissions are checked to lie in `[0, size)` (`access.bounds`). An
+    /// array of C code whose length no annotation states or speaks of is not: the launch provides
+    /// the cells the kernel holds permission to, as a contract's permission demands them of it,
+    /// so holding the permission is what makes an access in bounds (GPUVerify does not check
+    /// the bounds of such arrays either).
+    pub bounded: bool,
     pub span: Span,
 }
 

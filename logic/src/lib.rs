@@ -8,7 +8,8 @@
 //! later obligation can point back at the text that gave rise to it. [`outline`] is the checker:
 //! every obligation of a kernel (the levels' specifications, the global obligations, the
 //! per-thread triple with its barrier calls and local checks), as data. [`eval`] gives expressions
-//! and pure functions their values, for checking counterexamples and running kernels.
+//! and pure functions their values, for checking counterexamples and running kernels. [`infer`]
+//! proposes the permissions of a kernel that names none, which the checker then checks.
 //!
 //! Architecture invariant: this crate does no I/O, knows no surface syntax (no tokens, no
 //! precedence, no spelling of keywords) and knows no solver. It is pure data and pure functions.
@@ -16,6 +17,7 @@
 pub mod eval;
 pub mod execute;
 pub mod fences;
+pub mod infer;
 mod ir;
 pub mod lockstep;
 pub mod obligation;

@@ -128,7 +128,9 @@ impl<'k> Encoder<'k> {
                 self.checks(context, checks, &mut body.stmts);
                 let index = context.translate(index);
                 let written = context.translate(value);
-                self.prove(&mut body.stmts, *bounds, expr::in_bounds(&index, context.array_size(*array)));
+                if let Some(bounds) = bounds {
+                    self.prove(&mut body.stmts, *bounds, expr::in_bounds(&index, context.array_size(*array)));
+                }
                 let mask = Expr::select(Expr::var(names::mask(kernel, array.index())), index.clone());
                 let all = Some(expr::real_one());
                 self.prove(&mut body.stmts, *write, expr::holds(mask, all.clone()));

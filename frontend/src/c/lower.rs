@@ -59,6 +59,7 @@ pub fn lower(
         constant_symbols: HashMap::new(),
         read_only: HashSet::new(),
         uninitialized: HashSet::new(),
+        lengths_spoken: HashSet::new(),
         exits: Vec::new(),
         inlining: Vec::new(),
         fresh: 0,
@@ -267,6 +268,9 @@ pub(super) struct Lowerer<'f> {
     /// The scalars declared without a value (`int t;`), whose value need not lie in their type
     /// until they are assigned.
     pub(super) uninitialized: HashSet<String>,
+    /// The unknown lengths (`\pointer_length(a)`) an annotation speaks of: their arrays' accesses
+    /// are checked against them ([`lockstep_logic::Array::bounded`]).
+    lengths_spoken: HashSet<String>,
     /// The flags of the loops being lowered, innermost last ([`crate::c::loops`]).
     pub(super) exits: Vec<loops::Exits>,
     /// The helpers being inlined, innermost last.
@@ -534,6 +538,7 @@ impl<'f> Lowerer<'f> {
         self.scopes = vec![HashMap::new()];
         self.assigned = HashSet::new();
         self.uninitialized = HashSet::new();
+        self.lengths_spoken = HashSet::new();
         assigned_names(&body.stmts, &mut self.assigned);
         let written: Vec<&ast::SpecClause> =
             contract.map(|contract| contract.clauses.iter().collect()).unwrap_or_default();
@@ -637,6 +642,18 @@ impl<'f> Lowerer<'f> {
             body
         });
         self.logs = None;
+        // An array whose length no annotation states or speaks of has no bounds to check.
+        for member in &mut parts.members {
+            if let surface::Member::Arrays {
+                size: surface::Expr { kind: surface::ExprKind::Name(size), .. },
+                bounded,
+                ..
+            } = member
+            {
+                let unstated = parts.length_params.iter().any(|param| param.name.name == *size);
+                *bounded = !unstated || self.lengths_spoken.contains(size);
+            }
+        }
         params.append(&mut parts.length_params);
         let mut members = parts.members;
         // The C program's facts come first, so that the written clauses may rely on them.
@@ -863,6 +880,7 @@ impl<'f> Lowerer<'f> {
             element_span: element.span,
             size,
             names: vec![name.clone()],
+            bounded: true,
             span,
         });
     }
@@ -2477,7 +2495,12 @@ impl<'f> Lowerer<'f> {
                 return None;
             };
             match lengths.get(name) {
-                Some(length) => Some(surface::Expr { span, ..length.clone() }),
+                Some(length) => {
+                    if let surface::ExprKind::Name(parameter) = &length.kind {
+                        lowerer.lengths_spoken.insert(parameter.clone());
+                    }
+                    Some(surface::Expr { span, ..length.clone() })
+                }
                 None => {
                     lowerer.diagnostics.push(
                         Diagnostic::error(

@@ -99,6 +99,9 @@ pub enum Member {
         element_span: Span,
         size: Expr,
         names: Vec<Ident>,
+        /// Whether accesses are checked against `size` ([`lockstep_logic::Array::bounded`]): always
+        /// in PVL.
+        bounded: bool,
         span: Span,
     },
     Clause(Clause),

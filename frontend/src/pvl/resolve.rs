@@ -334,8 +334,9 @@ impl Resolver {
             params.extend(self.declare(&mut names, &param.name, ty, VarKind::KernelParam));
         }
         for member in &declaration.members {
-            if let ast::Member::Arrays { memory, element, element_span, size, names: array_names, .. } = member {
-                self.arrays(&mut names, *memory, *element, *element_span, size, array_names);
+            if let ast::Member::Arrays { memory, element, element_span, size, names: array_names, bounded, .. } = member
+            {
+                self.arrays(&mut names, *memory, (*element, *element_span), size, array_names, *bounded);
             }
         }
 
@@ -425,10 +426,10 @@ impl Resolver {
         &mut self,
         names: &mut Names,
         memory: ast::MemorySpace,
-        element: ast::TypeName,
-        element_span: Span,
+        (element, element_span): (ast::TypeName, Span),
         size: &ast::Expr,
         array_names: &[ast::Ident],
+        bounded: bool,
     ) {
         if element != ast::TypeName::Int {
             self.report(
@@ -452,7 +453,7 @@ impl Resolver {
                 ast::MemorySpace::Global => Memory::Global,
                 ast::MemorySpace::Local => Memory::Local,
             };
-            names.arrays.push(Array { name: name.name.clone(), memory, size: size.clone(), span: name.span });
+            names.arrays.push(Array { name: name.name.clone(), memory, size: size.clone(), bounded, span: name.span });
         }
     }
 

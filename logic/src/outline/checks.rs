@@ -283,8 +283,10 @@ impl Place<'_> {
             let scope = Scope { binders: binders.clone(), guards: guards.clone() };
             let name = &self.kernel.array(*array).name;
             let message = format!("this permission names a location that might lie outside `{name}`");
-            let requirement = Requirement::InBounds { array: *array, index: index.clone() };
-            scope.emit(numbering, out, ObligationId::AccessBounds, conjunct.span, requirement, message);
+            if self.kernel.array(*array).bounded {
+                let requirement = Requirement::InBounds { array: *array, index: index.clone() };
+                scope.emit(numbering, out, ObligationId::AccessBounds, conjunct.span, requirement, message);
+            }
             if let Amount::Divided { divisor, .. } = amount {
                 self.checks(divisor, &binders, &guards, numbering, out);
                 let message = "this permission amount might not be positive: its divisor might be less than 1".into();
@@ -303,7 +305,7 @@ impl Place<'_> {
                 self.walk(index, old, scope, numbering, out);
                 let name = &self.kernel.array(*array).name;
                 // Sizes never change, so a read under `\old` has the same bounds (E1).
-                if self.reads != Reads::Unchecked {
+                if self.reads != Reads::Unchecked && self.kernel.array(*array).bounded {
                     scope.emit(
                         numbering,
                         out,

@@ -51,13 +51,14 @@ pub enum Command {
         value: Option<Expr>,
         checks: Vec<Check>,
     },
-    /// `a[i] := e`: the index in bounds (`bounds`), write permission held (`write`).
+    /// `a[i] := e`: the index in bounds (`bounds`, where the array is
+    /// [`crate::Array::bounded`]), write permission held (`write`).
     Write {
         array: ArrayId,
         index: Expr,
         value: Expr,
         checks: Vec<Check>,
-        bounds: usize,
+        bounds: Option<usize>,
         write: usize,
         span: Span,
     },
@@ -201,11 +202,13 @@ impl Walker<'_> {
                     let mut checks = self.code_checks(index, numbering);
                     checks.extend(self.code_checks(value, numbering));
                     let name = &self.kernel.array(*array).name;
-                    let bounds = numbering.add_bounds(
-                        stmt.span,
-                        format!("the index of this write to `{name}` might lie outside the array"),
-                        index,
-                    );
+                    let bounds = self.kernel.array(*array).bounded.then(|| {
+                        numbering.add_bounds(
+                            stmt.span,
+                            format!("the index of this write to `{name}` might lie outside the array"),
+                            index,
+                        )
+                    });
                     let write = numbering.add(
                         ObligationId::AccessWrite,
                         stmt.span,

@@ -1,0 +1,246 @@
+//! Candidate loop invariants, as Houdini guesses them: facts about induction variables (their
+//! start, direction, bound and stride, and how two of them move together), each added to its
+//! loop's invariants and checked like a written one. The driver drops every candidate that fails
+//! and verifies again, until all that remain hold ([`Inferred::without`]); none is ever assumed
+//! unchecked.
+
+use super::footprint::{self, reads_memory, same};
+use super::{Inferred, Pins};
+use crate::outline::Command;
+use crate::resources::normal_form;
+use crate::{BinaryOp, Block, Clause, Expr, ExprKind, StmtKind, UnaryOp, VarId};
+use std::collections::{BTreeSet, HashMap};
+
+/// What the code before a point says of variables: `x` equals `e` where nothing `e` names, nor
+/// `x`, changed since.
+#[derive(Clone, Default)]
+pub(super) struct Known {
+    values: HashMap<VarId, Expr>,
+}
+
+impl Known {
+    pub fn assign(&mut self, var: VarId, value: Option<&Expr>) {
+        let value = value.filter(|value| !reads_memory(value)).map(|value| value.substitute(&self.values));
+        self.forget(var);
+        if let Some(value) = value.filter(|value| !value.mentions(var)) {
+            self.values.insert(var, value);
+        }
+    }
+
+    pub fn forget(&mut self, var: VarId) {
+        self.values.remove(&var);
+        self.values.retain(|_, value| !value.mentions(var));
+    }
+
+    /// What holds after either of two ways: the values they agree on.
+    pub fn join(&mut self, other: &Known) {
+        self.values.retain(|var, value| other.values.get(var).is_some_and(|theirs| same(value, theirs)));
+    }
+}
+
+/// The candidate invariants of a loop entered where `known` holds.
+pub(super) fn of_loop(cond: &Expr, body: &Block, known: &Known, pins: &Pins, span: crate::Span) -> Vec<Clause> {
+    let mut assigned = BTreeSet::new();
+    super::assigned_vars(&body.stmts, &mut assigned);
+    let steps = pins.steps(&body.stmts, &assigned);
+    let cond = &pins.pinned(cond);
+    let invariant = |expr: &Expr| !reads_memory(expr) && !assigned.iter().any(|&var| expr.mentions(var));
+    let start = |var: VarId| known.values.get(&var).filter(|value| invariant(value)).cloned();
+    let mut facts: Vec<Expr> = Vec::new();
+    let mut order: Vec<(&VarId, &Expr)> = steps.iter().collect();
+    order.sort_by_key(|(var, _)| **var);
+    for &(&var, step) in &order {
+        let x = footprint::var(var, span);
+        let direction = direction(step);
+        if let Some(first) = start(var) {
+            match direction {
+                Some(true) => facts.push(footprint::binary(BinaryOp::Ge, x.clone(), first.clone())),
+                Some(false) => facts.push(footprint::binary(BinaryOp::Le, x.clone(), first.clone())),
+                None => {}
+            }
+            // A stride by a literal (a size the launch pins is one): linear.
+            if matches!(&step.kind, ExprKind::Int(value) if *value > 1.into()) {
+                let moved = footprint::binary(BinaryOp::Sub, x.clone(), first.clone());
+                let stride = footprint::binary(BinaryOp::Mod, moved, step.clone());
+                facts.push(footprint::binary(BinaryOp::Eq, stride, footprint::int(0, span)));
+            }
+        }
+        if direction == Some(true) {
+            facts.push(footprint::binary(BinaryOp::Ge, x.clone(), footprint::int(0, span)));
+        }
+        for conjunct in conjuncts(cond) {
+            let ExprKind::Binary { op, lhs, rhs } = &conjunct.kind else { continue };
+            if !matches!(lhs.kind, ExprKind::Var(found) if found == var) || !invariant(rhs) {
+                continue;
+            }
+            let bound = (**rhs).clone();
+            match (op, direction) {
+                (BinaryOp::Lt, Some(true)) if is_one(step) => {
+                    facts.push(footprint::binary(BinaryOp::Le, x.clone(), bound))
+                }
+                (BinaryOp::Lt | BinaryOp::Le, Some(true)) => {
+                    let beyond = footprint::binary(BinaryOp::Add, bound, step.clone());
+                    facts.push(footprint::binary(BinaryOp::Lt, x.clone(), beyond));
+                }
+                (BinaryOp::Gt, Some(false)) if is_minus_one(step) => {
+                    facts.push(footprint::binary(BinaryOp::Ge, x.clone(), bound))
+                }
+                (BinaryOp::Gt | BinaryOp::Ge, Some(false)) => {
+                    let beyond = footprint::binary(BinaryOp::Add, bound, step.clone());
+                    facts.push(footprint::binary(BinaryOp::Gt, x.clone(), beyond));
+                }
+                _ => {}
+            }
+        }
+    }
+    // Two induction variables that move together: `y == y0 + (x - x0) * dy` where `x` moves by 1.
+    for &(&x, x_step) in &order {
+        let Some(x_start) = start(x).filter(|_| is_one(x_step)) else { continue };
+        for &(&y, y_step) in &order {
+            let literal = matches!(y_step.kind, ExprKind::Int(_));
+            let Some(y_start) = start(y).filter(|_| y != x && literal) else { continue };
+            let moved = footprint::binary(BinaryOp::Sub, footprint::var(x, span), x_start.clone());
+            let scaled = if is_one(y_step) { moved } else { footprint::binary(BinaryOp::Mul, moved, y_step.clone()) };
+            let value = footprint::binary(BinaryOp::Add, y_start, scaled);
+            facts.push(footprint::binary(BinaryOp::Eq, footprint::var(y, span), value));
+        }
+    }
+    let mut kept: Vec<Expr> = Vec::new();
+    for fact in facts {
+        if !kept.iter().any(|other| same(other, &fact)) {
+            kept.push(fact);
+        }
+    }
+    kept.into_iter()
+        .map(|fact| Clause {
+            assertion: crate::Assertion {
+                kind: crate::AssertionKind::Pure(Expr { span, ..footprint::simplified(&fact) }),
+                span,
+            },
+            span,
+        })
+        .collect()
+}
+
+/// Whether an expression is positive by its form: a positive literal, a size of the launch, a
+/// product of such.
+pub(super) fn is_positive(expr: &Expr) -> bool {
+    direction(expr) == Some(true)
+}
+
+/// Whether a step is positive (`Some(true)`), negative (`Some(false)`), by its form.
+fn direction(step: &Expr) -> Option<bool> {
+    match &step.kind {
+        ExprKind::Int(value) if *value > 0.into() => Some(true),
+        ExprKind::Int(value) if *value < 0.into() => Some(false),
+        ExprKind::Builtin(builtin) if builtin.is_launch_size() => Some(true),
+        ExprKind::Binary { op: BinaryOp::Mul, lhs, rhs } => match (direction(lhs), direction(rhs)) {
+            (Some(a), Some(b)) => Some(a == b),
+            _ => None,
+        },
+        ExprKind::Unary { op: UnaryOp::Neg, operand } => direction(operand).map(|positive| !positive),
+        _ => None,
+    }
+}
+
+fn is_one(step: &Expr) -> bool {
+    matches!(&step.kind, ExprKind::Int(value) if *value == 1.into())
+}
+
+fn is_minus_one(step: &Expr) -> bool {
+    matches!(&step.kind, ExprKind::Int(value) if *value == (-1).into())
+}
+
+/// The conjuncts of a condition.
+fn conjuncts(cond: &Expr) -> Vec<&Expr> {
+    match &cond.kind {
+        ExprKind::Binary { op: BinaryOp::And, lhs, rhs } => {
+            let mut parts = conjuncts(lhs);
+            parts.extend(conjuncts(rhs));
+            parts
+        }
+        _ => vec![cond],
+    }
+}
+
+impl Inferred {
+    /// The candidates among the obligations that `failed` (by number) in the thread triple
+    /// `thread` of this kernel's outline: as (loop, invariant) positions, loops numbered in
+    /// the order they stand.
+    pub fn failing_candidates(&self, thread: &[Command], failed: &dyn Fn(usize) -> bool) -> Vec<(usize, usize)> {
+        let mut loops = Vec::new();
+        loop_commands(thread, &mut loops);
+        let mut failing = Vec::new();
+        for (position, command) in loops.iter().enumerate() {
+            let Command::Loop { invariants, entry, preserved, .. } = command else { continue };
+            let first_candidate = invariants.len() - self.candidates.get(position).copied().unwrap_or(0);
+            let mut owners = Vec::new();
+            for (clause, invariant) in invariants.iter().enumerate() {
+                owners.extend(std::iter::repeat_n(clause, normal_form(&invariant.assertion).len()));
+            }
+            for exhale in [entry, preserved] {
+                let Command::Exhale { parts, .. } = &**exhale else { continue };
+                for (part, owner) in parts.iter().zip(&owners) {
+                    let fails =
+                        part.holds.is_some_and(failed) || part.checks.iter().any(|check| failed(check.obligation));
+                    if fails && *owner >= first_candidate && !failing.contains(&(position, *owner)) {
+                        failing.push((position, *owner));
+                    }
+                }
+            }
+        }
+        failing
+    }
+
+    /// The kernel without the given candidates (as [`Inferred::failing_candidates`] names them).
+    pub fn without(&mut self, dropped: &[(usize, usize)]) {
+        let mut position = 0;
+        drop_in(&mut self.kernel.body, dropped, &mut position, &mut self.candidates);
+    }
+}
+
+fn loop_commands<'c>(commands: &'c [Command], out: &mut Vec<&'c Command>) {
+    for command in commands {
+        match command {
+            Command::Loop { body, .. } => {
+                out.push(command);
+                loop_commands(body, out);
+            }
+            Command::If { then_branch, else_branch, .. } => {
+                loop_commands(then_branch, out);
+                loop_commands(else_branch, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn drop_in(block: &mut Block, dropped: &[(usize, usize)], position: &mut usize, candidates: &mut [usize]) {
+    for stmt in &mut block.stmts {
+        match &mut stmt.kind {
+            StmtKind::While { invariants, body, .. } => {
+                let here = *position;
+                *position += 1;
+                let mut clause = 0;
+                invariants.retain(|_| {
+                    let keep = !dropped.contains(&(here, clause));
+                    clause += 1;
+                    keep
+                });
+                let removed = dropped.iter().filter(|(at, _)| *at == here).count();
+                if let Some(count) = candidates.get_mut(here) {
+                    *count -= removed.min(*count);
+                }
+                drop_in(body, dropped, position, candidates);
+            }
+            StmtKind::If { then_branch, else_branch, .. } => {
+                drop_in(then_branch, dropped, position, candidates);
+                if let Some(block) = else_branch {
+                    drop_in(block, dropped, position, candidates);
+                }
+            }
+            StmtKind::Block(inner) => drop_in(inner, dropped, position, candidates),
+            _ => {}
+        }
+    }
+}

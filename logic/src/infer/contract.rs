@@ -1,0 +1,133 @@
+//! A footprint as a contract clause: a permission atom per access, write (1) for a written cell
+//! and `read` for one only read, made disjoint so that one thread never claims a cell twice (two
+//! claims of one cell would add up to more than a write, which the resource checks reject).
+
+use super::footprint::{self, Access, Footprint};
+use super::Inference;
+use crate::{Amount, Assertion, AssertionKind, Clause, Expr, ExprKind, PermAtom, Quantifier, Span, Type, VarId};
+use num_rational::BigRational;
+use std::collections::HashMap;
+
+impl Inference<'_> {
+    /// The footprint as one clause (none when it is empty), spanning `span`.
+    pub(super) fn clause(&mut self, footprint: Footprint, span: Span) -> Vec<Clause> {
+        let (writes, reads): (Vec<Access>, Vec<Access>) =
+            footprint.accesses.into_iter().partition(|access| access.write);
+        let writes = self.disjoint(writes, &[]);
+        let reads = self.disjoint(reads, &writes);
+        let atoms: Vec<Assertion> = writes.iter().chain(&reads).map(|access| self.atom(access)).collect();
+        let Some(assertion) = atoms.into_iter().reduce(|lhs, rhs| {
+            let span = lhs.span.to(rhs.span);
+            Assertion { kind: AssertionKind::Star(Box::new(lhs), Box::new(rhs)), span }
+        }) else {
+            return Vec::new();
+        };
+        vec![Clause { assertion, span }]
+    }
+
+    /// `g -> (\forall* b1; r1; ... (\forall* bn; rn; Perm(a[index], q)))`, each guard in the
+    /// range of the innermost binder it names, with binders of its own.
+    fn atom(&mut self, access: &Access) -> Assertion {
+        let span = access.span;
+        let renaming: HashMap<VarId, Expr> =
+            access.binders.iter().map(|&binder| (binder, footprint::var(self.fresh(span), span))).collect();
+        let binders: Vec<VarId> = access
+            .binders
+            .iter()
+            .map(|binder| match renaming[binder].kind {
+                ExprKind::Var(var) => var,
+                _ => unreachable!("a binder is renamed to a variable"),
+            })
+            .collect();
+        let guards: Vec<Expr> = access
+            .guards
+            .iter()
+            .map(|guard| footprint::simplified(&self.pins.pinned(&guard.substitute(&renaming))))
+            .collect();
+        let amount = if access.write { Amount::Exact(BigRational::from_integer(1.into())) } else { Amount::Read };
+        let index = footprint::simplified(&self.pins.pinned(&access.index.substitute(&renaming)));
+        let atom = PermAtom { array: access.array, index, amount };
+        let mut ranges: Vec<Vec<Expr>> = vec![Vec::new(); binders.len() + 1];
+        for guard in guards {
+            let innermost = binders.iter().rposition(|&binder| guard.mentions(binder)).map_or(0, |at| at + 1);
+            ranges[innermost].push(guard);
+        }
+        let mut assertion = Assertion { kind: AssertionKind::Perm(atom), span };
+        for (position, &binder) in binders.iter().enumerate().rev() {
+            let range = footprint::all(std::mem::take(&mut ranges[position + 1]), span);
+            assertion =
+                Assertion { kind: AssertionKind::ForallStar { var: binder, range, body: Box::new(assertion) }, span };
+        }
+        let outer = std::mem::take(&mut ranges[0]);
+        if !outer.is_empty() {
+            assertion =
+                Assertion { kind: AssertionKind::Implies(footprint::all(outer, span), Box::new(assertion)), span };
+        }
+        assertion
+    }
+
+    /// The accesses, each without the cells of the ones before it and of `others`; one that those
+    /// cover is dropped.
+    fn disjoint(&mut self, accesses: Vec<Access>, others: &[Access]) -> Vec<Access> {
+        let mut kept: Vec<Access> = Vec::new();
+        for mut access in accesses {
+            let earlier: Vec<Access> =
+                others.iter().chain(kept.iter()).filter(|other| other.array == access.array).cloned().collect();
+            if earlier.iter().any(|other| covers(other, &access)) {
+                continue;
+            }
+            for other in &earlier {
+                let claimed = self.member(other, &access.index);
+                access.guards.push(footprint::not(&claimed));
+            }
+            kept.push(access);
+        }
+        kept
+    }
+
+    /// Whether `access` claims the cell `index`: its guards with its index equal to `index`,
+    /// under an existential over (new copies of) its binders, none needed when its index is its
+    /// only binder.
+    fn member(&mut self, access: &Access, index: &Expr) -> Expr {
+        let span = index.span;
+        if let ([binder], ExprKind::Var(var)) = (access.binders.as_slice(), &access.index.kind) {
+            if binder == var {
+                let at = HashMap::from([(*binder, index.clone())]);
+                return footprint::all(access.guards.iter().map(|guard| guard.substitute(&at)).collect(), span);
+            }
+        }
+        let copies: Vec<VarId> = access.binders.iter().map(|_| self.fresh(span)).collect();
+        let renaming: HashMap<VarId, Expr> =
+            access.binders.iter().zip(&copies).map(|(&binder, &copy)| (binder, footprint::var(copy, span))).collect();
+        let equal = footprint::binary(crate::BinaryOp::Eq, access.index.substitute(&renaming), index.clone());
+        let guards = access.guards.iter().map(|guard| guard.substitute(&renaming));
+        let mut body = footprint::all(guards.chain([equal]).collect(), span);
+        for &copy in copies.iter().rev() {
+            let range = Expr { kind: ExprKind::Bool(true), ty: Type::Bool, span };
+            let kind = ExprKind::Quantifier {
+                quantifier: Quantifier::Exists,
+                var: copy,
+                range: Box::new(range),
+                body: Box::new(body),
+            };
+            body = Expr { kind, ty: Type::Bool, span };
+        }
+        body
+    }
+}
+
+/// Whether `outer` claims every cell `inner` does, by their form: the same index under fewer
+/// guards, or every cell of the array.
+fn covers(outer: &Access, inner: &Access) -> bool {
+    let guards_within =
+        |guards: &[Expr]| guards.iter().all(|guard| inner.guards.iter().any(|other| footprint::same(guard, other)));
+    if outer.is_whole() {
+        let binder = outer.binders[0];
+        let conditions: Vec<Expr> = outer.guards.iter().filter(|guard| !guard.mentions(binder)).cloned().collect();
+        return guards_within(&conditions);
+    }
+    outer.binders.is_empty()
+        && inner.binders.is_empty()
+        && footprint::same(&outer.index, &inner.index)
+        && guards_within(&outer.guards)
+}

@@ -1,0 +1,531 @@
+//! Permissions inferred for a kernel that names none (issue 16): from the accesses each thread
+//! may make, the thread's precondition, every barrier's resources and every loop's invariant, so
+//! that the checker ([`crate::outline`]) proves the kernel free of data races and of barrier
+//! divergence as it proves an annotated one.
+//!
+//! Inference only proposes; it is never trusted. The contracts it writes are permissions (what
+//! the launch must provide is what the threads claim), so a wrong guess can only make the
+//! checker fail, never make a wrong kernel verify: every access is still checked against the
+//! permission held, and the permissions of all threads against each other at the launch and at
+//! every barrier, which is where a race shows.
+//!
+//! The analysis runs backwards over the body. The *footprint* at a point is the set of cells the
+//! thread may read or write from there to the next barrier on any path, as guarded accesses over
+//! the state at that point ([`footprint`]): an assignment puts its value in place of its
+//! variable, a branch guards each side's accesses with its condition, a barrier cuts (the thread
+//! gives up everything there and takes the footprint after it as the barrier's resources). A
+//! loop without a barrier is summarised by its induction variables ([`summary`]): an access of
+//! one iteration over `i` becomes an access over `i + k * step` for every iteration `k >= 0`.
+//! A loop with a barrier holds, at its head, the footprint from its head. What cannot be told
+//! (an index read from memory, a variable with no known value) becomes every cell of the array,
+//! which claims more, never less.
+
+mod candidates;
+mod contract;
+mod footprint;
+mod summary;
+
+use crate::{
+    ArrayId, Assertion, AssertionKind, Axis, BarrierId, Block, Builtin, Clause, Expr, ExprKind, Kernel, Memory, Span,
+    Stmt, StmtKind, Type, Var, VarId, VarKind,
+};
+use footprint::{Access, Footprint};
+use num_bigint::BigInt;
+use std::collections::{BTreeSet, HashMap};
+
+/// A kernel with inferred contracts.
+pub struct Inferred {
+    /// The kernel: the thread's precondition (and, for what its postcondition reads, its
+    /// postcondition), each barrier's resources and each loop's invariants start with the
+    /// inferred permissions; each loop's invariants end with its candidates ([`candidates`]).
+    pub kernel: Kernel,
+    /// For each loop, in the order the loops stand (an enclosing loop before the ones in its
+    /// body): how many of its last invariants are candidates, which may be dropped.
+    pub candidates: Vec<usize>,
+}
+
+/// The kernel with inferred permissions and candidate invariants. `kernel` must name no
+/// permission ([`Kernel::has_permissions`]).
+pub fn permissions(kernel: &Kernel) -> Inferred {
+    let pins = Pins::of(kernel);
+    let mut inference = Inference {
+        kernel,
+        vars: kernel.vars.clone(),
+        barriers: HashMap::new(),
+        loops: HashMap::new(),
+        pins,
+        cut: true,
+    };
+    let mut end = Footprint::default();
+    for clause in &kernel.thread_contract.ensures {
+        inference.assertion_reads(&clause.assertion, &mut end);
+    }
+    let ensures = end.clone();
+    let start = inference.block(&kernel.body.stmts, end.clone());
+    // What a group owns of global memory is what its threads bring (local memory is all the
+    // group's): each thread brings every cell of global memory it accesses in any barrier
+    // interval, so that a barrier can hand it back to it.
+    inference.cut = false;
+    let everything = inference.block(&kernel.body.stmts, end);
+    inference.cut = true;
+    let global = everything.accesses.into_iter().filter(|access| kernel.array(access.array).memory == Memory::Global);
+    let start = start.union(Footprint { accesses: global.collect(), open: false });
+    let mut inferred = kernel.clone();
+    let span = Span::new(kernel.span.start, kernel.span.start);
+    let requires = inference.clause(start, span);
+    after_facts(&mut inferred.thread_contract.requires, requires);
+    let ensures = inference.clause(ensures, span);
+    after_facts(&mut inferred.thread_contract.ensures, ensures);
+    for (id, barrier) in inferred.barriers.iter_mut().enumerate() {
+        let after = inference.barriers.remove(&BarrierId(id as u32)).unwrap_or_default();
+        let resources = inference.clause(after, Span::new(barrier.span.start, barrier.span.start));
+        after_facts(&mut barrier.contract.ensures, resources);
+    }
+    let mut candidates = Vec::new();
+    inferred.body = inference.with_invariants(&kernel.body, &mut candidates::Known::default(), &mut candidates);
+    inferred.vars = inference.vars;
+    Inferred { kernel: inferred, candidates }
+}
+
+struct Inference<'k> {
+    kernel: &'k Kernel,
+    /// The kernel's variables and the binders inference made.
+    vars: Vec<Var>,
+    /// The footprint after each barrier: its resources.
+    barriers: HashMap<BarrierId, Footprint>,
+    /// The footprint each loop's invariant holds, by the loop's statement.
+    loops: HashMap<*const Stmt, Footprint>,
+    pins: Pins,
+    /// Whether a barrier ends the footprint (else the analysis runs through barriers, and
+    /// records nothing: every access of the rest of the kernel).
+    cut: bool,
+}
+
+/// The sizes of the launch that the kernel's precondition pins to numbers (`verify --gsize 64`):
+/// written as those numbers in what inference states, a product of a size and a variable is
+/// linear.
+struct Pins {
+    values: HashMap<Builtin, BigInt>,
+}
+
+impl Pins {
+    fn of(kernel: &Kernel) -> Pins {
+        let mut values = HashMap::new();
+        for builtin in Builtin::ALL {
+            if let Some(value) = kernel.pinned_size(builtin) {
+                values.insert(builtin, value);
+            }
+        }
+        let axes = &Axis::ALL[..kernel.dimensions];
+        let product = |size: fn(Axis) -> Builtin, values: &HashMap<Builtin, BigInt>| -> Option<BigInt> {
+            axes.iter().map(|&axis| values.get(&size(axis)).cloned()).product()
+        };
+        if let Some(gsize) = product(Builtin::GroupSize, &values) {
+            values.entry(Builtin::Gsize).or_insert(gsize);
+        }
+        if let (Some(gsize), Some(groups)) = (values.get(&Builtin::Gsize).cloned(), product(Builtin::Groups, &values)) {
+            values.entry(Builtin::Tcount).or_insert(gsize * groups);
+        }
+        Pins { values }
+    }
+
+    /// `expr` with each pinned size replaced by its number.
+    fn pinned(&self, expr: &Expr) -> Expr {
+        if self.values.is_empty() || !expr.any(|inner| matches!(inner.kind, ExprKind::Builtin(_))) {
+            return expr.clone();
+        }
+        let kind = match &expr.kind {
+            ExprKind::Builtin(builtin) => match self.values.get(builtin) {
+                Some(value) => ExprKind::Int(value.clone()),
+                None => ExprKind::Builtin(*builtin),
+            },
+            ExprKind::Read { array, index } => ExprKind::Read { array: *array, index: Box::new(self.pinned(index)) },
+            ExprKind::Unary { op, operand } => ExprKind::Unary { op: *op, operand: Box::new(self.pinned(operand)) },
+            ExprKind::Binary { op, lhs, rhs } => {
+                ExprKind::Binary { op: *op, lhs: Box::new(self.pinned(lhs)), rhs: Box::new(self.pinned(rhs)) }
+            }
+            ExprKind::Cond { cond, then_value, else_value } => ExprKind::Cond {
+                cond: Box::new(self.pinned(cond)),
+                then_value: Box::new(self.pinned(then_value)),
+                else_value: Box::new(self.pinned(else_value)),
+            },
+            ExprKind::InRange { value, int } => ExprKind::InRange { value: Box::new(self.pinned(value)), int: *int },
+            _ => return expr.clone(),
+        };
+        Expr { kind, ..expr.clone() }
+    }
+}
+
+/// More accesses than this at one point are given up for every cell of each array they name:
+/// branches that each assign what later accesses read double the footprint.
+const MOST_ACCESSES: usize = 256;
+
+impl Inference<'_> {
+    /// A new variable for a binder.
+    fn fresh(&mut self, span: Span) -> VarId {
+        binder(&mut self.vars, span)
+    }
+
+    /// The size of `array` when its accesses are checked against it.
+    fn size(&self, array: ArrayId) -> Option<Expr> {
+        checked_size(self.kernel, array)
+    }
+
+    fn forget(&mut self, footprint: Footprint, var: VarId, span: Span) -> Footprint {
+        let kernel = self.kernel;
+        let vars = &mut self.vars;
+        footprint.forget(var, &mut || binder(vars, span), &|array| checked_size(kernel, array))
+    }
+
+    fn assign(&mut self, footprint: Footprint, var: VarId, value: &Expr) -> Footprint {
+        let kernel = self.kernel;
+        let vars = &mut self.vars;
+        footprint.assign(var, value, &mut || binder(vars, value.span), &|array| checked_size(kernel, array))
+    }
+
+    /// An access with its guards and binders; one whose index reads memory may be any cell.
+    fn access(&mut self, array: ArrayId, index: &Expr, write: bool, scope: &Scope, span: Span) -> Access {
+        let guards = scope.guards.iter().filter(|guard| !footprint::reads_memory(guard)).cloned().collect();
+        let access = Access { array, write, binders: scope.binders.clone(), guards, index: index.clone(), span };
+        if footprint::reads_memory(index) {
+            let cell = self.fresh(span);
+            footprint::whole(&access, cell, self.size(array))
+        } else {
+            access
+        }
+    }
+
+    /// The footprint before `stmts`, given the one after them.
+    fn block(&mut self, stmts: &[Stmt], after: Footprint) -> Footprint {
+        stmts.iter().rev().fold(after, |after, stmt| self.stmt(stmt, after))
+    }
+
+    fn stmt(&mut self, stmt: &Stmt, after: Footprint) -> Footprint {
+        match &stmt.kind {
+            StmtKind::Declare { var, init: None } => self.forget(after, *var, stmt.span),
+            StmtKind::Declare { var, init: Some(value) } | StmtKind::Assign { var, value } => {
+                let mut before = self.assign(after, *var, value);
+                self.reads(value, &mut before);
+                before
+            }
+            StmtKind::Write { array, index, value } => {
+                let mut before = after;
+                let written = self.access(*array, index, true, &Scope::default(), stmt.span);
+                before.accesses.push(written);
+                self.reads(index, &mut before);
+                self.reads(value, &mut before);
+                before
+            }
+            StmtKind::If { cond, then_branch, else_branch } => {
+                let no_else = Vec::new();
+                let else_stmts = else_branch.as_ref().map_or(&no_else, |block| &block.stmts);
+                let mut assigned = BTreeSet::new();
+                assigned_vars(&then_branch.stmts, &mut assigned);
+                assigned_vars(else_stmts, &mut assigned);
+                // Where neither side changes what the accesses after it name, or cuts them off
+                // with a barrier, those accesses follow both sides alike: kept once, unguarded.
+                let cuts = |stmts: &[Stmt]| self.cut && has_barrier(stmts);
+                let shared =
+                    !cuts(&then_branch.stmts) && !cuts(else_stmts) && !assigned.iter().any(|&var| after.mentions(var));
+                let (rest, then_after, else_after) = if shared {
+                    (after, Footprint::default(), Footprint::default())
+                } else {
+                    (Footprint::default(), after.clone(), after)
+                };
+                let then_part = self.block(&then_branch.stmts, then_after).guarded(cond);
+                let else_part = self.block(else_stmts, else_after).guarded(&footprint::not(cond));
+                let mut before = rest.union(then_part).union(else_part);
+                self.reads(cond, &mut before);
+                self.bounded(before)
+            }
+            StmtKind::While { invariants, cond, body } => {
+                let head = if self.cut && has_barrier(&body.stmts) {
+                    self.barrier_loop(invariants, cond, body, after)
+                } else {
+                    self.summary(invariants, cond, body, after)
+                };
+                head.map(|(before, held)| {
+                    if self.cut {
+                        self.loops.insert(stmt as *const Stmt, held);
+                    }
+                    before
+                })
+                .unwrap_or_default()
+            }
+            StmtKind::Barrier(_) if !self.cut => after,
+            StmtKind::Barrier(id) => {
+                self.barriers.insert(*id, after);
+                Footprint::default()
+            }
+            StmtKind::Assert(assertion) => {
+                let mut before = after;
+                self.assertion_reads(assertion, &mut before);
+                before
+            }
+            StmtKind::Assume(fact) => {
+                let mut before = after;
+                self.reads(fact, &mut before);
+                before
+            }
+            StmtKind::Block(block) => self.block(&block.stmts, after),
+        }
+    }
+
+    /// A loop whose body holds a barrier. Its invariant holds the footprint from its head: the
+    /// body's up to its barriers where the condition holds, what follows the loop where not. The
+    /// barriers in the body hand over the body's rest and then that again.
+    fn barrier_loop(
+        &mut self,
+        invariants: &[Clause],
+        cond: &Expr,
+        body: &Block,
+        after: Footprint,
+    ) -> Option<(Footprint, Footprint)> {
+        let probe = self.block(&body.stmts, Footprint::open());
+        let start = if probe.open {
+            // A path through the body meets no barrier: the next iteration is part of it. Every
+            // cell of what the loop and its sequel touch covers that.
+            let mut touched = Footprint::default();
+            let whole = self.block(&body.stmts, Footprint::default()).union(after.clone());
+            for access in whole.accesses {
+                let cell = self.fresh(access.span);
+                let size = self.size(access.array);
+                touched.accesses.push(footprint::whole(&Access { guards: Vec::new(), ..access }, cell, size));
+            }
+            self.block(&body.stmts, touched)
+        } else {
+            probe
+        };
+        let mut head = after.guarded(&footprint::not(cond)).union(start.guarded(cond));
+        head.open = false;
+        self.reads(cond, &mut head);
+        for invariant in invariants {
+            self.assertion_reads(&invariant.assertion, &mut head);
+        }
+        // Again with the head after the body: what each barrier in it hands over.
+        self.block(&body.stmts, head.clone());
+        Some((head.clone(), head))
+    }
+
+    /// Collapses a footprint too large to keep into every cell of each array it names.
+    fn bounded(&mut self, footprint: Footprint) -> Footprint {
+        if footprint.accesses.len() <= MOST_ACCESSES {
+            return footprint;
+        }
+        let mut arrays: Vec<(ArrayId, bool, Span)> = Vec::new();
+        for access in &footprint.accesses {
+            match arrays.iter_mut().find(|(array, ..)| *array == access.array) {
+                Some(entry) => entry.1 |= access.write,
+                None => arrays.push((access.array, access.write, access.span)),
+            }
+        }
+        let accesses = arrays
+            .into_iter()
+            .map(|(array, write, span)| {
+                let cell = self.fresh(span);
+                let any = Access {
+                    array,
+                    write,
+                    binders: Vec::new(),
+                    guards: Vec::new(),
+                    index: footprint::int(0, span),
+                    span,
+                };
+                footprint::whole(&any, cell, self.size(array))
+            })
+            .collect();
+        Footprint { accesses, open: footprint.open }
+    }
+
+    /// Adds the reads of `expr` to `footprint`, each under the conditions that guard it in the
+    /// expression (`c && a[i]` reads `a[i]` only where `c` holds).
+    fn reads(&mut self, expr: &Expr, footprint: &mut Footprint) {
+        let mut scope = Scope::default();
+        self.reads_in(expr, &mut scope, footprint);
+    }
+
+    fn reads_in(&mut self, expr: &Expr, scope: &mut Scope, footprint: &mut Footprint) {
+        use crate::BinaryOp;
+        match &expr.kind {
+            ExprKind::Read { array, index } => {
+                self.reads_in(index, scope, footprint);
+                let read = self.access(*array, index, false, scope, expr.span);
+                footprint.accesses.push(read);
+            }
+            ExprKind::Binary { op: op @ (BinaryOp::And | BinaryOp::Or | BinaryOp::Implies), lhs, rhs } => {
+                self.reads_in(lhs, scope, footprint);
+                let guard = if *op == BinaryOp::Or { footprint::not(lhs) } else { (**lhs).clone() };
+                scope.guards.push(guard);
+                self.reads_in(rhs, scope, footprint);
+                scope.guards.pop();
+            }
+            ExprKind::Cond { cond, then_value, else_value } => {
+                self.reads_in(cond, scope, footprint);
+                scope.guards.push((**cond).clone());
+                self.reads_in(then_value, scope, footprint);
+                scope.guards.pop();
+                scope.guards.push(footprint::not(cond));
+                self.reads_in(else_value, scope, footprint);
+                scope.guards.pop();
+            }
+            ExprKind::Quantifier { var, range, body, .. } => {
+                scope.binders.push(*var);
+                self.reads_in(range, scope, footprint);
+                scope.guards.push((**range).clone());
+                self.reads_in(body, scope, footprint);
+                scope.guards.pop();
+                scope.binders.pop();
+            }
+            ExprKind::Sum { var, lower, upper, body } => {
+                self.reads_in(lower, scope, footprint);
+                self.reads_in(upper, scope, footprint);
+                scope.binders.push(*var);
+                scope.guards.push(Expr::half_open_range(*var, lower, upper));
+                self.reads_in(body, scope, footprint);
+                scope.guards.pop();
+                scope.binders.pop();
+            }
+            _ => {
+                let mut children = Vec::new();
+                expr.children(&mut children);
+                for child in children {
+                    self.reads_in(child, scope, footprint);
+                }
+            }
+        }
+    }
+
+    /// Adds the reads of an assertion's facts, guards and ranges.
+    fn assertion_reads(&mut self, assertion: &Assertion, footprint: &mut Footprint) {
+        match &assertion.kind {
+            AssertionKind::Pure(expr) => self.reads(expr, footprint),
+            AssertionKind::Perm(atom) => self.reads(&atom.index, footprint),
+            AssertionKind::Star(lhs, rhs) => {
+                self.assertion_reads(lhs, footprint);
+                self.assertion_reads(rhs, footprint);
+            }
+            AssertionKind::Implies(cond, body) => {
+                self.reads(cond, footprint);
+                self.assertion_reads(body, footprint);
+            }
+            AssertionKind::Cond(cond, lhs, rhs) => {
+                self.reads(cond, footprint);
+                self.assertion_reads(lhs, footprint);
+                self.assertion_reads(rhs, footprint);
+            }
+            AssertionKind::ForallStar { range, body, .. } => {
+                self.reads(range, footprint);
+                self.assertion_reads(body, footprint);
+            }
+        }
+    }
+
+    /// The body again, each loop's invariants starting with the permissions it holds and ending
+    /// with its candidates, whose numbers go to `candidates`; `known` is what the code before
+    /// says of the variables.
+    fn with_invariants(&mut self, block: &Block, known: &mut candidates::Known, candidates: &mut Vec<usize>) -> Block {
+        let mut stmts = Vec::new();
+        for stmt in &block.stmts {
+            let kind = match &stmt.kind {
+                StmtKind::While { invariants, cond, body } => {
+                    let held = self.loops.remove(&(stmt as *const Stmt)).unwrap_or_default();
+                    let mut invariants = invariants.clone();
+                    let span = Span::new(stmt.span.start, stmt.span.start);
+                    invariants.splice(0..0, self.clause(held, span));
+                    let guesses = candidates::of_loop(cond, body, known, &self.pins, span);
+                    candidates.push(guesses.len());
+                    invariants.extend(guesses);
+                    let mut assigned = BTreeSet::new();
+                    assigned_vars(&body.stmts, &mut assigned);
+                    for &var in &assigned {
+                        known.forget(var);
+                    }
+                    let body = self.with_invariants(body, &mut known.clone(), candidates);
+                    StmtKind::While { invariants, cond: cond.clone(), body }
+                }
+                StmtKind::If { cond, then_branch, else_branch } => {
+                    let mut else_known = known.clone();
+                    let then_branch = self.with_invariants(then_branch, known, candidates);
+                    let else_branch =
+                        else_branch.as_ref().map(|block| self.with_invariants(block, &mut else_known, candidates));
+                    known.join(&else_known);
+                    StmtKind::If { cond: cond.clone(), then_branch, else_branch }
+                }
+                StmtKind::Block(inner) => StmtKind::Block(self.with_invariants(inner, known, candidates)),
+                other => {
+                    match other {
+                        StmtKind::Declare { var, init } => known.assign(*var, init.as_ref()),
+                        StmtKind::Assign { var, value } => known.assign(*var, Some(value)),
+                        _ => {}
+                    }
+                    other.clone()
+                }
+            };
+            stmts.push(Stmt { kind, span: stmt.span });
+        }
+        Block { stmts, span: block.span }
+    }
+}
+
+/// Adds the inferred `clauses` to a contract's, after the facts that read no memory (the
+/// launch's and the C program's, which the permissions' own checks may need) and before the
+/// first clause that reads memory (which needs the permissions).
+fn after_facts(contract: &mut Vec<Clause>, clauses: Vec<Clause>) {
+    let reads = |clause: &Clause| match &clause.assertion.kind {
+        AssertionKind::Pure(expr) => footprint::reads_memory(expr),
+        _ => true,
+    };
+    let at = contract.iter().position(reads).unwrap_or(contract.len());
+    contract.splice(at..at, clauses);
+}
+
+/// The size of `array` when its accesses are checked against it ([`crate::Array::bounded`]).
+fn checked_size(kernel: &Kernel, array: ArrayId) -> Option<Expr> {
+    let array = kernel.array(array);
+    array.bounded.then(|| array.size.clone())
+}
+
+/// A new bound variable, added to `vars`.
+fn binder(vars: &mut Vec<Var>, span: Span) -> VarId {
+    let id = VarId(vars.len() as u32);
+    vars.push(Var { name: format!("j{}", id.0), ty: Type::Int, kind: VarKind::Bound, span });
+    id
+}
+
+/// The conditions and binders an expression's reads stand under.
+#[derive(Default)]
+struct Scope {
+    guards: Vec<Expr>,
+    binders: Vec<VarId>,
+}
+
+/// Whether a barrier stands anywhere in `stmts`.
+fn has_barrier(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|stmt| match &stmt.kind {
+        StmtKind::Barrier(_) => true,
+        StmtKind::If { then_branch, else_branch, .. } => {
+            has_barrier(&then_branch.stmts) || else_branch.as_ref().is_some_and(|block| has_barrier(&block.stmts))
+        }
+        StmtKind::While { body, .. } | StmtKind::Block(body) => has_barrier(&body.stmts),
+        _ => false,
+    })
+}
+
+/// The variables `stmts` assign or declare, anywhere in them.
+fn assigned_vars(stmts: &[Stmt], out: &mut BTreeSet<VarId>) {
+    for stmt in stmts {
+        match &stmt.kind {
+            StmtKind::Declare { var, .. } | StmtKind::Assign { var, .. } => {
+                out.insert(*var);
+            }
+            StmtKind::If { then_branch, else_branch, .. } => {
+                assigned_vars(&then_branch.stmts, out);
+                if let Some(block) = else_branch {
+                    assigned_vars(&block.stmts, out);
+                }
+            }
+            StmtKind::While { body, .. } | StmtKind::Block(body) => assigned_vars(&body.stmts, out),
+            _ => {}
+        }
+    }
+}
