@@ -105,6 +105,16 @@ pub fn c_dialect(path: &str) -> Option<c::Dialect> {
     }
 }
 
+/// The memory model a file's language gives barriers: OpenCL's for OpenCL C (a barrier that does
+/// not fence a memory also leaves a read before it unordered with a write after it, as GPUVerify
+/// checks), the seed's for PVL and CUDA (whose `__syncthreads` fences all memory).
+pub fn memory_model_of(path: &str) -> lockstep_logic::fences::MemoryModel {
+    match c_dialect(path) {
+        Some(c::Dialect::OpenCl) => lockstep_logic::fences::MemoryModel::OpenCl,
+        Some(c::Dialect::Cuda) | None => lockstep_logic::fences::MemoryModel::Seed,
+    }
+}
+
 /// A construct the language does not support yet, as the diagnostic every command gives for it.
 fn refusal(unsupported: lockstep_logic::support::Unsupported) -> Diagnostic {
     Diagnostic::error(Code::Unsupported, unsupported.message, unsupported.span, unsupported.label)

@@ -65,18 +65,24 @@ enum Command {
         /// `--local_size`). Without it, for any size.
         #[arg(long, visible_alias = "local_size")]
         gsize: Option<lockstep_frontend::run::Extent>,
+        /// Verify only for launches of this many threads in all, along the axes (GPUVerify's
+        /// `--global_size`): each axis a multiple of `--gsize`'s, which it needs, giving the
+        /// number of groups.
+        #[arg(long, visible_alias = "global_size", requires = "gsize", conflicts_with = "groups")]
+        global_size: Option<lockstep_frontend::run::Extent>,
         #[command(flatten)]
         integers: IntegerOptions,
         /// Which accesses a barrier that does not fence their memory leaves unordered: `seed` (a
         /// write before it with any access after it) or `opencl` (also a read before it with a
-        /// write after it).
-        #[arg(long, value_enum, default_value_t = MemoryModelName::Seed)]
-        memory_model: MemoryModelName,
-        /// Infer the permissions of a kernel that names none (`lockstep infer` prints them), and
-        /// verify it with them: race and divergence freedom without annotations. Being built
-        /// (issue 16): loops need invariants it does not infer yet.
+        /// write after it). Without it, OpenCL C files follow `opencl`, PVL and CUDA files `seed`.
+        #[arg(long, value_enum)]
+        memory_model: Option<MemoryModelName>,
+        /// Do not infer the permissions of a kernel that names none: verify it as written, so
+        /// that each access fails for want of permission. By default such a kernel is verified
+        /// with the permissions `lockstep infer` prints: race and divergence freedom without
+        /// annotations.
         #[arg(long)]
-        infer: bool,
+        no_infer: bool,
     },
     /// Print what lockstep proves of each kernel of a file, as the seed writes it.
     ///
@@ -99,8 +105,8 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
         /// The memory model of the fence rule, as for `verify`.
-        #[arg(long, value_enum, default_value_t = MemoryModelName::Seed)]
-        memory_model: MemoryModelName,
+        #[arg(long, value_enum)]
+        memory_model: Option<MemoryModelName>,
     },
     /// Print the permissions lockstep infers for each kernel of a file that names none: the
     /// thread's precondition, each barrier's resources and each loop's invariant.
@@ -161,8 +167,8 @@ enum Command {
         /// Which accesses a barrier that does not fence their memory leaves unordered, as for
         /// `verify`: `seed` (a write before it with any access after it) or `opencl` (also a read
         /// before it with a write after it).
-        #[arg(long, value_enum, default_value_t = MemoryModelName::Seed)]
-        memory_model: MemoryModelName,
+        #[arg(long, value_enum)]
+        memory_model: Option<MemoryModelName>,
         #[command(flatten)]
         integers: IntegerOptions,
         /// How to report: `human` or `json`.
@@ -233,12 +239,17 @@ struct IntegerOptions {
     /// Read PVL's `int` in code as C's 32-bit `int`: every `+`, `-`, `*`, `/` and negation must
     /// stay in its range (`arith.overflow`), for launches of at most 2^31 - 1 threads. OpenCL and
     /// CUDA files always read their integers so, unless `--mathematical-integers`.
-    #[arg(long, conflicts_with = "mathematical_integers")]
+    #[arg(long, conflicts_with_all = ["mathematical_integers", "wrapping_integers"])]
     int32: bool,
     /// Read the integers of OpenCL and CUDA code as mathematical integers, as VerCors does: no
     /// wrap-around of unsigned types and no overflow check of signed ones.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "wrapping_integers")]
     mathematical_integers: bool,
+    /// Read the signed integers of OpenCL and CUDA code as two's complement that wraps, as
+    /// GPUVerify's bit-vectors do: no `arith.overflow` check (signed overflow is undefined in C;
+    /// this reads it as every GPU computes it). PVL's `int` stays unbounded.
+    #[arg(long)]
+    wrapping_integers: bool,
 }
 
 impl IntegerOptions {
@@ -247,6 +258,8 @@ impl IntegerOptions {
             Some(lockstep_frontend::Integers::Machine)
         } else if self.mathematical_integers {
             Some(lockstep_frontend::Integers::Mathematical)
+        } else if self.wrapping_integers {
+            Some(lockstep_frontend::Integers::Wrapping)
         } else {
             None
         }
@@ -284,15 +297,34 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check { files, format } => check(&files, format),
-        Command::Verify { files, solver, output, replay, groups, gsize, integers, memory_model, infer } => {
+        Command::Verify {
+            files,
+            solver,
+            output,
+            replay,
+            groups,
+            gsize,
+            global_size,
+            integers,
+            memory_model,
+            no_infer,
+        } => {
+            let groups = match global_size.zip(gsize).map(|(global, gsize)| global.per_group(gsize)) {
+                Some(Ok(groups)) => Some(groups),
+                Some(Err(message)) => {
+                    eprintln!("error: {message}");
+                    return ExitCode::from(2);
+                }
+                None => groups,
+            };
             let reporting = cli::verify::Reporting { emit: output.emit, json: output.format == Format::Json, replay };
             let settings = lockstep_frontend::verify::Settings {
                 backend: cli::ivl::backend_of(solver.backend),
                 limits: solver.limits(),
-                memory_model: memory_model.into(),
+                memory_model: memory_model.map(Into::into),
                 launch: lockstep_frontend::verify::Launch { groups, gsize },
                 integers: integers.integers(),
-                infer,
+                infer: !no_infer,
             };
             cli::verify::run(&files, &settings, reporting)
         }
@@ -323,7 +355,7 @@ fn main() -> ExitCode {
             schedule,
             runs,
             limit,
-            memory_model: memory_model.into(),
+            memory_model: memory_model.map(Into::into),
             integers: integers.integers(),
             json: format == Format::Json,
         }),
@@ -331,10 +363,10 @@ fn main() -> ExitCode {
             let settings = lockstep_frontend::verify::Settings {
                 backend: cli::ivl::backend_of(solver.backend),
                 limits: solver.limits(),
-                memory_model: memory_model.into(),
+                memory_model: memory_model.map(Into::into),
                 launch: lockstep_frontend::verify::Launch::default(),
                 integers: None,
-                infer: false,
+                infer: true,
             };
             explain(&file, verdicts, &settings, format)
         }
@@ -365,15 +397,16 @@ fn infer(path: &str) -> ExitCode {
     for kernel in &program.kernels {
         match lockstep_frontend::verify::inferred(kernel) {
             Some(inferred) => {
-                let inferred = match lockstep_frontend::verify::houdini(program, inferred, &settings) {
-                    Ok((inferred, _)) => inferred,
+                let model = settings.memory_model_of(path);
+                let inferred = match lockstep_frontend::verify::houdini(program, inferred, &settings, model) {
+                    Ok(result) => result.inferred.expect("Houdini gives the inferred kernel"),
                     Err(error) => {
                         eprintln!("{path}: error: {}", error.message);
                         return ExitCode::from(2);
                     }
                 };
                 println!("kernel {}:", kernel.name);
-                for (place, clause) in lockstep_frontend::infer::clauses(&inferred.kernel) {
+                for (place, clause) in lockstep_frontend::infer::clauses(&inferred) {
                     println!("  {place}: {clause}");
                 }
             }
@@ -421,9 +454,9 @@ fn explain(
     let mut all: Vec<Verdict> = Vec::new();
     let mut divergent = false;
     for (index, written) in program.kernels.iter().enumerate() {
-        let inferred = settings.infer.then(|| verify::inferred(written)).flatten();
-        let kernel = inferred.as_ref().map_or(written, |inferred| &inferred.kernel);
-        let outline = lockstep_logic::outline::Outline::of(program, kernel, settings.memory_model);
+        // Without verdicts, the kernel as written: inferring contracts takes the solver.
+        let kernel = results.as_ref().and_then(|results| results[index].inferred.as_ref()).unwrap_or(written);
+        let outline = lockstep_logic::outline::Outline::of(program, kernel, settings.memory_model_of(path));
         let explanation = lockstep_frontend::explain::explain(&checked.file, &outline);
         // Verification reports the divergent barriers first, then the outline's obligations in
         // their numbering.

@@ -44,6 +44,22 @@ impl Extent {
         self.0.iter().map(|&extent| u64::from(extent)).product()
     }
 
+    /// The number of groups of `gsize` threads a launch of these many threads in all makes, as
+    /// GPUVerify reads `--global_size` with `--local_size`: each axis must divide evenly.
+    pub fn per_group(self, gsize: Extent) -> Result<Extent, String> {
+        let mut groups = [1; 3];
+        for (axis, group) in groups.iter_mut().enumerate() {
+            let (global, local) = (self.0[axis], gsize.0[axis]);
+            if local == 0 || global % local != 0 {
+                return Err(format!(
+                    "the global size {global} along axis {axis} is not a multiple of the group size {local}"
+                ));
+            }
+            *group = global / local;
+        }
+        Ok(Extent(groups))
+    }
+
     /// The number of axes up to the last whose extent is not 1 (at least 1).
     fn dimensions(self) -> usize {
         self.0.iter().rposition(|&extent| extent != 1).map_or(1, |last| last + 1)

@@ -60,6 +60,9 @@ pub struct KernelResult {
     pub resources: Option<u64>,
     /// Warnings the verification found: assumptions no state satisfies (`warning::vacuous`).
     pub warnings: Vec<Diagnostic>,
+    /// The kernel verified, when its contracts were inferred ([`houdini`]): the written one with
+    /// the inferred permissions and the candidate invariants that held. The obligations are its.
+    pub inferred: Option<Kernel>,
 }
 
 impl KernelResult {
@@ -80,12 +83,13 @@ pub struct VerifyError {
 }
 
 /// How to verify: the backend that decides the checks, its limits, and the memory model the
-/// fence rule follows.
+/// fence rule follows when the user names one (otherwise the file's language decides:
+/// [`crate::memory_model_of`]).
 #[derive(Clone, Debug)]
 pub struct Settings {
     pub backend: Backend,
     pub limits: Limits,
-    pub memory_model: MemoryModel,
+    pub memory_model: Option<MemoryModel>,
     /// The launches to verify the kernels for: every launch when empty.
     pub launch: Launch,
     /// How integers are read, where the file's language does not decide (`--int32`,
@@ -96,16 +100,25 @@ pub struct Settings {
 }
 
 impl Default for Settings {
-    /// z3 in this process, the default limits, the seed's memory model, every launch.
+    /// z3 in this process, the default limits, the memory model of the file's language, every
+    /// launch.
     fn default() -> Settings {
         Settings {
             backend: Backend::Z3,
             limits: Limits::default(),
-            memory_model: MemoryModel::default(),
+            memory_model: None,
             launch: Launch::default(),
             integers: None,
-            infer: false,
+            infer: true,
         }
+    }
+}
+
+impl Settings {
+    /// The memory model the fence rule follows for the file at `path`: the one asked for, or the
+    /// file's language's.
+    pub fn memory_model_of(&self, path: &str) -> MemoryModel {
+        self.memory_model.unwrap_or_else(|| crate::memory_model_of(path))
     }
 }
 
@@ -144,13 +157,14 @@ pub fn check(path: &str, bytes: Vec<u8>, settings: &Settings) -> Checked {
 pub fn file(path: &str, bytes: Vec<u8>, settings: &Settings) -> Verification {
     // Parse and resolve: the kernel IR, or the diagnostics that reject the file.
     let checked = check(path, bytes, settings);
+    let model = settings.memory_model_of(path);
     let kernels = checked.program.as_ref().filter(|_| !checked.has_errors()).map(|program| {
         program
             .kernels
             .iter()
             .map(|written| match settings.infer.then(|| inferred(written)).flatten() {
-                Some(inferred) => houdini(program, inferred, settings).map(|(_, result)| result),
-                None => decide(program, written, settings).map(|(_, result)| result),
+                Some(inferred) => houdini(program, inferred, settings, model),
+                None => decide(program, written, settings, model).map(|(_, result)| result),
             })
             .collect()
     });
@@ -162,9 +176,10 @@ fn decide<'k>(
     program: &'k Program,
     kernel: &'k Kernel,
     settings: &Settings,
+    model: MemoryModel,
 ) -> Result<(Outline<'k>, KernelResult), VerifyError> {
     // Outline: every obligation of the kernel, decided without a solver.
-    let outline = Outline::of(program, kernel, settings.memory_model);
+    let outline = Outline::of(program, kernel, model);
     // Encode: the outline as IVL procedures, each check tagged with its obligation.
     let encoding = kernel::encode(&outline);
     // Solve: each procedure's checks, on the backend, asking a failure's model for what its
@@ -188,15 +203,19 @@ const HOUDINI_ROUNDS: usize = 16;
 /// Verifies an inferred kernel as Houdini does: every candidate invariant that does not hold
 /// (fails or is undecided) is dropped, and the kernel verified again, until every candidate left
 /// holds. The verdicts are those of the last round, in which every invariant left is checked, so
-/// no candidate is ever assumed; the kernel returned has only the candidates that held.
+/// no candidate is ever assumed; the kernel of the result has only the candidates that held.
+/// A failure that shows only that the inferred contract falls short ([`Inferred::shortfall`]:
+/// an access it does not cover, an invariant it could not find, a candidate left after the last
+/// round) is undecided with that reason: never verified, and not blamed on the kernel.
 pub fn houdini(
     program: &Program,
     mut inferred: Inferred,
     settings: &Settings,
-) -> Result<(Inferred, KernelResult), VerifyError> {
+    model: MemoryModel,
+) -> Result<KernelResult, VerifyError> {
     for _ in 0..HOUDINI_ROUNDS {
         let (result, failing) = {
-            let (outline, result) = decide(program, &inferred.kernel, settings)?;
+            let (outline, result) = decide(program, &inferred.kernel, settings, model)?;
             let offset = outline.divergence.len();
             let failed = |number: usize| {
                 result.results.get(offset + number).is_some_and(|outcome| outcome.verdict != Verdict::Verified)
@@ -205,12 +224,28 @@ pub fn houdini(
             (result, failing)
         };
         if failing.is_empty() {
-            return Ok((inferred, result));
+            return Ok(short_of(result, inferred));
         }
         inferred.without(&failing);
     }
-    let (_, result) = decide(program, &inferred.kernel, settings)?;
-    Ok((inferred, result))
+    let (_, result) = decide(program, &inferred.kernel, settings, model)?;
+    Ok(short_of(result, inferred))
+}
+
+/// The result of a kernel verified with inferred contracts, each failure that only shows them
+/// falling short undecided ([`Inferred::shortfall`]).
+fn short_of(mut result: KernelResult, inferred: Inferred) -> KernelResult {
+    for outcome in &mut result.results {
+        if outcome.verdict != Verdict::Failed {
+            continue;
+        }
+        if let Some(reason) = inferred.shortfall(outcome.obligation.id, outcome.obligation.span) {
+            outcome.verdict = Verdict::Undecided(reason.to_string());
+            outcome.counterexample.clear();
+        }
+    }
+    result.inferred = Some(inferred.kernel);
+    result
 }
 
 /// What each assertion of an encoding reads, by procedure and tag: requested from the model of
@@ -311,7 +346,7 @@ fn report(
     }
     let resources = outcomes.iter().map(|procedure| procedure.resources).sum();
     warnings.sort_by_key(|warning: &Diagnostic| warning.primary.span.start);
-    KernelResult { name: kernel.name.clone(), span: kernel.span, results, resources, warnings }
+    KernelResult { name: kernel.name.clone(), span: kernel.span, results, resources, warnings, inferred: None }
 }
 
 /// The warning for assumptions that no state satisfies, as Dafny's

@@ -44,6 +44,18 @@ fn random_kernels_that_verify_run_without_a_bug() {
     assert!(tally.verified >= 3 && tally.failed >= 3 && tally.run_found_bug >= 3, "{tally:?}");
 }
 
+/// The same random kernels with their annotations stripped: `verify` infers their permissions,
+/// and must never call one verified in which a run finds a bug.
+#[test]
+fn unannotated_random_kernels_that_verify_run_without_a_bug() {
+    let tally = judge_all(
+        (0..24).map(|seed| (format!("seed {seed} unannotated"), generate::unannotated(&generate::kernel(seed)))),
+    );
+    assert!(tally.disagreements.is_empty(), "{}", tally.disagreements.join("\n\n"));
+    assert_eq!(tally.refused, 0, "{tally:?}");
+    assert!(tally.verified >= 3 && tally.failed >= 3 && tally.run_found_bug >= 3, "{tally:?}");
+}
+
 #[test]
 fn one_token_mutants_of_a_verified_example_that_verify_run_without_a_bug() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/basic/shift.pvl");

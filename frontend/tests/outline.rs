@@ -301,3 +301,27 @@ fn bounds_over_a_range_are_checked_at_its_two_ends() {
     // `j * j` and the guarded read keep their quantifier.
     assert_eq!(bounds, [(1, 0), (2, 0), (2, 0), (4, 0), (1, 1), (1, 1)]);
 }
+
+/// In a kernel verified with inferred permissions, an access the inferred ones do not cover and
+/// an inferred loop invariant that fails are inference's shortfall (undecided), while a written
+/// invariant's failure and a resource check (a race) stay the kernel's.
+#[test]
+fn inference_owns_only_its_own_clauses() {
+    let text = "__kernel void k(__global int* a) {\n  for (int i = 0; __invariant(i >= 0), i < 4; i++) {\n    a[get_global_id(0) * 4 + i] = i;\n  }\n}\n";
+    let checked = check_bytes("k.cl", text.as_bytes().to_vec());
+    let program = checked.program.expect("accepted");
+    let inferred = lockstep_frontend::verify::inferred(&program.kernels[0]).expect("names no permission");
+    let at = |needle: &str| {
+        let start = text.find(needle).expect("in the text");
+        lockstep_logic::Span::new(start, start + 1)
+    };
+    let written = at("i >= 0");
+    let elsewhere = at("a[");
+    assert!(inferred.shortfall(ObligationId::AccessWrite, elsewhere).is_some());
+    assert!(inferred.shortfall(ObligationId::AccessRead, elsewhere).is_some());
+    assert!(inferred.shortfall(ObligationId::LoopInvariantEntry, elsewhere).is_some());
+    assert!(inferred.shortfall(ObligationId::LoopInvariantPreserved, elsewhere).is_some());
+    assert_eq!(inferred.shortfall(ObligationId::LoopInvariantEntry, written), None);
+    assert_eq!(inferred.shortfall(ObligationId::GroupResources, elsewhere), None);
+    assert_eq!(inferred.shortfall(ObligationId::Assert, elsewhere), None);
+}

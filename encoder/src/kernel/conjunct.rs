@@ -369,24 +369,37 @@ fn guarded_update(guard: &Expr, mask: String, index: &Expr, op: BinaryOp, amount
     }
 }
 
-/// The value of the bound variable `var` that makes `index` equal `location`, for an index `var`,
-/// `var + c`, `c + var` or `var - c` with `c` free of `var`.
+/// The value of the bound variable `var` that makes `index` equal `location`, for an index linear
+/// in `var`: `var`, `e + c`, `c + e`, `e - c`, `c - e` and `k * e` (a positive literal `k`) of such
+/// an `e`, with `c` free of `var` (E10). Through `k * e` it is `location div k`, which names
+/// `location` only where `k` divides it: [`hit`] compares the index there with `location`.
 fn inverse(context: &Context, index: &logic::Expr, var: VarId, location: &Expr) -> Option<Expr> {
-    let is_var = |expr: &logic::Expr| matches!(expr.kind, ExprKind::Var(found) if found == var);
-    let offset = |expr: &logic::Expr| -> Option<Expr> {
-        if expr.mentions(var) {
-            return None;
+    let free = |expr: &logic::Expr| (!expr.mentions(var)).then(|| context.translate(expr));
+    let invert = |inner: &logic::Expr, location: Expr| inverse(context, inner, var, &location);
+    match &index.kind {
+        ExprKind::Var(found) if *found == var => Some(location.clone()),
+        ExprKind::Binary { op: logic::BinaryOp::Add, lhs, rhs } => match (free(lhs), free(rhs)) {
+            (_, Some(c)) => invert(lhs, Expr::binary(BinaryOp::Sub, location.clone(), c)),
+            (Some(c), None) => invert(rhs, Expr::binary(BinaryOp::Sub, location.clone(), c)),
+            (None, None) => None,
+        },
+        ExprKind::Binary { op: logic::BinaryOp::Sub, lhs, rhs } => match (free(lhs), free(rhs)) {
+            (_, Some(c)) => invert(lhs, Expr::binary(BinaryOp::Add, location.clone(), c)),
+            (Some(c), None) => invert(rhs, Expr::binary(BinaryOp::Sub, c, location.clone())),
+            (None, None) => None,
+        },
+        ExprKind::Binary { op: logic::BinaryOp::Mul, lhs, rhs } => {
+            let factor = |expr: &logic::Expr| match &expr.kind {
+                ExprKind::Int(k) if *k > BigInt::from(0) => Some(k.clone()),
+                _ => None,
+            };
+            let (k, inner) = match (factor(lhs), factor(rhs)) {
+                (Some(k), _) => (k, rhs),
+                (None, Some(k)) => (k, lhs),
+                (None, None) => return None,
+            };
+            invert(inner, Expr::binary(BinaryOp::Div, location.clone(), Expr::Int(k)))
         }
-        Some(context.translate(expr))
-    };
-    if is_var(index) {
-        return Some(location.clone());
-    }
-    let ExprKind::Binary { op, lhs, rhs } = &index.kind else { return None };
-    match op {
-        logic::BinaryOp::Add if is_var(lhs) => Some(Expr::binary(BinaryOp::Sub, location.clone(), offset(rhs)?)),
-        logic::BinaryOp::Add if is_var(rhs) => Some(Expr::binary(BinaryOp::Sub, location.clone(), offset(lhs)?)),
-        logic::BinaryOp::Sub if is_var(lhs) => Some(Expr::binary(BinaryOp::Add, location.clone(), offset(rhs)?)),
         _ => None,
     }
 }

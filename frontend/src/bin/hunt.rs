@@ -119,10 +119,15 @@ fn examples(dir: &Path, found: &mut Vec<PathBuf>) {
     }
 }
 
-/// The random kernels of the seeds asked for, each with its name.
+/// The random kernels of the seeds asked for, each with its name, and each again with its
+/// annotations stripped, so that `verify` infers its permissions.
 fn generated_cases(arguments: &Arguments) -> Vec<(String, String)> {
     (arguments.seed..arguments.seed + arguments.generated)
-        .map(|seed| (format!("generated-{seed}"), generate::kernel(seed)))
+        .flat_map(|seed| {
+            let text = generate::kernel(seed);
+            let stripped = generate::unannotated(&text);
+            [(format!("generated-{seed}"), text), (format!("generated-{seed}-unannotated"), stripped)]
+        })
         .collect()
 }
 

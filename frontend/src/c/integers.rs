@@ -13,20 +13,31 @@
 //! `group id * group size + local id` along an axis lies below the limit.
 //!
 //! With mathematical integers ([`Integers::Mathematical`], VerCors's reading of C) every integer
-//! type is unbounded: no wrap-around and no overflow check.
+//! type is unbounded: no wrap-around and no overflow check. With wrapping integers
+//! ([`Integers::Wrapping`], GPUVerify's reading of C as bit-vectors) a signed result wraps in
+//! two's complement as an unsigned one does, and nothing is checked.
 
 use crate::pvl::ast::{self as surface, TooDeep};
 use lockstep_logic::{Builtin, MachineInt, Span};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
 
-/// How C's integers are read: with their machine semantics (the default for OpenCL and CUDA), or
-/// as mathematical integers, as VerCors reads them.
+/// How C's integers are read: with their machine semantics (the default for OpenCL and CUDA), as
+/// mathematical integers (VerCors's reading), or as machine integers whose signed overflow wraps
+/// (GPUVerify's reading).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Integers {
     #[default]
     Machine,
     Mathematical,
+    Wrapping,
+}
+
+impl Integers {
+    /// Whether each integer type has its machine range.
+    pub fn bounded(self) -> bool {
+        self != Integers::Mathematical
+    }
 }
 
 /// The most threads a launch of a C kernel is verified for: `2^31 - 1`, so that every id and
@@ -253,9 +264,7 @@ pub fn arithmetic(op: Arithmetic, lhs: Value, rhs: Value, integers: Integers, sp
         // of a division rounded towards zero (`(i + 1) % blockDim.x`). Only machine integers
         // keep an unsigned value in its interval (mathematical ones let `0u - 7u` be -7).
         Arithmetic::Rem
-            if integers == Integers::Machine
-                && lhs.interval.least >= BigInt::zero()
-                && rhs.interval.least >= BigInt::one() =>
+            if integers.bounded() && lhs.interval.least >= BigInt::zero() && rhs.interval.least >= BigInt::one() =>
         {
             surface::BinaryOp::Mod
         }
@@ -301,7 +310,7 @@ pub fn saturated(op: Arithmetic, lhs: Value, rhs: Value, integers: Integers, spa
 }
 
 /// An exact result of type `ty` lying in `interval`: as it is where it surely fits, else wrapped
-/// (unsigned) or checked (signed).
+/// (unsigned, or signed with wrapping integers) or checked (signed).
 pub fn result(
     exact: surface::Expr,
     interval: Interval,
@@ -313,7 +322,7 @@ pub fn result(
     if integers == Integers::Mathematical || interval.within(&range) {
         return Ok(Value { expr: exact, ty: CType::Int(ty), interval });
     }
-    let expr = if ty.signed {
+    let expr = if ty.signed && integers == Integers::Machine {
         node(surface::ExprKind::InRange { value: Box::new(exact), int: ty }, span)?
     } else {
         wrapped(exact, ty, span)?

@@ -548,7 +548,7 @@ impl<'f> Lowerer<'f> {
             lengths: self.lengths(&written),
             length_params: Vec::new(),
         };
-        if self.integers == Integers::Machine {
+        if self.integers.bounded() {
             parts.facts.extend(self.checked(integers::launch_limit_clause(function.name.span)));
         }
         let mut params = Vec::new();
@@ -798,7 +798,7 @@ impl<'f> Lowerer<'f> {
             ty_span,
             name: surface::Ident { name: name.to_string(), span },
         });
-        if let (CType::Int(int_type), Integers::Machine) = (ty, self.integers) {
+        if let (CType::Int(int_type), true) = (ty, self.integers.bounded()) {
             if let Some(formula) = self.checked(integers::in_type(name, int_type, span)) {
                 parts.facts.push(formula);
             }

@@ -45,11 +45,19 @@ pub struct Arguments {
     pub schedule: ScheduleKind,
     pub runs: u64,
     pub limit: u64,
-    pub memory_model: MemoryModel,
+    /// The memory model asked for; without one, the file's language's.
+    pub memory_model: Option<MemoryModel>,
     /// How integers are read, where the file's language does not decide.
     pub integers: Option<lockstep_frontend::Integers>,
     /// One JSON document on stdout instead of diagnostics and summary lines.
     pub json: bool,
+}
+
+impl Arguments {
+    /// The memory model the run's barriers follow.
+    fn memory_model(&self) -> MemoryModel {
+        self.memory_model.unwrap_or_else(|| lockstep_frontend::memory_model_of(&self.file))
+    }
 }
 
 pub fn run(arguments: &Arguments) -> ExitCode {
@@ -156,7 +164,7 @@ fn run_kernel(
     report["launch"] = serde_json::json!({ "groups": launch.groups, "gsize": launch.gsize, "params": params });
     let threads = run::launch_size(run::Extent(launch.axes.groups), run::Extent(launch.axes.gsize));
     let header = format!("{}: kernel {} on {threads}", file.path, kernel.name);
-    let memory_model = arguments.memory_model;
+    let memory_model = arguments.memory_model();
     let canonical = || execute::run(program, kernel, &launch, &Schedule::Canonical, memory_model);
     let (result, schedule) = match arguments.schedule {
         ScheduleKind::Exhaustive => (canonical(), "canonical (each thread in turn to its next barrier)".to_string()),
@@ -261,7 +269,8 @@ fn random_runs(
     for run in 0..arguments.runs.max(1) {
         let seed = arguments.seed.wrapping_add(run);
         let schedule = format!("random (seed {seed})");
-        let outcome = match execute::run(program, kernel, launch, &Schedule::Random { seed }, arguments.memory_model) {
+        let outcome = match execute::run(program, kernel, launch, &Schedule::Random { seed }, arguments.memory_model())
+        {
             Ok(outcome) => outcome,
             Err(error) => return (Err(error), schedule),
         };

@@ -29,13 +29,17 @@ pub fn run(paths: &[String], settings: &verify::Settings, reporting: Reporting) 
     let mut files = Vec::new();
     let read: Vec<(&String, Result<Vec<u8>, std::io::Error>)> =
         paths.iter().map(|path| (path, std::fs::read(path))).collect();
-    // The files are verified in parallel, and reported in order; `--emit` only checks them.
+    // The files are verified in parallel, and reported in order; `--emit` only checks them,
+    // unless a kernel's contracts are to be inferred, which takes the solver.
     let verified = in_parallel(&read, |(path, bytes)| {
         let bytes = bytes.as_ref().ok()?.clone();
-        Some(match emit {
-            None => verify::file(path, bytes, settings),
-            Some(_) => verify::Verification { checked: verify::check(path, bytes, settings), kernels: None },
-        })
+        if emit.is_none() {
+            return Some(verify::file(path, bytes, settings));
+        }
+        let checked = verify::check(path, bytes.clone(), settings);
+        let infers = settings.infer
+            && checked.program.iter().flat_map(|program| &program.kernels).any(|kernel| !kernel.has_permissions());
+        Some(if infers { verify::file(path, bytes, settings) } else { verify::Verification { checked, kernels: None } })
     });
     for ((path, bytes), verification) in read.iter().zip(verified) {
         let (Ok(_), Some(verify::Verification { checked, kernels })) = (bytes, verification) else {
@@ -53,8 +57,18 @@ pub fn run(paths: &[String], settings: &verify::Settings, reporting: Reporting) 
             continue;
         };
         if let Some(emit) = emit {
-            for kernel_ir in &program.kernels {
-                let outline = Outline::of(program, kernel_ir, settings.memory_model);
+            let inferred: Vec<Option<&lockstep_logic::Kernel>> = match &kernels {
+                Some(Ok(results)) => results.iter().map(|result| result.inferred.as_ref()).collect(),
+                Some(Err(error)) => {
+                    eprintln!("{path}: error: {}", error.message);
+                    rejected = true;
+                    continue;
+                }
+                None => vec![None; program.kernels.len()],
+            };
+            for (written, inferred) in program.kernels.iter().zip(inferred) {
+                let kernel_ir = inferred.unwrap_or(written);
+                let outline = Outline::of(program, kernel_ir, settings.memory_model_of(path));
                 let encoding = kernel::encode(&outline);
                 ivl::write_program(&lockstep_encoder::run::without_probes(&encoding.program, &kernel::is_probe), emit);
             }
@@ -66,7 +80,7 @@ pub fn run(paths: &[String], settings: &verify::Settings, reporting: Reporting) 
                     .iter()
                     .map(|result| {
                         if replay {
-                            replays(program, result, settings.memory_model)
+                            replays(program, result, settings.memory_model_of(path))
                         } else {
                             vec![None; result.results.len()]
                         }
@@ -143,7 +157,7 @@ fn report_error(file: &SourceFile, span: lockstep_logic::Span, message: &str) {
 
 /// The replay of each failed obligation's counterexample (`None` where there is nothing to replay).
 fn replays(program: &lockstep_logic::Program, result: &KernelResult, memory_model: MemoryModel) -> Vec<Option<Replay>> {
-    let kernel = program.kernels.iter().find(|kernel| kernel.name == result.name);
+    let kernel = result.inferred.as_ref().or_else(|| program.kernels.iter().find(|kernel| kernel.name == result.name));
     result
         .results
         .iter()

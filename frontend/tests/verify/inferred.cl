@@ -1,4 +1,4 @@
-// Kernels without annotations: `verify --infer` infers the permissions their accesses need.
+// Kernels without annotations: `verify` infers the permissions their accesses need.
 
 __kernel void copy(__global const int* in, __global int* out) {
   size_t i = get_global_id(0);

@@ -1,4 +1,4 @@
-// CUDA kernels without annotations: `verify --infer` infers their permissions.
+// CUDA kernels without annotations: `verify` infers their permissions.
 
 __global__ void reverse(int* a) {
   __shared__ int s[64];

@@ -22,7 +22,10 @@ impl Known {
     pub fn assign(&mut self, var: VarId, value: Option<&Expr>) {
         let value = value.filter(|value| !reads_memory(value)).map(|value| value.substitute(&self.values));
         self.forget(var);
-        if let Some(value) = value.filter(|value| !value.mentions(var)) {
+        // A value too large is forgotten, as in the footprint (`footprint::LARGEST`).
+        if let Some(value) = value
+            .filter(|value| !value.mentions(var) && super::footprint::node_count(value) <= super::footprint::LARGEST)
+        {
             self.values.insert(var, value);
         }
     }
@@ -173,7 +176,7 @@ impl Inferred {
         let mut failing = Vec::new();
         for (position, command) in loops.iter().enumerate() {
             let Command::Loop { invariants, entry, preserved, .. } = command else { continue };
-            let first_candidate = invariants.len() - self.candidates.get(position).copied().unwrap_or(0);
+            let candidates = self.candidates.get(position).copied().unwrap_or(0);
             let mut owners = Vec::new();
             for (clause, invariant) in invariants.iter().enumerate() {
                 owners.extend(std::iter::repeat_n(clause, normal_form(&invariant.assertion).len()));
@@ -183,7 +186,7 @@ impl Inferred {
                 for (part, owner) in parts.iter().zip(&owners) {
                     let fails =
                         part.holds.is_some_and(failed) || part.checks.iter().any(|check| failed(check.obligation));
-                    if fails && *owner >= first_candidate && !failing.contains(&(position, *owner)) {
+                    if fails && *owner < candidates && !failing.contains(&(position, *owner)) {
                         failing.push((position, *owner));
                     }
                 }

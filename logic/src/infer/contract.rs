@@ -13,8 +13,8 @@ impl Inference<'_> {
     pub(super) fn clause(&mut self, footprint: Footprint, span: Span) -> Vec<Clause> {
         let (writes, reads): (Vec<Access>, Vec<Access>) =
             footprint.accesses.into_iter().partition(|access| access.write);
-        let writes = self.disjoint(writes, &[]);
-        let reads = self.disjoint(reads, &writes);
+        let (writes, written) = self.disjoint(writes, &[]);
+        let (reads, _) = self.disjoint(reads, &written);
         let atoms: Vec<Assertion> = writes.iter().chain(&reads).map(|access| self.atom(access)).collect();
         let Some(assertion) = atoms.into_iter().reduce(|lhs, rhs| {
             let span = lhs.span.to(rhs.span);
@@ -67,22 +67,27 @@ impl Inference<'_> {
     }
 
     /// The accesses, each without the cells of the ones before it and of `others`; one that those
-    /// cover is dropped.
-    fn disjoint(&mut self, accesses: Vec<Access>, others: &[Access]) -> Vec<Access> {
+    /// cover is dropped. Also the accesses kept as they were: their cells are those of the
+    /// disjoint ones, told by smaller guards (the guard of a disjoint access names every access
+    /// before it, so telling membership by it would grow exponentially with their number).
+    fn disjoint(&mut self, accesses: Vec<Access>, others: &[Access]) -> (Vec<Access>, Vec<Access>) {
         let mut kept: Vec<Access> = Vec::new();
-        for mut access in accesses {
-            let earlier: Vec<Access> =
-                others.iter().chain(kept.iter()).filter(|other| other.array == access.array).cloned().collect();
+        let mut originals: Vec<Access> = Vec::new();
+        for access in accesses {
+            let earlier: Vec<&Access> =
+                others.iter().chain(originals.iter()).filter(|other| other.array == access.array).collect();
             if earlier.iter().any(|other| covers(other, &access)) {
                 continue;
             }
-            for other in &earlier {
+            let mut disjoint = access.clone();
+            for other in earlier {
                 let claimed = self.member(other, &access.index);
-                access.guards.push(footprint::not(&claimed));
+                disjoint.guards.push(footprint::not(&claimed));
             }
-            kept.push(access);
+            kept.push(disjoint);
+            originals.push(access);
         }
-        kept
+        (kept, originals)
     }
 
     /// Whether `access` claims the cell `index`: its guards with its index equal to `index`,
@@ -126,8 +131,16 @@ fn covers(outer: &Access, inner: &Access) -> bool {
         let conditions: Vec<Expr> = outer.guards.iter().filter(|guard| !guard.mentions(binder)).cloned().collect();
         return guards_within(&conditions);
     }
-    outer.binders.is_empty()
-        && inner.binders.is_empty()
-        && footprint::same(&outer.index, &inner.index)
-        && guards_within(&outer.guards)
+    if outer.binders.len() != inner.binders.len() {
+        return false;
+    }
+    // Binders are compared by position: the same cells under other names.
+    let renaming: HashMap<VarId, Expr> = outer
+        .binders
+        .iter()
+        .zip(&inner.binders)
+        .map(|(&binder, &name)| (binder, footprint::var(name, inner.span)))
+        .collect();
+    let guards: Vec<Expr> = outer.guards.iter().map(|guard| guard.substitute(&renaming)).collect();
+    footprint::same(&outer.index.substitute(&renaming), &inner.index) && guards_within(&guards)
 }

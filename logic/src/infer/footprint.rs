@@ -85,7 +85,10 @@ impl Footprint {
     }
 
     /// The footprint before `var := value`, given the one after it: `value` in place of `var`.
-    /// A value that reads memory is not known before the assignment: `var` is forgotten.
+    /// A value that reads memory is not known before the assignment: `var` is forgotten. So is
+    /// it in an index or guard that the value would make larger than [`LARGEST`]: substitution
+    /// along a chain of assignments can grow expressions exponentially (`x = x * x + x`), and
+    /// forgetting claims more, never less.
     pub fn assign(
         self,
         var: VarId,
@@ -97,12 +100,25 @@ impl Footprint {
             return self.forget(var, fresh, size);
         }
         let values = HashMap::from([(var, value.clone())]);
-        self.map(|access| {
+        let mut accesses = Vec::new();
+        for mut access in self.accesses {
             if access.mentions(var) {
-                access.index = access.index.substitute(&values);
-                access.guards = access.guards.iter().map(|guard| guard.substitute(&values)).collect();
+                let index = access.index.substitute(&values);
+                if node_count(&index) > LARGEST {
+                    access = whole(&access, fresh(), size(access.array));
+                } else {
+                    access.index = index;
+                }
+                access.guards = access
+                    .guards
+                    .iter()
+                    .map(|guard| guard.substitute(&values))
+                    .filter(|guard| node_count(guard) <= LARGEST)
+                    .collect();
             }
-        })
+            accesses.push(access);
+        }
+        Footprint { accesses, open: self.open }
     }
 
     /// The footprint before `var` takes a value nothing tells: the guards that name it are
@@ -145,6 +161,21 @@ pub(super) fn whole(access: &Access, cell: VarId, size: Option<Expr>) -> Access 
         guards.push(binary(BinaryOp::And, low, binary(BinaryOp::Lt, at, size)));
     }
     Access { array: access.array, write: access.write, binders: vec![cell], guards, index: var(cell, span), span }
+}
+
+/// The most nodes an inferred index or guard may have: past it, what an assignment would
+/// substitute is forgotten instead ([`Footprint::assign`]).
+pub(super) const LARGEST: usize = 200;
+
+/// The number of nodes of an expression.
+pub(super) fn node_count(expr: &Expr) -> usize {
+    let mut count = 0;
+    let mut work = vec![expr];
+    while let Some(next) = work.pop() {
+        count += 1;
+        next.children(&mut work);
+    }
+    count
 }
 
 /// Whether the expression reads memory.

@@ -26,8 +26,8 @@ mod footprint;
 mod summary;
 
 use crate::{
-    ArrayId, Assertion, AssertionKind, Axis, BarrierId, Block, Builtin, Clause, Expr, ExprKind, Kernel, Memory, Span,
-    Stmt, StmtKind, Type, Var, VarId, VarKind,
+    ArrayId, Assertion, AssertionKind, Axis, BarrierId, Block, Builtin, Clause, Expr, ExprKind, Kernel, Memory,
+    ObligationId, Span, Stmt, StmtKind, Type, Var, VarId, VarKind,
 };
 use footprint::{Access, Footprint};
 use num_bigint::BigInt;
@@ -36,12 +36,38 @@ use std::collections::{BTreeSet, HashMap};
 /// A kernel with inferred contracts.
 pub struct Inferred {
     /// The kernel: the thread's precondition (and, for what its postcondition reads, its
-    /// postcondition), each barrier's resources and each loop's invariants start with the
-    /// inferred permissions; each loop's invariants end with its candidates ([`candidates`]).
+    /// postcondition) and each barrier's resources start with the inferred permissions; each
+    /// loop's invariants start with its candidates ([`candidates`]), then the permissions.
     pub kernel: Kernel,
     /// For each loop, in the order the loops stand (an enclosing loop before the ones in its
-    /// body): how many of its last invariants are candidates, which may be dropped.
+    /// body): how many of its first invariants are candidates, which may be dropped.
     pub candidates: Vec<usize>,
+    /// The spans of the loop invariants the kernel was written with.
+    written_invariants: Vec<Span>,
+}
+
+impl Inferred {
+    /// Why a failed obligation of this kernel shows only that inference did not find what the
+    /// kernel needs, not that the kernel is wrong (`None` when it may be the kernel's fault): an
+    /// access the inferred permissions do not cover (the kernel as written names none), or an
+    /// invariant it was not written with that does not hold. A race still fails a resource
+    /// check, and a failed assert, bound or divergence is the kernel's.
+    pub fn shortfall(&self, id: ObligationId, span: Span) -> Option<&'static str> {
+        match id {
+            ObligationId::AccessRead | ObligationId::AccessWrite => {
+                Some("the inferred permissions do not cover this access")
+            }
+            ObligationId::LoopInvariantEntry | ObligationId::LoopInvariantPreserved
+                if !self
+                    .written_invariants
+                    .iter()
+                    .any(|written| written.start <= span.start && span.end <= written.end) =>
+            {
+                Some("could not infer an invariant of the loop that holds")
+            }
+            _ => None,
+        }
+    }
 }
 
 /// The kernel with inferred permissions and candidate invariants. `kernel` must name no
@@ -84,7 +110,9 @@ pub fn permissions(kernel: &Kernel) -> Inferred {
     let mut candidates = Vec::new();
     inferred.body = inference.with_invariants(&kernel.body, &mut candidates::Known::default(), &mut candidates);
     inferred.vars = inference.vars;
-    Inferred { kernel: inferred, candidates }
+    let mut written_invariants = Vec::new();
+    invariant_spans(&kernel.body, &mut written_invariants);
+    Inferred { kernel: inferred, candidates, written_invariants }
 }
 
 struct Inference<'k> {
@@ -420,9 +448,10 @@ impl Inference<'_> {
         }
     }
 
-    /// The body again, each loop's invariants starting with the permissions it holds and ending
-    /// with its candidates, whose numbers go to `candidates`; `known` is what the code before
-    /// says of the variables.
+    /// The body again, each loop's invariants starting with its candidates (whose numbers go to
+    /// `candidates`), then the permissions it holds: the candidates bound the variables the
+    /// permissions' locations are computed from, which their bounds checks read. `known` is what
+    /// the code before says of the variables.
     fn with_invariants(&mut self, block: &Block, known: &mut candidates::Known, candidates: &mut Vec<usize>) -> Block {
         let mut stmts = Vec::new();
         for stmt in &block.stmts {
@@ -434,7 +463,7 @@ impl Inference<'_> {
                     invariants.splice(0..0, self.clause(held, span));
                     let guesses = candidates::of_loop(cond, body, known, &self.pins, span);
                     candidates.push(guesses.len());
-                    invariants.extend(guesses);
+                    invariants.splice(0..0, guesses);
                     let mut assigned = BTreeSet::new();
                     assigned_vars(&body.stmts, &mut assigned);
                     for &var in &assigned {
@@ -525,6 +554,26 @@ fn assigned_vars(stmts: &[Stmt], out: &mut BTreeSet<VarId>) {
                 }
             }
             StmtKind::While { body, .. } | StmtKind::Block(body) => assigned_vars(&body.stmts, out),
+            _ => {}
+        }
+    }
+}
+
+/// The spans of the loop invariants of a block and the blocks in it.
+fn invariant_spans(block: &Block, spans: &mut Vec<Span>) {
+    for stmt in &block.stmts {
+        match &stmt.kind {
+            StmtKind::While { invariants, body, .. } => {
+                spans.extend(invariants.iter().map(|clause| clause.span));
+                invariant_spans(body, spans);
+            }
+            StmtKind::If { then_branch, else_branch, .. } => {
+                invariant_spans(then_branch, spans);
+                if let Some(block) = else_branch {
+                    invariant_spans(block, spans);
+                }
+            }
+            StmtKind::Block(inner) => invariant_spans(inner, spans),
             _ => {}
         }
     }

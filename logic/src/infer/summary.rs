@@ -34,7 +34,7 @@ impl Inference<'_> {
             self.assertion_reads(&invariant.assertion, &mut once);
         }
         let iteration = self.fresh(cond.span);
-        let mut held = self.over_iterations(once, iteration, &steps, Vec::new());
+        let mut held = self.over_iterations(once, iteration, &steps, Vec::new(), Some(cond));
         let exit = self.fresh(cond.span);
         let touched = after.accesses.iter().any(|access| assigned.iter().any(|&var| access_mentions(access, var)));
         let mut after = if touched {
@@ -42,7 +42,7 @@ impl Inference<'_> {
             let (touched, untouched): (Vec<_>, Vec<_>) =
                 after.accesses.into_iter().partition(|access| assigned.iter().any(|&var| access_mentions(access, var)));
             let touched = Footprint { accesses: touched, open: false };
-            let mut touched = self.over_iterations(touched, exit, &steps, exit_guards);
+            let mut touched = self.over_iterations(touched, exit, &steps, exit_guards, None);
             touched.accesses.extend(untouched);
             touched.open = after.open;
             touched
@@ -57,13 +57,18 @@ impl Inference<'_> {
     }
 
     /// Each access for every iteration `k >= 0` (the binder `iteration`), its induction variables
-    /// at their values there, with `extra` guards over `k`.
+    /// at their values there, with `extra` guards over `k`. An access whose cell is the same in
+    /// every iteration is claimed once, not once per iteration (which would claim it several
+    /// times over): under its guards that do not depend on `k`, and the loop's condition `cond`
+    /// at its head (an iteration runs only if the first does); a guard that depends on `k` is
+    /// left out, which claims more, never less.
     fn over_iterations(
         &mut self,
         footprint: Footprint,
         iteration: VarId,
         steps: &HashMap<VarId, Expr>,
         extra: Vec<Expr>,
+        cond: Option<&Expr>,
     ) -> Footprint {
         let span = self.vars[iteration.index()].span;
         let at = at_iteration(steps, &footprint::var(iteration, span));
@@ -74,6 +79,25 @@ impl Inference<'_> {
                 continue;
             }
             access.index = access.index.substitute(&at);
+            if !access.index.mentions(iteration) {
+                let cond_at = cond.map(|cond| cond.substitute(&at));
+                access.guards = access
+                    .guards
+                    .iter()
+                    .filter_map(|guard| {
+                        let substituted = guard.substitute(&at);
+                        if !substituted.mentions(iteration) {
+                            Some(substituted)
+                        } else {
+                            let is_cond =
+                                cond_at.as_ref().is_some_and(|cond_at| footprint::same(&substituted, cond_at));
+                            is_cond.then(|| guard.clone())
+                        }
+                    })
+                    .collect();
+                out.accesses.push(access);
+                continue;
+            }
             access.guards = access.guards.iter().map(|guard| guard.substitute(&at)).collect();
             access.binders.insert(0, iteration);
             let from_zero = footprint::binary(BinaryOp::Le, footprint::int(0, span), footprint::var(iteration, span));
