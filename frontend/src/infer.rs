@@ -1,55 +1,238 @@
-//! The permissions lockstep infers for a kernel that names none ([`lockstep_logic::infer`]),
-//! printed as annotations, ready to paste and extend.
+//! The contracts lockstep infers for the kernels of a file that name no permission
+//! ([`lockstep_logic::infer`]), written into the file as annotations in its own language, ready to
+//! paste and extend: the file is printed again with each inferred clause where that language puts
+//! it. In PVL, the thread's `requires` and `ensures` before `void main()`, a barrier's `ensures` in
+//! its block (`barrier(local) { ensures ...; }`), a loop's `invariant`s before it; in OpenCL C and
+//! CUDA, `/*@ ... @*/` comments before the kernel, the barrier and the loop, with C's spellings
+//! (`Perm(&a[i], write)`, `get_local_id(0)` or `threadIdx.x`, `%` for `mod`). Only what inference
+//! added is written: the clauses the frontend generates itself come back when the file is read.
 
 use lockstep_logic::{
-    Amount, Assertion, AssertionKind, BinaryOp, Block, Builtin, Clause, Expr, ExprKind, Kernel, Quantifier, StmtKind,
-    UnaryOp,
+    Amount, Assertion, AssertionKind, Axis, BinaryOp, Block, Builtin, Clause, Expr, ExprKind, Kernel, Quantifier, Span,
+    StmtKind, UnaryOp,
 };
 
-/// The contract clauses of an inferred kernel, one line each, with where they stand: the
-/// thread's `requires` and `ensures`, each barrier's `ensures` and each loop's invariants.
-pub fn clauses(kernel: &Kernel) -> Vec<(String, String)> {
-    let printer = Printer { kernel };
-    let mut lines = Vec::new();
-    for clause in &kernel.thread_contract.requires {
-        lines.push(("kernel".to_string(), format!("requires {};", printer.assertion(&clause.assertion))));
-    }
-    for clause in &kernel.thread_contract.ensures {
-        lines.push(("kernel".to_string(), format!("ensures {};", printer.assertion(&clause.assertion))));
-    }
-    for (id, barrier) in kernel.barriers.iter().enumerate() {
-        for clause in &barrier.contract.ensures {
-            lines.push((format!("barrier {id}"), format!("ensures {};", printer.assertion(&clause.assertion))));
+/// The language a file is annotated in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Syntax {
+    Pvl,
+    OpenCl,
+    Cuda,
+}
+
+impl Syntax {
+    /// The language of the file at `path`, by its extension.
+    pub fn of(path: &str) -> Syntax {
+        match crate::c_dialect(path) {
+            Some(crate::c::Dialect::OpenCl) => Syntax::OpenCl,
+            Some(crate::c::Dialect::Cuda) => Syntax::Cuda,
+            None => Syntax::Pvl,
         }
     }
-    printer.loops(&kernel.body, &mut lines);
-    lines
+}
+
+/// The text of a file with the inferred clauses of its kernels written in: each kernel as
+/// written, with the one inference gave it (`None` where it was verified as written).
+pub fn annotated(text: &str, syntax: Syntax, kernels: &[(&Kernel, Option<&Kernel>)]) -> String {
+    let mut edits: Vec<Edit> = Vec::new();
+    for &(written, inferred) in kernels {
+        let Some(inferred) = inferred else { continue };
+        let printer = Printer { kernel: inferred, syntax };
+        printer.contract(text, written, &mut edits);
+        for (id, barrier) in inferred.barriers.iter().enumerate() {
+            let added = added(&barrier.contract.ensures, barrier.span);
+            if !added.is_empty() {
+                let clauses: Vec<String> =
+                    added.iter().map(|clause| format!("ensures {};", printer.assertion(clause))).collect();
+                printer.barrier(text, &written.barriers[id].contract.ensures, barrier.span, &clauses, &mut edits);
+            }
+        }
+        printer.loops(text, &inferred.body, &mut edits);
+    }
+    // Applied from the end, so that each offset still names its place.
+    edits.sort_by_key(|edit| std::cmp::Reverse(edit.at));
+    let mut out = text.to_string();
+    for edit in edits {
+        out.replace_range(edit.at..edit.at + edit.removed, &edit.inserted);
+    }
+    out
+}
+
+/// Text inserted at an offset, in place of `removed` bytes.
+struct Edit {
+    at: usize,
+    removed: usize,
+    inserted: String,
+}
+
+/// The clauses inference added to a contract: those it placed at the start of `place` (an empty
+/// span there, which no written clause has).
+fn added(clauses: &[Clause], place: Span) -> Vec<&Assertion> {
+    let start = Span::new(place.start, place.start);
+    clauses.iter().filter(|clause| clause.span == start).map(|clause| &clause.assertion).collect()
+}
+
+/// Where the keyword of the clause whose span starts at `offset` stands: there (a PVL clause's
+/// span starts with it), else the last `requires`, `ensures` or `context` before it.
+fn keyword_before(text: &str, offset: usize) -> Option<usize> {
+    let keywords = ["requires", "ensures", "context"];
+    if keywords.iter().any(|keyword| text[offset..].starts_with(keyword)) {
+        return Some(offset);
+    }
+    keywords.iter().filter_map(|keyword| text[..offset].rfind(keyword)).max()
+}
+
+/// The start of the line that holds `offset`, and the whitespace before `offset` on it when only
+/// whitespace stands there.
+fn line_of(text: &str, offset: usize) -> (usize, Option<&str>) {
+    let start = text[..offset].rfind('\n').map_or(0, |newline| newline + 1);
+    let before = &text[start..offset];
+    (start, before.chars().all(char::is_whitespace).then_some(before))
 }
 
 struct Printer<'k> {
     kernel: &'k Kernel,
+    syntax: Syntax,
 }
 
 impl Printer<'_> {
-    fn loops(&self, block: &Block, lines: &mut Vec<(String, String)>) {
+    /// The thread's inferred `requires` and `ensures`, where inference put them: before the
+    /// first written clause that follows them (one that reads memory, which they frame), else
+    /// after the written ones.
+    fn contract(&self, text: &str, written: &Kernel, edits: &mut Vec<Edit>) {
+        let contract = &self.kernel.thread_contract;
+        let mut lines = Vec::new();
+        for (clauses, keyword) in [(&contract.requires, "requires"), (&contract.ensures, "ensures")] {
+            let inferred = added(clauses, written.span);
+            if inferred.is_empty() {
+                continue;
+            }
+            let printed: Vec<String> =
+                inferred.iter().map(|assertion| format!("{keyword} {};", self.assertion(assertion))).collect();
+            let start = Span::new(written.span.start, written.span.start);
+            // In C, only a clause of the comment before the kernel: the frontend's own clauses
+            // (the launch's limit, the parameters' types) stand at the kernel's signature.
+            let (kernel_line, _) = line_of(text, written.span.start);
+            let in_text = |clause: &&Clause| self.syntax == Syntax::Pvl || clause.span.end <= kernel_line;
+            let next = clauses
+                .iter()
+                .skip_while(|clause| clause.span != start)
+                .filter(|clause| clause.span != start)
+                .find(in_text);
+            match next.and_then(|clause| keyword_before(text, clause.span.start)) {
+                Some(at) => {
+                    let (_, indent) = line_of(text, at);
+                    let separator = match (self.syntax, indent) {
+                        (Syntax::Pvl, Some(indent)) => format!("\n{indent}"),
+                        _ => " ".to_string(),
+                    };
+                    let inserted: String = printed.iter().map(|line| format!("{line}{separator}")).collect();
+                    edits.push(Edit { at, removed: 0, inserted });
+                }
+                None => lines.extend(printed),
+            }
+        }
+        if lines.is_empty() {
+            return;
+        }
+        match self.syntax {
+            // Before `void main()`, indented as it is.
+            Syntax::Pvl => {
+                let Some(main) = text[written.span.start..].find("void main").map(|at| written.span.start + at) else {
+                    return;
+                };
+                let (start, indent) = line_of(text, main);
+                let indent = indent.unwrap_or("  ");
+                let inserted: String = lines.iter().map(|line| format!("{indent}{line}\n")).collect();
+                edits.push(Edit { at: start, removed: 0, inserted });
+            }
+            Syntax::OpenCl | Syntax::Cuda => {
+                let (start, _) = line_of(text, written.span.start);
+                let inserted: String = lines.iter().map(|line| format!("  {line}\n")).collect();
+                edits.push(Edit { at: start, removed: 0, inserted: format!("/*@\n{inserted}@*/\n") });
+            }
+        }
+    }
+
+    /// A barrier's inferred `ensures`: in PVL into its block (made from its `;` when it has
+    /// none), in C in a comment before it.
+    fn barrier(&self, text: &str, written: &[Clause], span: Span, clauses: &[String], edits: &mut Vec<Edit>) {
+        let (_, indent) = line_of(text, span.start);
+        match self.syntax {
+            Syntax::Pvl => {
+                let indent = indent.unwrap_or("");
+                let Some(close) = text[span.start..].find(')').map(|at| span.start + at + 1) else { return };
+                let rest = &text[close..];
+                let gap = rest.len() - rest.trim_start().len();
+                let at = close + gap;
+                let lines: String = clauses.iter().map(|clause| format!("\n{indent}  {clause}")).collect();
+                if rest.trim_start().starts_with('{') {
+                    // After the written clauses, which the inferred permissions follow.
+                    let after = written.last().map_or(at + 1, |clause| {
+                        text[clause.span.end..].find(';').map_or(at + 1, |semicolon| clause.span.end + semicolon + 1)
+                    });
+                    edits.push(Edit { at: after, removed: 0, inserted: lines });
+                } else if rest.trim_start().starts_with(';') {
+                    edits.push(Edit { at, removed: 1, inserted: format!(" {{{lines}\n{indent}}}") });
+                }
+            }
+            Syntax::OpenCl | Syntax::Cuda => edits.push(self.comment_before(span.start, indent, clauses)),
+        }
+    }
+
+    /// A comment of clauses before the construct at `at`: on lines of its own when only
+    /// whitespace stands before it on its line, else on its line.
+    fn comment_before(&self, at: usize, indent: Option<&str>, clauses: &[String]) -> Edit {
+        let inserted = match indent {
+            Some(indent) => {
+                let lines: String = clauses.iter().map(|clause| format!("{indent}  {clause}\n")).collect();
+                format!("/*@\n{lines}{indent}@*/\n{indent}")
+            }
+            None => format!("/*@ {} @*/ ", clauses.join(" ")),
+        };
+        Edit { at, removed: 0, inserted }
+    }
+
+    /// Each loop's inferred invariants, before it.
+    fn loops(&self, text: &str, block: &Block, edits: &mut Vec<Edit>) {
         for stmt in &block.stmts {
             match &stmt.kind {
                 StmtKind::While { invariants, body, .. } => {
-                    for Clause { assertion, .. } in invariants {
-                        lines.push((
-                            format!("loop at {}", stmt.span.start),
-                            format!("loop_invariant {};", self.assertion(assertion)),
-                        ));
+                    let keyword = match self.syntax {
+                        Syntax::Pvl => "invariant",
+                        Syntax::OpenCl | Syntax::Cuda => "loop_invariant",
+                    };
+                    let clauses: Vec<String> = added(invariants, stmt.span)
+                        .into_iter()
+                        .map(|assertion| format!("{keyword} {};", self.assertion(assertion)))
+                        .collect();
+                    if !clauses.is_empty() {
+                        let (start, indent) = line_of(text, stmt.span.start);
+                        match (self.syntax, indent) {
+                            (Syntax::Pvl, Some(indent)) => {
+                                let inserted: String =
+                                    clauses.iter().map(|clause| format!("{indent}{clause}\n")).collect();
+                                edits.push(Edit { at: start, removed: 0, inserted });
+                            }
+                            (Syntax::Pvl, None) => edits.push(Edit {
+                                at: stmt.span.start,
+                                removed: 0,
+                                inserted: format!("{} ", clauses.join(" ")),
+                            }),
+                            (Syntax::OpenCl | Syntax::Cuda, indent) => {
+                                edits.push(self.comment_before(stmt.span.start, indent, &clauses))
+                            }
+                        }
                     }
-                    self.loops(body, lines);
+                    self.loops(text, body, edits);
                 }
                 StmtKind::If { then_branch, else_branch, .. } => {
-                    self.loops(then_branch, lines);
+                    self.loops(text, then_branch, edits);
                     if let Some(block) = else_branch {
-                        self.loops(block, lines);
+                        self.loops(text, block, edits);
                     }
                 }
-                StmtKind::Block(inner) => self.loops(inner, lines),
+                StmtKind::Block(inner) => self.loops(text, inner, edits),
                 _ => {}
             }
         }
@@ -67,7 +250,7 @@ impl Printer<'_> {
                     Amount::Divided { fraction, divisor } => format!("{fraction} \\ {}", self.expr(divisor)),
                     Amount::Read => "read".to_string(),
                 };
-                format!("Perm({}[{}], {amount})", self.kernel.array(atom.array).name, self.expr(&atom.index))
+                format!("Perm({}, {amount})", self.location(&self.kernel.array(atom.array).name, &atom.index))
             }
             AssertionKind::Star(lhs, rhs) => format!("{} ** {}", self.assertion(lhs), self.assertion(rhs)),
             AssertionKind::Implies(cond, body) => format!("({} ==> {})", self.expr(cond), self.assertion(body)),
@@ -83,16 +266,34 @@ impl Printer<'_> {
         }
     }
 
+    /// A cell as a permission names it: `a[i]` in PVL, `&a[i]` in C (`&s[i].f` for the field
+    /// `f` of an array of structs, whose array the kernel calls `s.f`).
+    fn location(&self, array: &str, index: &Expr) -> String {
+        let index = self.expr(index);
+        match self.syntax {
+            Syntax::Pvl => format!("{array}[{index}]"),
+            Syntax::OpenCl | Syntax::Cuda => match array.split_once('.') {
+                Some((base, field)) => format!("&{base}[{index}].{field}"),
+                None => format!("&{array}[{index}]"),
+            },
+        }
+    }
+
     fn expr(&self, expr: &Expr) -> String {
         match &expr.kind {
             ExprKind::Int(value) => value.to_string(),
             ExprKind::Bool(value) => value.to_string(),
-            ExprKind::Builtin(builtin) => builtin_name(*builtin).to_string(),
+            ExprKind::Builtin(builtin) => self.builtin(*builtin),
             ExprKind::Var(var) => self.kernel.var(*var).name.clone(),
-            ExprKind::Read { array, index } => format!("{}[{}]", self.kernel.array(*array).name, self.expr(index)),
+            ExprKind::Read { array, index } => match (self.syntax, self.kernel.array(*array).name.split_once('.')) {
+                (Syntax::OpenCl | Syntax::Cuda, Some((base, field))) => format!("{base}[{}].{field}", self.expr(index)),
+                _ => format!("{}[{}]", self.kernel.array(*array).name, self.expr(index)),
+            },
             ExprKind::Unary { op: UnaryOp::Not, operand } => format!("!{}", self.expr(operand)),
             ExprKind::Unary { op: UnaryOp::Neg, operand } => format!("-{}", self.expr(operand)),
-            ExprKind::Binary { op, lhs, rhs } => format!("({} {} {})", self.expr(lhs), operator(*op), self.expr(rhs)),
+            ExprKind::Binary { op, lhs, rhs } => {
+                format!("({} {} {})", self.expr(lhs), self.operator(*op), self.expr(rhs))
+            }
             ExprKind::Cond { cond, then_value, else_value } => {
                 format!("({} ? {} : {})", self.expr(cond), self.expr(then_value), self.expr(else_value))
             }
@@ -120,28 +321,73 @@ impl Printer<'_> {
             ExprKind::PrivateIndex { index, .. } => self.expr(index),
         }
     }
-}
 
-fn builtin_name(builtin: Builtin) -> &'static str {
-    builtin.name()
-}
+    /// A launch builtin as the language names it. C has no name for the linear group id, the
+    /// group size or the thread count of a launch of several axes: they are written from the
+    /// axes' ids and sizes.
+    fn builtin(&self, builtin: Builtin) -> String {
+        let axes = &Axis::ALL[..self.kernel.dimensions];
+        let per_axis = |builtin: fn(Axis) -> Builtin| -> Vec<String> {
+            axes.iter().map(|&axis| self.builtin(builtin(axis))).collect()
+        };
+        let product = |factors: Vec<String>| format!("({})", factors.join(" * "));
+        let c_axis = |axis: Axis| axis as usize;
+        let cuda_axis = |axis: Axis| ["x", "y", "z"][axis as usize];
+        match (self.syntax, builtin) {
+            (Syntax::Pvl, builtin) => builtin.name().to_string(),
+            (_, Builtin::Tid) => "\\gtid".to_string(),
+            (_, Builtin::Lid) => "\\ltid".to_string(),
+            (Syntax::OpenCl, Builtin::LocalId(axis)) => format!("get_local_id({})", c_axis(axis)),
+            (Syntax::OpenCl, Builtin::GroupId(axis)) => format!("get_group_id({})", c_axis(axis)),
+            (Syntax::OpenCl, Builtin::GroupSize(axis)) => format!("get_local_size({})", c_axis(axis)),
+            (Syntax::OpenCl, Builtin::Groups(axis)) => format!("get_num_groups({})", c_axis(axis)),
+            (Syntax::Cuda, Builtin::LocalId(axis)) => format!("threadIdx.{}", cuda_axis(axis)),
+            (Syntax::Cuda, Builtin::GroupId(axis)) => format!("blockIdx.{}", cuda_axis(axis)),
+            (Syntax::Cuda, Builtin::GroupSize(axis)) => format!("blockDim.{}", cuda_axis(axis)),
+            (Syntax::Cuda, Builtin::Groups(axis)) => format!("gridDim.{}", cuda_axis(axis)),
+            (_, Builtin::Gsize) => product(per_axis(Builtin::GroupSize)),
+            (_, Builtin::Tcount) => {
+                let mut factors = per_axis(Builtin::GroupSize);
+                factors.extend(per_axis(Builtin::Groups));
+                product(factors)
+            }
+            // The linear group id: the axes' group ids in mixed radix, x fastest.
+            (_, Builtin::Gid) => {
+                let mut linear = String::new();
+                for &axis in axes.iter().rev() {
+                    let id = self.builtin(Builtin::GroupId(axis));
+                    linear = if linear.is_empty() {
+                        id
+                    } else {
+                        format!("({linear} * {} + {id})", self.builtin(Builtin::Groups(axis)))
+                    };
+                }
+                linear
+            }
+        }
+    }
 
-fn operator(op: BinaryOp) -> &'static str {
-    match op {
-        BinaryOp::Add => "+",
-        BinaryOp::Sub => "-",
-        BinaryOp::Mul => "*",
-        BinaryOp::Div => "/",
-        BinaryOp::Rem => "%",
-        BinaryOp::Mod => "mod",
-        BinaryOp::Eq => "==",
-        BinaryOp::Ne => "!=",
-        BinaryOp::Lt => "<",
-        BinaryOp::Le => "<=",
-        BinaryOp::Gt => ">",
-        BinaryOp::Ge => ">=",
-        BinaryOp::And => "&&",
-        BinaryOp::Or => "||",
-        BinaryOp::Implies => "==>",
+    fn operator(&self, op: BinaryOp) -> &'static str {
+        match op {
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Rem => "%",
+            // C's annotations have no `mod`: `%` is the same for a dividend that is not negative,
+            // and `x % d == 0` is `x mod d == 0` for any. Elsewhere the pasted contract is checked
+            // as it reads, so a difference can make it fail, never hold wrongly.
+            BinaryOp::Mod if self.syntax != Syntax::Pvl => "%",
+            BinaryOp::Mod => "mod",
+            BinaryOp::Eq => "==",
+            BinaryOp::Ne => "!=",
+            BinaryOp::Lt => "<",
+            BinaryOp::Le => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::Ge => ">=",
+            BinaryOp::And => "&&",
+            BinaryOp::Or => "||",
+            BinaryOp::Implies => "==>",
+        }
     }
 }

@@ -108,12 +108,21 @@ enum Command {
         #[arg(long, value_enum)]
         memory_model: Option<MemoryModelName>,
     },
-    /// Print the permissions lockstep infers for each kernel of a file that names none: the
-    /// thread's precondition, each barrier's resources and each loop's invariant.
+    /// Print the file with the contracts lockstep infers for its kernels that name no permission
+    /// written in, as annotations of its language, ready to paste and extend: the thread's
+    /// precondition, each barrier's resources and each loop's invariants. Exit status: 0, or 2
+    /// when the file is rejected.
     Infer {
         /// The file whose kernels to infer permissions for.
         #[arg(value_name = "FILE")]
         file: String,
+        /// Infer for launches of this many groups only, as `verify --groups`.
+        #[arg(long, visible_alias = "num_groups")]
+        groups: Option<lockstep_frontend::run::Extent>,
+        /// Infer for groups of this many threads only, as `verify --gsize`: sizes it pins are
+        /// written as numbers.
+        #[arg(long, visible_alias = "local_size")]
+        gsize: Option<lockstep_frontend::run::Extent>,
     },
     /// Run a file's kernels concretely on one launch, and report the first bug met.
     ///
@@ -370,15 +379,22 @@ fn main() -> ExitCode {
             };
             explain(&file, verdicts, &settings, format)
         }
-        Command::Infer { file } => infer(&file),
+        Command::Infer { file, groups, gsize } => {
+            let settings = lockstep_frontend::verify::Settings {
+                launch: lockstep_frontend::verify::Launch { groups, gsize },
+                ..Default::default()
+            };
+            infer(&file, &settings)
+        }
         Command::Ivl { file, solver, output } => {
             cli::ivl::run(&file, solver.backend, &solver.limits(), output.emit, output.format == Format::Json)
         }
     }
 }
 
-/// `lockstep infer`: the inferred permissions of each kernel that names none.
-fn infer(path: &str) -> ExitCode {
+/// `lockstep infer`: the file again, with the contracts inferred for its kernels that name no
+/// permission written in as annotations of its language.
+fn infer(path: &str, settings: &lockstep_frontend::verify::Settings) -> ExitCode {
     let bytes = match std::fs::read(path) {
         Ok(bytes) => bytes,
         Err(error) => {
@@ -386,33 +402,26 @@ fn infer(path: &str) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let checked = check_bytes(path, bytes);
+    let lockstep_frontend::verify::Verification { checked, kernels } =
+        lockstep_frontend::verify::file(path, bytes, settings);
     let Some(program) = checked.program.as_ref().filter(|_| !checked.has_errors()) else {
         for diagnostic in &checked.diagnostics {
             eprint!("{}", diagnostic.render(&checked.file));
         }
         return ExitCode::from(2);
     };
-    let settings = lockstep_frontend::verify::Settings::default();
-    for kernel in &program.kernels {
-        match lockstep_frontend::verify::inferred(kernel) {
-            Some(inferred) => {
-                let model = settings.memory_model_of(path);
-                let inferred = match lockstep_frontend::verify::houdini(program, inferred, &settings, model) {
-                    Ok(result) => result.inferred.expect("Houdini gives the inferred kernel"),
-                    Err(error) => {
-                        eprintln!("{path}: error: {}", error.message);
-                        return ExitCode::from(2);
-                    }
-                };
-                println!("kernel {}:", kernel.name);
-                for (place, clause) in lockstep_frontend::infer::clauses(&inferred) {
-                    println!("  {place}: {clause}");
-                }
-            }
-            None => println!("kernel {}: names permissions; nothing inferred", kernel.name),
+    let results = match kernels {
+        Some(Ok(results)) => results,
+        Some(Err(error)) => {
+            eprintln!("{path}: error: {}", error.message);
+            return ExitCode::from(2);
         }
-    }
+        None => unreachable!("a well-formed file is verified"),
+    };
+    let kernels: Vec<(&lockstep_logic::Kernel, Option<&lockstep_logic::Kernel>)> =
+        program.kernels.iter().zip(&results).map(|(written, result)| (written, result.inferred.as_ref())).collect();
+    let syntax = lockstep_frontend::infer::Syntax::of(path);
+    print!("{}", lockstep_frontend::infer::annotated(&checked.file.text, syntax, &kernels));
     ExitCode::SUCCESS
 }
 

@@ -1220,6 +1220,7 @@ fn unannotated_kernels_hold_their_verdicts() {
                 ("uniform_branch", "verified", &[]),
                 ("per_thread_chunk", "verified", &[]),
                 ("overlapping_chunk", "failed", &["group.resources:87", "kernel.resources:87"]),
+                ("copy_nonnegative", "verified", &[]),
             ],
         ),
         (
@@ -1245,6 +1246,7 @@ fn unannotated_kernels_hold_their_verdicts() {
                 ("local_swap_unsynced", "failed", &["group.resources:54"]),
                 ("divergent", "failed", &["barrier.divergence:63"]),
                 ("per_group", "failed", &["kernel.resources:71"]),
+                ("copy_nonnegative", "verified", &[]),
             ],
         ),
     ];
@@ -1270,6 +1272,39 @@ fn unannotated_kernels_hold_their_verdicts() {
             }
         }
     }
+}
+
+/// `lockstep infer` prints the file with the inferred contracts written in, in its own language;
+/// pasted back, they verify as written (`--no-infer`: nothing is inferred again) to the same
+/// verdicts, kernel by kernel, as the unannotated file.
+#[test]
+fn inferred_contracts_verify_when_pasted_back() {
+    let dir = std::env::temp_dir().join(format!("lockstep-pasted-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["unannotated.cl", "unannotated.cu", "unannotated.pvl", "inferred.cl", "inferred.cu", "inferred.pvl"] {
+        let file = format!("frontend/tests/verify/{name}");
+        let infer = lockstep(&["infer", "--gsize", "64", &file]);
+        assert_eq!(infer.status.code(), Some(0), "{}", String::from_utf8_lossy(&infer.stderr));
+        let annotated = String::from_utf8(infer.stdout).unwrap();
+        assert!(annotated.contains("Perm("), "{name}: {annotated}");
+        let pasted = dir.join(name);
+        std::fs::write(&pasted, &annotated).unwrap();
+        let verdicts = |output: &Output| -> Vec<(String, String)> {
+            failures_by_kernel(output).into_iter().map(|(kernel, verdict, _)| (kernel, verdict)).collect()
+        };
+        let unannotated = verdicts(&lockstep(&["verify", "--gsize", "64", "--format", "json", &file]));
+        let as_written = verdicts(&lockstep(&[
+            "verify",
+            "--no-infer",
+            "--gsize",
+            "64",
+            "--format",
+            "json",
+            pasted.to_str().unwrap(),
+        ]));
+        assert_eq!(as_written, unannotated, "{name}:\n{annotated}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// OpenCL C files follow OpenCL's memory model unless told otherwise: a read before a barrier

@@ -87,3 +87,11 @@ __kernel void overlapping_chunk(__global const float* in, __global float* out) {
     out[i + k] = in[i + k];
   }
 }
+
+/*@
+  requires in[get_global_id(0)] >= 0;
+  ensures out[get_global_id(0)] >= 0;
+@*/
+__kernel void copy_nonnegative(__global const int* in, __global int* out) {
+  out[get_global_id(0)] = in[get_global_id(0)];
+}

@@ -267,18 +267,15 @@ impl Inference<'_> {
                 self.bounded(before)
             }
             StmtKind::While { invariants, cond, body } => {
-                let head = if self.cut && has_barrier(&body.stmts) {
+                let (before, held) = if self.cut && has_barrier(&body.stmts) {
                     self.barrier_loop(invariants, cond, body, after)
                 } else {
                     self.summary(invariants, cond, body, after)
                 };
-                head.map(|(before, held)| {
-                    if self.cut {
-                        self.loops.insert(stmt as *const Stmt, held);
-                    }
-                    before
-                })
-                .unwrap_or_default()
+                if self.cut {
+                    self.loops.insert(stmt as *const Stmt, held);
+                }
+                before
             }
             StmtKind::Barrier(_) if !self.cut => after,
             StmtKind::Barrier(id) => {
@@ -308,7 +305,7 @@ impl Inference<'_> {
         cond: &Expr,
         body: &Block,
         after: Footprint,
-    ) -> Option<(Footprint, Footprint)> {
+    ) -> (Footprint, Footprint) {
         let probe = self.block(&body.stmts, Footprint::open());
         let start = if probe.open {
             // A path through the body meets no barrier: the next iteration is part of it. Every
@@ -332,7 +329,7 @@ impl Inference<'_> {
         }
         // Again with the head after the body: what each barrier in it hands over.
         self.block(&body.stmts, head.clone());
-        Some((head.clone(), head))
+        (head.clone(), head)
     }
 
     /// Collapses a footprint too large to keep into every cell of each array it names.

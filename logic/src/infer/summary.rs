@@ -24,7 +24,7 @@ impl Inference<'_> {
         cond: &Expr,
         body: &Block,
         after: Footprint,
-    ) -> Option<(Footprint, Footprint)> {
+    ) -> (Footprint, Footprint) {
         let mut assigned = BTreeSet::new();
         assigned_vars(&body.stmts, &mut assigned);
         let steps = self.pins.steps(&body.stmts, &assigned);
@@ -53,7 +53,7 @@ impl Inference<'_> {
             held = self.forget(held, var, cond.span);
             after = self.forget(after, var, cond.span);
         }
-        Some((held.clone().union(after), held))
+        (held.clone().union(after), held)
     }
 
     /// Each access for every iteration `k >= 0` (the binder `iteration`), its induction variables
