@@ -156,8 +156,12 @@ pub fn check(path: &str, bytes: Vec<u8>, settings: &Settings) -> Checked {
 /// The whole pipeline, from the bytes of a file to the verdicts of its kernels.
 pub fn file(path: &str, bytes: Vec<u8>, settings: &Settings) -> Verification {
     // Parse and resolve: the kernel IR, or the diagnostics that reject the file.
-    let checked = check(path, bytes, settings);
-    let model = settings.memory_model_of(path);
+    of_checked(check(path, bytes, settings), settings)
+}
+
+/// The verdicts of the kernels of a file already checked ([`check`]), when it is well formed.
+pub fn of_checked(checked: Checked, settings: &Settings) -> Verification {
+    let model = settings.memory_model_of(&checked.file.path);
     let kernels = checked.program.as_ref().filter(|_| !checked.has_errors()).map(|program| {
         program
             .kernels

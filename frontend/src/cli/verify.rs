@@ -36,10 +36,14 @@ pub fn run(paths: &[String], settings: &verify::Settings, reporting: Reporting) 
         if emit.is_none() {
             return Some(verify::file(path, bytes, settings));
         }
-        let checked = verify::check(path, bytes.clone(), settings);
+        let checked = verify::check(path, bytes, settings);
         let infers = settings.infer
             && checked.program.iter().flat_map(|program| &program.kernels).any(|kernel| !kernel.has_permissions());
-        Some(if infers { verify::file(path, bytes, settings) } else { verify::Verification { checked, kernels: None } })
+        Some(if infers {
+            verify::of_checked(checked, settings)
+        } else {
+            verify::Verification { checked, kernels: None }
+        })
     });
     for ((path, bytes), verification) in read.iter().zip(verified) {
         let (Ok(_), Some(verify::Verification { checked, kernels })) = (bytes, verification) else {
