@@ -92,35 +92,89 @@ struct Questions<'q> {
 /// the same. For Boogie, which bounds a procedure's time as a whole, and for a program printed
 /// for users.
 pub fn without_probes(program: &Program, probe: &dyn Fn(&str) -> bool) -> Program {
-    fn strip(stmts: &[ivl::Stmt], probe: &dyn Fn(&str) -> bool) -> Vec<ivl::Stmt> {
-        stmts
-            .iter()
-            .filter(|stmt| match &stmt.kind {
-                ivl::StmtKind::If { cond: None, then_branch, else_branch } if else_branch.is_empty() => !matches!(
-                    then_branch.as_slice(),
-                    [ivl::Stmt { kind: ivl::StmtKind::Assert { tag: Some(tag), .. }, .. }] if probe(tag)
-                ),
-                _ => true,
-            })
-            .map(|stmt| {
-                let mut stmt = stmt.clone();
-                match &mut stmt.kind {
-                    ivl::StmtKind::If { then_branch, else_branch, .. } => {
-                        *then_branch = strip(then_branch, probe);
-                        *else_branch = strip(else_branch, probe);
-                    }
-                    ivl::StmtKind::While { body, .. } => *body = strip(body, probe),
-                    _ => {}
+    fn is_probe(stmt: &ivl::Stmt, probe: &dyn Fn(&str) -> bool) -> bool {
+        match &stmt.kind {
+            ivl::StmtKind::If { cond: None, then_branch, else_branch } if else_branch.is_empty() => matches!(
+                then_branch.as_slice(),
+                [ivl::Stmt { kind: ivl::StmtKind::Assert { tag: Some(tag), .. }, .. }] if probe(tag)
+            ),
+            _ => false,
+        }
+    }
+    rewrite_bodies(program, &|stmt| if is_probe(stmt, probe) { None } else { Some(stmt.clone()) })
+}
+
+/// The program with only the checks whose tags are `asked`: every other assertion becomes the
+/// assumption that follows it (or nothing, where it is not assumed), and every other checked
+/// postcondition or loop invariant a free one, so the state after each, and the outcome of every
+/// check asked, is the same; a procedure left with nothing to check has no body. For questions
+/// about a few checks of a large program (Houdini's rounds over candidate invariants).
+pub fn asking_only(program: &Program, asked: &dyn Fn(&str) -> bool) -> Program {
+    let is_asked = |tag: &Option<String>| tag.as_deref().is_some_and(asked);
+    let free_unless_asked = |specs: &mut Vec<ivl::Spec>| {
+        for spec in specs.iter_mut().filter(|spec| !is_asked(&spec.tag)) {
+            spec.free = true;
+        }
+    };
+    let rewritten = rewrite_bodies(program, &|stmt| match &stmt.kind {
+        ivl::StmtKind::Assert { expr, tag, assumed } if !is_asked(tag) => {
+            assumed.then(|| ivl::Stmt { kind: ivl::StmtKind::Assume(expr.clone()), ..stmt.clone() })
+        }
+        ivl::StmtKind::While { cond, invariants, body } => {
+            let mut invariants = invariants.clone();
+            free_unless_asked(&mut invariants);
+            let kind = ivl::StmtKind::While { cond: cond.clone(), invariants, body: body.clone() };
+            Some(ivl::Stmt { kind, ..stmt.clone() })
+        }
+        _ => Some(stmt.clone()),
+    });
+    let declarations = rewritten.declarations.into_iter().map(|declaration| match declaration {
+        Declaration::Procedure(mut procedure) => {
+            free_unless_asked(&mut procedure.ensures);
+            let checks = |body: &ivl::Body| checks(&body.stmts) || procedure.ensures.iter().any(|spec| !spec.free);
+            if !procedure.body.as_ref().is_some_and(checks) {
+                procedure.body = None;
+            }
+            Declaration::Procedure(procedure)
+        }
+        other => other,
+    });
+    Program { declarations: declarations.collect(), positions: program.positions.clone() }
+}
+
+/// Whether an assertion or a checked loop invariant stands in `stmts`.
+fn checks(stmts: &[ivl::Stmt]) -> bool {
+    stmts.iter().any(|stmt| match &stmt.kind {
+        ivl::StmtKind::Assert { .. } => true,
+        ivl::StmtKind::If { then_branch, else_branch, .. } => checks(then_branch) || checks(else_branch),
+        ivl::StmtKind::While { invariants, body, .. } => invariants.iter().any(|spec| !spec.free) || checks(body),
+        _ => false,
+    })
+}
+
+/// The program with each statement of every procedure's body, at any depth, replaced by what
+/// `rewrite` makes of it (nothing, for `None`); the branches and bodies of those it keeps are
+/// rewritten in turn.
+fn rewrite_bodies(program: &Program, rewrite: &dyn Fn(&ivl::Stmt) -> Option<ivl::Stmt>) -> Program {
+    fn rewrite_all(stmts: &[ivl::Stmt], rewrite: &dyn Fn(&ivl::Stmt) -> Option<ivl::Stmt>) -> Vec<ivl::Stmt> {
+        let mut rewritten: Vec<ivl::Stmt> = stmts.iter().filter_map(rewrite).collect();
+        for stmt in &mut rewritten {
+            match &mut stmt.kind {
+                ivl::StmtKind::If { then_branch, else_branch, .. } => {
+                    *then_branch = rewrite_all(then_branch, rewrite);
+                    *else_branch = rewrite_all(else_branch, rewrite);
                 }
-                stmt
-            })
-            .collect()
+                ivl::StmtKind::While { body, .. } => *body = rewrite_all(body, rewrite),
+                _ => {}
+            }
+        }
+        rewritten
     }
     let declarations = program.declarations.iter().map(|declaration| match declaration {
         Declaration::Procedure(procedure) => {
             let mut procedure = procedure.clone();
             if let Some(body) = &mut procedure.body {
-                body.stmts = strip(&body.stmts, probe);
+                body.stmts = rewrite_all(&body.stmts, rewrite);
             }
             Declaration::Procedure(procedure)
         }
@@ -263,4 +317,40 @@ fn with_boogie(program: &Program, limits: &Limits) -> Result<Vec<ProcedureOutcom
             Ok(ProcedureOutcome { procedure: procedure.name.clone(), outcomes, resources: None })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn statuses(program: &Program) -> Vec<(String, Option<String>, bool)> {
+        let outcomes = super::program(program, Backend::Z3, &Limits::default()).expect("z3 answers");
+        outcomes
+            .into_iter()
+            .flat_map(|procedure| {
+                let name = procedure.procedure;
+                procedure
+                    .outcomes
+                    .into_iter()
+                    .map(move |outcome| (name.clone(), outcome.check.tag.clone(), outcome.status == Status::Verified))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn asking_only_some_checks_gives_them_the_outcomes_they_have_among_all() {
+        let program = ivl::parse::program(
+            "procedure p(x: int) {\n  assert {:tag \"a\"} x > 0;\n  assert {:tag \"b\"} x > 1;\n  assert {:tag \"c\"} x > 0;\n}\n\
+             procedure q(y: int) {\n  assert {:tag \"d\"} y > 0;\n}\n",
+        )
+        .expect("a valid program");
+        let all = statuses(&program);
+        assert_eq!(all.len(), 4, "{all:?}");
+        let asked = |tag: &str| tag == "b" || tag == "c";
+        let some = statuses(&asking_only(&program, &asked));
+        let expected: Vec<_> = all.into_iter().filter(|(_, tag, _)| tag.as_deref().is_some_and(asked)).collect();
+        // `b` fails (`x == 1`: `a` is assumed, not asked), `c` holds after `a`; `q` asks nothing.
+        assert_eq!(some, expected);
+        assert_eq!(some.iter().map(|(_, _, verified)| *verified).collect::<Vec<_>>(), [false, true]);
+    }
 }

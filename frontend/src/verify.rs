@@ -16,7 +16,7 @@ use lockstep_logic::fences::MemoryModel;
 use lockstep_logic::infer::Inferred;
 use lockstep_logic::outline::Outline;
 use lockstep_logic::{Kernel, Obligation, Program, Span};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Values that show a failure, as (name, value) in the kernel's terms.
 pub type Counterexample = Vec<(String, String)>;
@@ -184,15 +184,30 @@ fn decide<'k>(
 ) -> Result<(Outline<'k>, KernelResult), VerifyError> {
     // Outline: every obligation of the kernel, decided without a solver.
     let outline = Outline::of(program, kernel, model);
+    let result = decide_outline(&outline, settings, None)?;
+    Ok((outline, result))
+}
+
+/// The verdicts on the obligations of an outline: of all of them, or only of those `asked` (by
+/// number; the verdicts of the others say nothing).
+fn decide_outline(
+    outline: &Outline,
+    settings: &Settings,
+    asked: Option<&BTreeSet<usize>>,
+) -> Result<KernelResult, VerifyError> {
     // Encode: the outline as IVL procedures, each check tagged with its obligation.
-    let encoding = kernel::encode(&outline);
+    let mut encoding = kernel::encode(outline);
+    if let Some(asked) = asked {
+        let is_asked =
+            |tag: &str| tag.strip_prefix('o').and_then(|n| n.parse().ok()).is_some_and(|n| asked.contains(&n));
+        encoding.program = run::asking_only(&encoding.program, &is_asked);
+    }
     // Solve: each procedure's checks, on the backend, asking a failure's model for what its
     // assertion reads.
     let reads = reads(&encoding);
-    let outcomes = solve(kernel, &encoding, &reads, settings)?;
+    let outcomes = solve(outline.kernel, &encoding, &reads, settings)?;
     // Report: a verdict per obligation, with counterexamples in the kernel's terms.
-    let result = report(kernel, &outline, &encoding, &reads, &outcomes);
-    Ok((outline, result))
+    Ok(report(outline.kernel, outline, &encoding, &reads, &outcomes))
 }
 
 /// The kernel with the permissions its accesses need and candidate invariants, when it names no
@@ -205,12 +220,14 @@ pub fn inferred(kernel: &Kernel) -> Option<Inferred> {
 const HOUDINI_ROUNDS: usize = 16;
 
 /// Verifies an inferred kernel as Houdini does: every candidate invariant that does not hold
-/// (fails or is undecided) is dropped, and the kernel verified again, until every candidate left
-/// holds. The verdicts are those of the last round, in which every invariant left is checked, so
-/// no candidate is ever assumed; the kernel of the result has only the candidates that held.
-/// A failure that shows only that the inferred contract falls short ([`Inferred::shortfall`]:
-/// an access it does not cover, an invariant it could not find, a candidate left after the last
-/// round) is undecided with that reason: never verified, and not blamed on the kernel.
+/// (fails or is undecided) is dropped, and the candidates left checked again, until every one
+/// left holds. Each such round asks only the checks of the candidates (each other check
+/// assumed, as after it is asked, so their outcomes are the same). Then the kernel is verified
+/// with every invariant left checked, so no candidate is ever assumed; the kernel of the result
+/// has only the candidates that held. A failure that shows only that the inferred contract falls
+/// short ([`Inferred::shortfall`]: an access it does not cover, an invariant it could not find, a
+/// candidate that does not hold) is undecided with that reason: never verified, and not blamed
+/// on the kernel.
 pub fn houdini(
     program: &Program,
     mut inferred: Inferred,
@@ -218,17 +235,22 @@ pub fn houdini(
     model: MemoryModel,
 ) -> Result<KernelResult, VerifyError> {
     for _ in 0..HOUDINI_ROUNDS {
-        let (result, failing) = {
-            let (outline, result) = decide(program, &inferred.kernel, settings, model)?;
+        let failing = {
+            let outline = Outline::of(program, &inferred.kernel, model);
+            let checks = inferred.candidate_checks(&outline.thread);
+            if checks.is_empty() {
+                break;
+            }
+            let asked: BTreeSet<usize> = checks.iter().map(|(_, obligation)| *obligation).collect();
+            let result = decide_outline(&outline, settings, Some(&asked))?;
             let offset = outline.divergence.len();
             let failed = |number: usize| {
                 result.results.get(offset + number).is_some_and(|outcome| outcome.verdict != Verdict::Verified)
             };
-            let failing = inferred.failing_candidates(&outline.thread, &failed);
-            (result, failing)
+            inferred.failing_candidates(&outline.thread, &failed)
         };
         if failing.is_empty() {
-            return Ok(short_of(result, inferred));
+            break;
         }
         inferred.without(&failing);
     }

@@ -1362,6 +1362,25 @@ fn a_global_size_gives_the_number_of_groups() {
     assert!(String::from_utf8_lossy(&uneven.stderr).contains("not a multiple of the group size 64"));
 }
 
+/// A launch the command line fixes (`--gsize 32 --groups 8`) makes the sizes literals in the
+/// encoding (`proofs/kernel.md`, E17), so that `get_global_size(0) * i` is linear arithmetic
+/// instead of a product of two unknowns (`gsize * (tcount div gsize) * i`).
+#[test]
+fn a_pinned_launch_is_literal_in_the_encoding() {
+    let file = temporary(
+        "pinned_launch",
+        "cl",
+        "__kernel void k(__global int *a) {\n  a[get_global_id(0)] = get_global_size(0) * get_num_groups(0);\n}\n",
+    );
+    let path = file.to_str().unwrap();
+    let emitted = lockstep(&["verify", "--gsize", "32", "--groups", "8", "--emit", "boogie", path]);
+    let text = String::from_utf8_lossy(&emitted.stdout);
+    let write = text.lines().find(|line| line.trim_start().starts_with("H_a[")).expect("the write to `a`");
+    assert!(write.contains("((32 * 8) * 8)") && !write.contains("gsize") && !write.contains("tcount"), "{write}");
+    let verified = lockstep(&["verify", "--gsize", "32", "--groups", "8", "--format", "json", path]);
+    assert_eq!(failures_by_kernel(&verified), expected(&[("k", "verified", &[])]));
+}
+
 /// `get_work_dim()` is any of 1 to 3 for `verify`, and the launch's number of axes for `run`.
 #[test]
 fn the_work_dimension_is_the_launchs() {

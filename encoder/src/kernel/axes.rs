@@ -26,12 +26,29 @@ pub(super) fn size(kernel: &logic::Kernel, axis: Axis, groups: bool) -> Expr {
     if axis.dimensions() > kernel.dimensions {
         return Expr::int(1);
     }
-    if kernel.dimensions == 1 {
-        return total(groups);
-    }
     match kernel.pinned_size(builtin) {
         Some(value) => Expr::Int(value),
+        None if kernel.dimensions == 1 => total(groups),
         None => Expr::var(builtin.name()),
+    }
+}
+
+/// The number of threads per group (`groups` false) or of groups, as [`size`] gives it for a
+/// kernel of one dimension (a literal where a precondition pins it); the linear constant for more.
+pub(super) fn linear_size(kernel: &logic::Kernel, groups: bool) -> Expr {
+    if kernel.dimensions == 1 {
+        size(kernel, Axis::X, groups)
+    } else {
+        total(groups)
+    }
+}
+
+/// The number of threads in the kernel: a literal where both sizes of a kernel of one dimension
+/// are pinned, else the launch constant.
+pub(super) fn thread_count(kernel: &logic::Kernel) -> Expr {
+    match (linear_size(kernel, false), linear_size(kernel, true)) {
+        (Expr::Int(gsize), Expr::Int(groups)) => Expr::Int(gsize * groups),
+        _ => Expr::var(super::names::TCOUNT),
     }
 }
 
@@ -84,10 +101,17 @@ fn total(groups: bool) -> Expr {
 
 /// The launch constants of the axes' sizes that no precondition pins, the launch facts (each size
 /// is at least 1, `gsize` is the product of the group's sizes and the number of groups the product
-/// of the grid's), and the coordinate functions with their definitions.
+/// of the grid's; in one dimension, the value of each pinned size), and the coordinate functions
+/// with their definitions.
 pub(super) fn launch(kernel: &logic::Kernel) -> Vec<Declaration> {
     if kernel.dimensions == 1 {
-        return Vec::new();
+        // A pinned size is a literal in the encoding; the launch constants equal it.
+        let pinned = [(total(false), linear_size(kernel, false)), (total(true), linear_size(kernel, true))];
+        let facts = pinned.into_iter().chain([(Expr::var(super::names::TCOUNT), thread_count(kernel))]);
+        return facts
+            .filter(|(_, size)| matches!(size, Expr::Int(_)))
+            .map(|(constant, size)| Declaration::Axiom(Expr::binary(BinaryOp::Eq, constant, size)))
+            .collect();
     }
     let mut declarations = Vec::new();
     for groups in [false, true] {

@@ -167,13 +167,13 @@ fn conjuncts(cond: &Expr) -> Vec<&Expr> {
 }
 
 impl Inferred {
-    /// The candidates among the obligations that `failed` (by number) in the thread triple
-    /// `thread` of this kernel's outline: as (loop, invariant) positions, loops numbered in
-    /// the order they stand.
-    pub fn failing_candidates(&self, thread: &[Command], failed: &dyn Fn(usize) -> bool) -> Vec<(usize, usize)> {
+    /// The checks of the candidate invariants in the thread triple `thread` of this kernel's
+    /// outline: each candidate, as a (loop, invariant) position with loops numbered in the order
+    /// they stand, with the number of an obligation that checks it (on entry or preserved).
+    pub fn candidate_checks(&self, thread: &[Command]) -> Vec<((usize, usize), usize)> {
         let mut loops = Vec::new();
         loop_commands(thread, &mut loops);
-        let mut failing = Vec::new();
+        let mut checks = Vec::new();
         for (position, command) in loops.iter().enumerate() {
             let Command::Loop { invariants, entry, preserved, .. } = command else { continue };
             let candidates = self.candidates.get(position).copied().unwrap_or(0);
@@ -183,13 +183,22 @@ impl Inferred {
             }
             for exhale in [entry, preserved] {
                 let Command::Exhale { parts, .. } = &**exhale else { continue };
-                for (part, owner) in parts.iter().zip(&owners) {
-                    let fails =
-                        part.holds.is_some_and(failed) || part.checks.iter().any(|check| failed(check.obligation));
-                    if fails && *owner < candidates && !failing.contains(&(position, *owner)) {
-                        failing.push((position, *owner));
-                    }
+                for (part, owner) in parts.iter().zip(&owners).filter(|(_, owner)| **owner < candidates) {
+                    let obligations = part.holds.into_iter().chain(part.checks.iter().map(|check| check.obligation));
+                    checks.extend(obligations.map(|obligation| ((position, *owner), obligation)));
                 }
+            }
+        }
+        checks
+    }
+
+    /// The candidates among the obligations that `failed` (by number) in the thread triple
+    /// `thread` of this kernel's outline, as [`Inferred::candidate_checks`] names them.
+    pub fn failing_candidates(&self, thread: &[Command], failed: &dyn Fn(usize) -> bool) -> Vec<(usize, usize)> {
+        let mut failing = Vec::new();
+        for (candidate, obligation) in self.candidate_checks(thread) {
+            if failed(obligation) && !failing.contains(&candidate) {
+                failing.push(candidate);
             }
         }
         failing
