@@ -1414,10 +1414,14 @@ fn additions_without_overflow_are_assumed_or_asked() {
 }
 
 /// A bound variable of an unsigned type ranges over its type, so `j % 4u` of one is a modulo
-/// and no witness lies below 0 (one did: `j = -1` made `j % 4u == 3u && j < 3u` hold).
+/// and no witness lies below 0 (one did: `j = -1` made `j % 4u == 3u && j < 3u` hold). cvc5
+/// decides the three at once. z3's incremental search on these `\exists` does not end within its
+/// limits (its verdicts come from the fresh search after a 10 s timeout, so they depend on the
+/// machine's load): of z3 the test asks only that the kernel without a witness is never verified.
 #[test]
 fn bound_variables_range_over_their_type() {
-    let output = lockstep(&["verify", "--format", "json", "frontend/tests/verify/quantified.cl"]);
+    let file = "frontend/tests/verify/quantified.cl";
+    let output = lockstep(&["verify", "--backend", "cvc5", "--format", "json", file]);
     assert_eq!(
         failures_by_kernel(&output),
         expected(&[
@@ -1426,6 +1430,13 @@ fn bound_variables_range_over_their_type() {
             ("no_such_witness", "failed", &["assert:11"]),
         ])
     );
+    let z3 = json(&lockstep(&["verify", "--resource-limit", "200000", "--format", "json", file]));
+    let verdict = |name: &str| {
+        let kernels = z3["files"][0]["kernels"].as_array().expect("kernels").clone();
+        kernels.into_iter().find(|kernel| kernel["name"] == name).expect("the kernel")["verdict"].clone()
+    };
+    assert_ne!(verdict("no_such_witness"), "verified");
+    assert_eq!(verdict("no_negative_witness"), "verified");
 }
 
 /// A launch has no global offset.
