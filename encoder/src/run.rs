@@ -101,7 +101,7 @@ pub fn without_probes(program: &Program, probe: &dyn Fn(&str) -> bool) -> Progra
             _ => false,
         }
     }
-    rewrite_bodies(program, &|stmt| if is_probe(stmt, probe) { None } else { Some(stmt.clone()) })
+    rewrite_bodies(program.clone(), &|stmt| (!is_probe(&stmt, probe)).then_some(stmt))
 }
 
 /// The program with only the checks whose tags are `asked`: every other assertion becomes the
@@ -116,17 +116,15 @@ pub fn asking_only(program: &Program, asked: &dyn Fn(&str) -> bool) -> Program {
             spec.free = true;
         }
     };
-    let rewritten = rewrite_bodies(program, &|stmt| match &stmt.kind {
-        ivl::StmtKind::Assert { expr, tag, assumed } if !is_asked(tag) => {
-            assumed.then(|| ivl::Stmt { kind: ivl::StmtKind::Assume(expr.clone()), ..stmt.clone() })
+    let rewritten = rewrite_bodies(program.clone(), &|mut stmt| match stmt.kind {
+        ivl::StmtKind::Assert { expr, tag, assumed } if !is_asked(&tag) => {
+            assumed.then_some(ivl::Stmt { kind: ivl::StmtKind::Assume(expr), ..stmt })
         }
-        ivl::StmtKind::While { cond, invariants, body } => {
-            let mut invariants = invariants.clone();
-            free_unless_asked(&mut invariants);
-            let kind = ivl::StmtKind::While { cond: cond.clone(), invariants, body: body.clone() };
-            Some(ivl::Stmt { kind, ..stmt.clone() })
+        ivl::StmtKind::While { ref mut invariants, .. } => {
+            free_unless_asked(invariants);
+            Some(stmt)
         }
-        _ => Some(stmt.clone()),
+        _ => Some(stmt),
     });
     let declarations = rewritten.declarations.into_iter().map(|declaration| match declaration {
         Declaration::Procedure(mut procedure) => {
@@ -155,32 +153,27 @@ fn checks(stmts: &[ivl::Stmt]) -> bool {
 /// The program with each statement of every procedure's body, at any depth, replaced by what
 /// `rewrite` makes of it (nothing, for `None`); the branches and bodies of those it keeps are
 /// rewritten in turn.
-fn rewrite_bodies(program: &Program, rewrite: &dyn Fn(&ivl::Stmt) -> Option<ivl::Stmt>) -> Program {
-    fn rewrite_all(stmts: &[ivl::Stmt], rewrite: &dyn Fn(&ivl::Stmt) -> Option<ivl::Stmt>) -> Vec<ivl::Stmt> {
-        let mut rewritten: Vec<ivl::Stmt> = stmts.iter().filter_map(rewrite).collect();
+fn rewrite_bodies(mut program: Program, rewrite: &dyn Fn(ivl::Stmt) -> Option<ivl::Stmt>) -> Program {
+    fn rewrite_all(stmts: Vec<ivl::Stmt>, rewrite: &dyn Fn(ivl::Stmt) -> Option<ivl::Stmt>) -> Vec<ivl::Stmt> {
+        let mut rewritten: Vec<ivl::Stmt> = stmts.into_iter().filter_map(rewrite).collect();
         for stmt in &mut rewritten {
             match &mut stmt.kind {
                 ivl::StmtKind::If { then_branch, else_branch, .. } => {
-                    *then_branch = rewrite_all(then_branch, rewrite);
-                    *else_branch = rewrite_all(else_branch, rewrite);
+                    *then_branch = rewrite_all(std::mem::take(then_branch), rewrite);
+                    *else_branch = rewrite_all(std::mem::take(else_branch), rewrite);
                 }
-                ivl::StmtKind::While { body, .. } => *body = rewrite_all(body, rewrite),
+                ivl::StmtKind::While { body, .. } => *body = rewrite_all(std::mem::take(body), rewrite),
                 _ => {}
             }
         }
         rewritten
     }
-    let declarations = program.declarations.iter().map(|declaration| match declaration {
-        Declaration::Procedure(procedure) => {
-            let mut procedure = procedure.clone();
-            if let Some(body) = &mut procedure.body {
-                body.stmts = rewrite_all(&body.stmts, rewrite);
-            }
-            Declaration::Procedure(procedure)
+    for declaration in &mut program.declarations {
+        if let Declaration::Procedure(ivl::Procedure { body: Some(body), .. }) = declaration {
+            body.stmts = rewrite_all(std::mem::take(&mut body.stmts), rewrite);
         }
-        other => other.clone(),
-    });
-    Program { declarations: declarations.collect(), positions: program.positions.clone() }
+    }
+    program
 }
 
 /// The program with bodies only for the procedures `included`, and of their `{:proved_by}`
@@ -229,8 +222,11 @@ fn visible_variables(program: &Program, procedure: &ivl::Procedure) -> Vec<Expr>
 /// How many workers verify the procedures of a program. A fixed number, not the machine's cores:
 /// a worker's solver (and the z3 context of its thread) carries what it met in one procedure into
 /// the next, which steers the solver's search, so the outcomes are a function of the program, the
-/// limits and the seed only if which procedures share a worker is too.
-const WORKERS: usize = 4;
+/// limits and the seed only if which procedures share a worker is too. Two: each worker's z3
+/// context costs some 25 ms of CPU to create, more than the checks of most kernels take, so on
+/// the two-core machines lockstep's CI runs on, four workers made GPUVerify's suite 20 % slower
+/// per kernel (median 123 ms against 102 ms, with verdicts the same).
+const WORKERS: usize = 2;
 
 /// Verifies the procedures in parallel: worker `k` takes the procedures `k`, `k + WORKERS`, ... in
 /// order, with one solver, in a thread of its own (so with a fresh z3 context). Creating a z3

@@ -198,8 +198,7 @@ fn decide_outline(
     // Encode: the outline as IVL procedures, each check tagged with its obligation.
     let mut encoding = kernel::encode(outline);
     if let Some(asked) = asked {
-        let is_asked =
-            |tag: &str| tag.strip_prefix('o').and_then(|n| n.parse().ok()).is_some_and(|n| asked.contains(&n));
+        let is_asked = |tag: &str| kernel::obligation_number(tag).is_some_and(|number| asked.contains(&number));
         encoding.program = run::asking_only(&encoding.program, &is_asked);
     }
     // Solve: each procedure's checks, on the backend, asking a failure's model for what its
@@ -221,20 +220,30 @@ const HOUDINI_ROUNDS: usize = 16;
 
 /// Verifies an inferred kernel as Houdini does: every candidate invariant that does not hold
 /// (fails or is undecided) is dropped, and the candidates left checked again, until every one
-/// left holds. Each such round asks only the checks of the candidates (each other check
-/// assumed, as after it is asked, so their outcomes are the same). Then the kernel is verified
-/// with every invariant left checked, so no candidate is ever assumed; the kernel of the result
-/// has only the candidates that held. A failure that shows only that the inferred contract falls
-/// short ([`Inferred::shortfall`]: an access it does not cover, an invariant it could not find, a
-/// candidate that does not hold) is undecided with that reason: never verified, and not blamed
-/// on the kernel.
+/// left holds. The first round verifies the whole kernel, and is the result when every candidate
+/// holds (the common case, one round). After a drop, each round asks only the checks of the
+/// candidates (each other check assumed, as after it is asked, so their outcomes are the same),
+/// and then the kernel is verified whole with the invariants left. So no candidate is ever
+/// assumed, and the kernel of the result has only the candidates that held. A failure that shows
+/// only that the inferred contract falls short ([`Inferred::shortfall`]: an access it does not
+/// cover, an invariant it could not find, a candidate that does not hold) is undecided with that
+/// reason: never verified, and not blamed on the kernel.
 pub fn houdini(
     program: &Program,
     mut inferred: Inferred,
     settings: &Settings,
     model: MemoryModel,
 ) -> Result<KernelResult, VerifyError> {
-    for _ in 0..HOUDINI_ROUNDS {
+    let failing = {
+        let (outline, result) = decide(program, &inferred.kernel, settings, model)?;
+        let failing = failing_candidates(&inferred, &outline, &result);
+        if failing.is_empty() {
+            return Ok(short_of(result, inferred));
+        }
+        failing
+    };
+    inferred.without(&failing);
+    for _ in 1..HOUDINI_ROUNDS {
         let failing = {
             let outline = Outline::of(program, &inferred.kernel, model);
             let checks = inferred.candidate_checks(&outline.thread);
@@ -243,11 +252,7 @@ pub fn houdini(
             }
             let asked: BTreeSet<usize> = checks.iter().map(|(_, obligation)| *obligation).collect();
             let result = decide_outline(&outline, settings, Some(&asked))?;
-            let offset = outline.divergence.len();
-            let failed = |number: usize| {
-                result.results.get(offset + number).is_some_and(|outcome| outcome.verdict != Verdict::Verified)
-            };
-            inferred.failing_candidates(&outline.thread, &failed)
+            failing_candidates(&inferred, &outline, &result)
         };
         if failing.is_empty() {
             break;
@@ -256,6 +261,15 @@ pub fn houdini(
     }
     let (_, result) = decide(program, &inferred.kernel, settings, model)?;
     Ok(short_of(result, inferred))
+}
+
+/// The candidate invariants of `inferred` that do not hold (fail or are undecided) in `result`,
+/// the verdicts on `outline`.
+fn failing_candidates(inferred: &Inferred, outline: &Outline, result: &KernelResult) -> Vec<(usize, usize)> {
+    let offset = outline.divergence.len();
+    let failed =
+        |number: usize| result.results.get(offset + number).is_some_and(|outcome| outcome.verdict != Verdict::Verified);
+    inferred.failing_candidates(&outline.thread, &failed)
 }
 
 /// The result of a kernel verified with inferred contracts, each failure that only shows them
@@ -347,7 +361,7 @@ fn report(
                 }
                 continue;
             }
-            let Some(index) = tag.strip_prefix('o').and_then(|index| index.parse::<usize>().ok()) else { continue };
+            let Some(index) = kernel::obligation_number(tag) else { continue };
             // An obligation may be asserted by several checks (in several places or procedures,
             // or a range's two ends): it holds only if all hold, so the first failure stands,
             // and an undecided check is not outweighed by a verified one.

@@ -33,7 +33,7 @@ use lockstep_logic::eval;
 use lockstep_logic::outline::{Global, Outline};
 use lockstep_logic::recursion::CallGraph;
 use lockstep_logic::{self as logic, FunctionId, Obligation, Span, VarId, VarKind};
-pub use state::{is_probe, Assumed, Probe};
+pub use state::{is_probe, obligation_number, Assumed, Probe};
 use state::{Encoder, PROBE_PREFIX};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -122,9 +122,7 @@ impl Encoding {
 
     /// The obligation a check's tag names.
     pub fn obligation(&self, tag: &str) -> Option<&Obligation> {
-        tag.strip_prefix('o')
-            .and_then(|index| index.parse::<usize>().ok())
-            .and_then(|index| self.obligations.get(index))
+        obligation_number(tag).and_then(|number| self.obligations.get(number))
     }
 }
 

@@ -85,10 +85,19 @@ impl Body {
     }
 }
 
+/// What the tag of a check that asserts an obligation begins with ([`Encoder::tag`]).
+const OBLIGATION_PREFIX: char = 'o';
+
+/// The number, in its outline, of the obligation a check's tag names; `None` for a probe's tag or
+/// a check that asserts no obligation.
+pub fn obligation_number(tag: &str) -> Option<usize> {
+    tag.strip_prefix(OBLIGATION_PREFIX).and_then(|number| number.parse().ok())
+}
+
 impl<'k> Encoder<'k> {
-    /// The tag of obligation `number` of the outline.
+    /// The tag of obligation `number` of the outline ([`obligation_number`] reads it back).
     pub(super) fn tag(number: usize) -> String {
-        format!("o{number}")
+        format!("{OBLIGATION_PREFIX}{number}")
     }
 
     /// Asks whether any state reaches this place (E14): `assert false`, not assumed after it, so
