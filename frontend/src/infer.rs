@@ -122,9 +122,9 @@ impl Printer<'_> {
             match next.and_then(|clause| keyword_before(text, clause.span.start)) {
                 Some(at) => {
                     let (_, indent) = line_of(text, at);
-                    let separator = match (self.syntax, indent) {
-                        (Syntax::Pvl, Some(indent)) => format!("\n{indent}"),
-                        _ => " ".to_string(),
+                    let separator = match indent {
+                        Some(indent) => format!("\n{indent}"),
+                        None => " ".to_string(),
                     };
                     let inserted: String = printed.iter().map(|line| format!("{line}{separator}")).collect();
                     edits.push(Edit { at, removed: 0, inserted });
@@ -147,9 +147,30 @@ impl Printer<'_> {
                 edits.push(Edit { at: start, removed: 0, inserted });
             }
             Syntax::OpenCl | Syntax::Cuda => {
-                let (start, _) = line_of(text, written.span.start);
-                let inserted: String = lines.iter().map(|line| format!("  {line}\n")).collect();
-                edits.push(Edit { at: start, removed: 0, inserted: format!("/*@\n{inserted}@*/\n") });
+                let (kernel_line, _) = line_of(text, written.span.start);
+                // Into the comment before the kernel, after its last clause, when it has one: a
+                // second comment there would belong to nothing.
+                let last_written = contract
+                    .requires
+                    .iter()
+                    .chain(&contract.ensures)
+                    .filter(|clause| clause.span.start != written.span.start && clause.span.end <= kernel_line)
+                    .map(|clause| clause.span.end)
+                    .max()
+                    .and_then(|end| match text[..end].ends_with(';') {
+                        true => Some(end),
+                        false => text[end..kernel_line].find(';').map(|semicolon| end + semicolon + 1),
+                    });
+                match last_written {
+                    Some(at) => {
+                        let inserted: String = lines.iter().map(|line| format!("\n  {line}")).collect();
+                        edits.push(Edit { at, removed: 0, inserted });
+                    }
+                    None => {
+                        let inserted: String = lines.iter().map(|line| format!("  {line}\n")).collect();
+                        edits.push(Edit { at: kernel_line, removed: 0, inserted: format!("/*@\n{inserted}@*/\n") });
+                    }
+                }
             }
         }
     }

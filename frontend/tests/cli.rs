@@ -1233,6 +1233,8 @@ fn unannotated_kernels_hold_their_verdicts() {
                 ("shift_left", "verified", &[]),
                 ("divergent_sync", "failed", &["barrier.divergence:52"]),
                 ("grid_offset_race", "failed", &["kernel.resources:57"]),
+                ("block_reduce", "verified", &[]),
+                ("clamp", "verified", &[]),
             ],
         ),
         (
@@ -1247,6 +1249,12 @@ fn unannotated_kernels_hold_their_verdicts() {
                 ("divergent", "failed", &["barrier.divergence:63"]),
                 ("per_group", "failed", &["kernel.resources:71"]),
                 ("copy_nonnegative", "verified", &[]),
+                ("tree_sum", "verified", &[]),
+                ("doubling_scan", "verified", &[]),
+                ("neighbour_in_group", "verified", &[]),
+                ("leader_broadcast", "verified", &[]),
+                ("neighbour_in_group_local_fence", "failed", &["barrier.resources:154"]),
+                ("facts_on_neighbours", "verified", &[]),
             ],
         ),
     ];
@@ -1305,6 +1313,22 @@ fn inferred_contracts_verify_when_pasted_back() {
         assert_eq!(as_written, unannotated, "{name}:\n{annotated}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// In C, the inferred clauses of a kernel whose comment holds facts only join that comment, after
+/// its clauses: a second comment before the kernel would belong to nothing.
+#[test]
+fn inferred_clauses_join_the_written_comment() {
+    let infer = lockstep(&["infer", "frontend/tests/verify/unannotated.cu"]);
+    let annotated = String::from_utf8(infer.stdout).unwrap();
+    assert!(annotated.contains("requires lo <= hi;\n  requires ((((blockIdx.x"), "{annotated}");
+    assert!(!annotated.contains("@*/\n/*@"), "{annotated}");
+    let pasted = std::env::temp_dir().join(format!("lockstep-joined-{}.cu", std::process::id()));
+    std::fs::write(&pasted, &annotated).unwrap();
+    let output = lockstep(&["verify", "--no-infer", "--format", "json", pasted.to_str().unwrap()]);
+    std::fs::remove_file(&pasted).unwrap();
+    let verdicts = failures_by_kernel(&output);
+    assert!(verdicts.iter().any(|(kernel, verdict, _)| kernel == "clamp" && verdict == "verified"), "{verdicts:?}");
 }
 
 /// OpenCL C files follow OpenCL's memory model unless told otherwise: a read before a barrier

@@ -56,3 +56,28 @@ __global__ void divergent_sync(int* a) {
 __global__ void grid_offset_race(int* a) {
   a[blockIdx.x + threadIdx.x] = 1;
 }
+
+__global__ void block_reduce(const unsigned int* x, unsigned int* out) {
+  __shared__ unsigned int s[64];
+  s[threadIdx.x] = x[blockIdx.x * blockDim.x + threadIdx.x];
+  for (unsigned int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+    __syncthreads();
+    if (threadIdx.x < stride) {
+      s[threadIdx.x] += s[threadIdx.x + stride];
+    }
+  }
+  if (threadIdx.x == 0) {
+    out[blockIdx.x] = s[0];
+  }
+}
+
+/*@
+  requires \pointer_length(a) == n;
+  requires lo <= hi;
+@*/
+__global__ void clamp(int* a, int lo, int hi, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    a[i] = min(max(a[i], lo), hi);
+  }
+}

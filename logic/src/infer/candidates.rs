@@ -1,8 +1,8 @@
 //! Candidate loop invariants, as Houdini guesses them: facts about induction variables (their
-//! start, direction, bound and stride, and how two of them move together), each added to its
-//! loop's invariants and checked like a written one. The driver drops every candidate that fails
-//! and verifies again, until all that remain hold ([`Inferred::without`]); none is ever assumed
-//! unchecked.
+//! start, direction, bound and stride, and how two of them move together) and about variables
+//! a loop halves or doubles (start, sign, bound), each added to its loop's invariants and checked
+//! like a written one. The driver drops every candidate that fails and verifies again, until all
+//! that remain hold ([`Inferred::without`]); none is ever assumed unchecked.
 
 use super::footprint::{self, reads_memory, same};
 use super::{Inferred, Pins};
@@ -91,6 +91,40 @@ pub(super) fn of_loop(cond: &Expr, body: &Block, known: &Known, pins: &Pins, spa
                 (BinaryOp::Gt | BinaryOp::Ge, Some(false)) => {
                     let beyond = footprint::binary(BinaryOp::Add, bound, step.clone());
                     facts.push(footprint::binary(BinaryOp::Gt, x.clone(), beyond));
+                }
+                _ => {}
+            }
+        }
+    }
+    // A variable scaled by a factor (a tree's stride, `s >>= 1`, `d *= 2`): between zero and its
+    // start as it halves; above its start, positive, and below its bound times the factor as it
+    // doubles.
+    let mut scaled: Vec<(VarId, super::summary::Scaling)> =
+        super::summary::scalings(&body.stmts, &assigned).into_iter().collect();
+    scaled.sort_by_key(|(var, _)| *var);
+    for (var, scaling) in scaled {
+        let x = footprint::var(var, span);
+        let zero = footprint::int(0, span);
+        if let Some(first) = start(var) {
+            let op = if scaling.grows { BinaryOp::Ge } else { BinaryOp::Le };
+            facts.push(footprint::binary(op, x.clone(), first));
+        }
+        facts.push(footprint::binary(if scaling.grows { BinaryOp::Gt } else { BinaryOp::Ge }, x.clone(), zero));
+        for conjunct in conjuncts(cond) {
+            let ExprKind::Binary { op, lhs, rhs } = &conjunct.kind else { continue };
+            if !matches!(lhs.kind, ExprKind::Var(found) if found == var) || !invariant(rhs) {
+                continue;
+            }
+            let bound = (**rhs).clone();
+            match (op, scaling.grows) {
+                (BinaryOp::Lt, true) => {
+                    let beyond = footprint::binary(BinaryOp::Mul, bound, scaling.factor.clone());
+                    facts.push(footprint::binary(BinaryOp::Lt, x.clone(), beyond));
+                }
+                (BinaryOp::Gt, false) => {
+                    let next = footprint::binary(BinaryOp::Add, bound, footprint::int(1, span));
+                    let least = footprint::binary(BinaryOp::Div, next, scaling.factor.clone());
+                    facts.push(footprint::binary(BinaryOp::Ge, x.clone(), least));
                 }
                 _ => {}
             }

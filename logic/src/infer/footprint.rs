@@ -1,7 +1,7 @@
 //! Footprints: the accesses a thread may make from a point of its code to the next barrier, as
 //! guarded and quantified cells over the state at that point.
 
-use crate::{ArrayId, BinaryOp, Expr, ExprKind, Span, Type, UnaryOp, VarId};
+use crate::{ArrayId, BinaryOp, Builtin, Expr, ExprKind, Span, Type, UnaryOp, VarId};
 use num_bigint::BigInt;
 use std::collections::HashMap;
 
@@ -304,6 +304,30 @@ pub(super) fn simplified(expr: &Expr) -> Expr {
         },
         _ => expr.clone(),
     }
+}
+
+/// `expr` with each builtin that `value` gives a value replaced by it, through reads, operators
+/// and conditionals; under a quantifier or a call a builtin is left as it is.
+pub(super) fn with_builtins(expr: &Expr, value: &dyn Fn(Builtin) -> Option<Expr>) -> Expr {
+    if !expr.any(|inner| matches!(inner.kind, ExprKind::Builtin(_))) {
+        return expr.clone();
+    }
+    let recurse = |inner: &Expr| Box::new(with_builtins(inner, value));
+    let kind = match &expr.kind {
+        ExprKind::Builtin(builtin) => match value(*builtin) {
+            Some(replaced) => return Expr { span: expr.span, ..replaced },
+            None => ExprKind::Builtin(*builtin),
+        },
+        ExprKind::Read { array, index } => ExprKind::Read { array: *array, index: recurse(index) },
+        ExprKind::Unary { op, operand } => ExprKind::Unary { op: *op, operand: recurse(operand) },
+        ExprKind::Binary { op, lhs, rhs } => ExprKind::Binary { op: *op, lhs: recurse(lhs), rhs: recurse(rhs) },
+        ExprKind::Cond { cond, then_value, else_value } => {
+            ExprKind::Cond { cond: recurse(cond), then_value: recurse(then_value), else_value: recurse(else_value) }
+        }
+        ExprKind::InRange { value: inner, int } => ExprKind::InRange { value: recurse(inner), int: *int },
+        _ => return expr.clone(),
+    };
+    Expr { kind, ..expr.clone() }
 }
 
 /// `expr` as `coefficient * var + rest`, when it is linear in `var` by its form (sums,

@@ -26,8 +26,8 @@ mod footprint;
 mod summary;
 
 use crate::{
-    ArrayId, Assertion, AssertionKind, Axis, BarrierId, Block, Builtin, Clause, Expr, ExprKind, Kernel, Memory,
-    ObligationId, Span, Stmt, StmtKind, Type, Var, VarId, VarKind,
+    ArrayId, Assertion, AssertionKind, Axis, BarrierId, BinaryOp, Block, Builtin, Clause, Expr, ExprKind, Kernel,
+    Memory, ObligationId, Span, Stmt, StmtKind, Type, Var, VarId, VarKind,
 };
 use footprint::{Access, Footprint};
 use num_bigint::BigInt;
@@ -87,15 +87,32 @@ pub fn permissions(kernel: &Kernel) -> Inferred {
         inference.assertion_reads(&clause.assertion, &mut end);
     }
     let ensures = end.clone();
-    let start = inference.block(&kernel.body.stmts, end.clone());
+    // What the precondition reads, the thread brings: its facts are framed by its own permissions.
+    let mut start = inference.block(&kernel.body.stmts, end.clone());
+    for clause in &kernel.thread_contract.requires {
+        inference.assertion_reads(&clause.assertion, &mut start);
+    }
     // What a group owns of global memory is what its threads bring (local memory is all the
     // group's): each thread brings every cell of global memory it accesses in any barrier
     // interval, so that a barrier can hand it back to it.
     inference.cut = false;
     let everything = inference.block(&kernel.body.stmts, end);
     inference.cut = true;
-    let global = everything.accesses.into_iter().filter(|access| kernel.array(access.array).memory == Memory::Global);
-    let start = start.union(Footprint { accesses: global.collect(), open: false });
+    // A cell that a thread of the group claims at the launch is in what the group owns already,
+    // and a barrier hands it on: another thread that accesses it only later does not bring it too
+    // (both claims would add up to more than the cell).
+    let is_global = |access: &Access| kernel.array(access.array).memory == Memory::Global;
+    let claims: Vec<Access> = start.accesses.iter().filter(|access| is_global(access)).cloned().collect();
+    let mut global = Vec::new();
+    for mut access in everything.accesses.into_iter().filter(is_global) {
+        for claim in claims.iter().filter(|claim| claim.array == access.array && (claim.write || !access.write)) {
+            if let Some(claimed) = inference.claimed_in_group(claim, &access.index) {
+                access.guards.push(footprint::not(&claimed));
+            }
+        }
+        global.push(access);
+    }
+    let start = start.union(Footprint { accesses: global, open: false });
     let mut inferred = kernel.clone();
     let span = Span::new(kernel.span.start, kernel.span.start);
     let requires = inference.clause(start, span);
@@ -159,28 +176,12 @@ impl Pins {
 
     /// `expr` with each pinned size replaced by its number.
     fn pinned(&self, expr: &Expr) -> Expr {
-        if self.values.is_empty() || !expr.any(|inner| matches!(inner.kind, ExprKind::Builtin(_))) {
+        if self.values.is_empty() {
             return expr.clone();
         }
-        let kind = match &expr.kind {
-            ExprKind::Builtin(builtin) => match self.values.get(builtin) {
-                Some(value) => ExprKind::Int(value.clone()),
-                None => ExprKind::Builtin(*builtin),
-            },
-            ExprKind::Read { array, index } => ExprKind::Read { array: *array, index: Box::new(self.pinned(index)) },
-            ExprKind::Unary { op, operand } => ExprKind::Unary { op: *op, operand: Box::new(self.pinned(operand)) },
-            ExprKind::Binary { op, lhs, rhs } => {
-                ExprKind::Binary { op: *op, lhs: Box::new(self.pinned(lhs)), rhs: Box::new(self.pinned(rhs)) }
-            }
-            ExprKind::Cond { cond, then_value, else_value } => ExprKind::Cond {
-                cond: Box::new(self.pinned(cond)),
-                then_value: Box::new(self.pinned(then_value)),
-                else_value: Box::new(self.pinned(else_value)),
-            },
-            ExprKind::InRange { value, int } => ExprKind::InRange { value: Box::new(self.pinned(value)), int: *int },
-            _ => return expr.clone(),
-        };
-        Expr { kind, ..expr.clone() }
+        footprint::with_builtins(expr, &|builtin| {
+            self.values.get(&builtin).map(|value| footprint::int_of(value.clone(), expr.span))
+        })
     }
 }
 
@@ -221,6 +222,63 @@ impl Inference<'_> {
         } else {
             access
         }
+    }
+
+    /// Whether some thread of the group claims `cell` by `claim`, an access of the launch's
+    /// footprint (over the thread's ids and the kernel's parameters), as a condition free of
+    /// quantifiers: the claimant solved for from the cell where the index moves with the local id
+    /// one to one, or named by the guard `lid == e` where the index does not move. `None` where
+    /// that cannot be told so (binders, more than one dimension, another form).
+    fn claimed_in_group(&mut self, claim: &Access, cell: &Expr) -> Option<Expr> {
+        if !claim.binders.is_empty() || self.kernel.dimensions != 1 {
+            return None;
+        }
+        let span = cell.span;
+        let other = self.fresh(span);
+        let lid = footprint::var(other, span);
+        let builtin = |builtin| Expr { kind: ExprKind::Builtin(builtin), ty: Type::Int, span };
+        let first = footprint::binary(BinaryOp::Mul, builtin(Builtin::Gid), builtin(Builtin::Gsize));
+        let tid = footprint::binary(BinaryOp::Add, first, lid.clone());
+        let as_other = |expr: &Expr| {
+            let replaced = footprint::with_builtins(expr, &|builtin| match builtin {
+                Builtin::Lid | Builtin::LocalId(Axis::X) => Some(lid.clone()),
+                Builtin::Tid => Some(tid.clone()),
+                _ => None,
+            });
+            let thread_specific =
+                |inner: &Expr| matches!(inner.kind, ExprKind::Builtin(builtin) if builtin.is_thread_specific());
+            (!replaced.any(thread_specific)).then_some(replaced)
+        };
+        let index = as_other(&claim.index)?;
+        let guards = claim.guards.iter().map(as_other).collect::<Option<Vec<Expr>>>()?;
+        let (coefficient, rest) = footprint::linear(&index, other)?;
+        let mut parts = Vec::new();
+        let claimant = match footprint::simplified(&coefficient).kind {
+            ExprKind::Int(one) if one == BigInt::from(1) => footprint::binary(BinaryOp::Sub, cell.clone(), rest),
+            ExprKind::Int(zero) if zero == BigInt::from(0) => {
+                parts.push(footprint::binary(BinaryOp::Eq, cell.clone(), index));
+                let named = guards.iter().find_map(|guard| match &guard.kind {
+                    ExprKind::Binary { op: BinaryOp::Eq, lhs, rhs } => match (&lhs.kind, &rhs.kind) {
+                        (ExprKind::Var(found), _) if *found == other && !rhs.mentions(other) => Some((**rhs).clone()),
+                        (_, ExprKind::Var(found)) if *found == other && !lhs.mentions(other) => Some((**lhs).clone()),
+                        _ => None,
+                    },
+                    _ => None,
+                });
+                match named {
+                    Some(named) => named,
+                    None if guards.iter().all(|guard| !guard.mentions(other)) => footprint::int(0, span),
+                    None => return None,
+                }
+            }
+            _ => return None,
+        };
+        let claimant = footprint::simplified(&claimant);
+        parts.push(footprint::binary(BinaryOp::Le, footprint::int(0, span), claimant.clone()));
+        parts.push(footprint::binary(BinaryOp::Lt, claimant.clone(), builtin(Builtin::Gsize)));
+        let at = HashMap::from([(other, claimant)]);
+        parts.extend(guards.iter().map(|guard| guard.substitute(&at)));
+        Some(footprint::all(parts, span))
     }
 
     /// The footprint before `stmts`, given the one after them.

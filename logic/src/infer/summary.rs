@@ -195,6 +195,33 @@ impl super::Pins {
     }
 }
 
+/// How a loop body scales a variable: `var * c` or `var / c` after it, for a literal `c > 1`
+/// (C's `s <<= 1`, `s >>= 1` and `n /= 2` read so).
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Scaling {
+    pub grows: bool,
+    pub factor: Expr,
+}
+
+/// The variables of a loop body that it scales by a literal factor ([`Scaling`]). Wrapping is
+/// taken off as for steps: a guess only, each fact drawn from it is a candidate checked.
+pub(super) fn scalings(stmts: &[Stmt], assigned: &BTreeSet<VarId>) -> HashMap<VarId, Scaling> {
+    let scaling = |var: VarId| {
+        let value = unwrapped(&value_after(footprint::var(var, stmts.first()?.span), stmts)?);
+        let ExprKind::Binary { op: op @ (BinaryOp::Mul | BinaryOp::Div), lhs, rhs } = &value.kind else {
+            return None;
+        };
+        let (found, factor) = match (&lhs.kind, &rhs.kind) {
+            (ExprKind::Var(found), ExprKind::Int(factor)) => (found, (factor, rhs)),
+            (ExprKind::Int(factor), ExprKind::Var(found)) if *op == BinaryOp::Mul => (found, (factor, lhs)),
+            _ => return None,
+        };
+        (*found == var && *factor.0 > BigInt::from(1))
+            .then(|| Scaling { grows: *op == BinaryOp::Mul, factor: (**factor.1).clone() })
+    };
+    assigned.iter().filter_map(|&var| Some((var, scaling(var)?))).collect()
+}
+
 /// The step by which `stmts` always move `var`: `d` when `var` is `var + d` after them, `d` free
 /// of what they assign and of memory. Wrapping of machine integers is ignored: a loop whose
 /// variable wraps is then summarised wrongly, and its invariant fails, never the kernel's proof.
