@@ -1235,6 +1235,8 @@ fn unannotated_kernels_hold_their_verdicts() {
                 ("grid_offset_race", "failed", &["kernel.resources:57"]),
                 ("block_reduce", "verified", &[]),
                 ("clamp", "verified", &[]),
+                ("histogram_atomic", "verified", &[]),
+                ("histogram_atomic_read_back", "failed", &["kernel.resources:92"]),
             ],
         ),
         (

@@ -8,6 +8,14 @@
 //! invariants of atomic blocks, which lockstep does not have). The new value is C's: arithmetic
 //! wraps in the cell's type; `and`, `or` and `xor` give an arbitrary value of the type, as does
 //! arithmetic on a floating-point cell.
+//!
+//! An array that the kernel reaches only through atomic operations (no plain read or write, no
+//! annotation, no other use of its name) and whose length nothing states is read otherwise: no
+//! two of its accesses can race, as each is atomic, and nothing reads it but the atomics, whose
+//! old values are then arbitrary. Such an atomic needs no permission and touches no cell in the
+//! lowered kernel (so `run` does not show its effect on that array), as GPUVerify reads a
+//! histogram's or a counter's atomics. An array the kernel also reads or writes plainly keeps
+//! the reading above, where its atomics and its plain accesses are checked against each other.
 
 use crate::c::ast;
 use crate::c::integers::{self, CType, Value};
@@ -16,6 +24,7 @@ use crate::pvl::ast as surface;
 use lockstep_logic::Span;
 use num_bigint::BigInt;
 use num_traits::One;
+use std::collections::HashSet;
 
 /// What an atomic operation computes from the old value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,6 +102,12 @@ impl<'f> Lowerer<'f> {
             values.push(self.convert(value, element, Place::Code, operand.span)?);
         }
         let (storage, index) = self.pointed_cell(&pointer, span)?;
+        if matches!(&storage, Storage::Memory(array) if self.atomic_only.contains(array)) {
+            let outer = self.before.replace(Vec::new());
+            let old = self.arbitrary(element, Vec::new(), Place::Code, span);
+            let stmts = std::mem::replace(&mut self.before, outer).unwrap_or_default();
+            return Some((stmts, old?));
+        }
         if storage == Storage::Null {
             // Through the null pointer: the access fails, and the old value is arbitrary.
             let (access, old_name) = self.null_access(index, span)?;
@@ -232,5 +247,106 @@ impl<'f> Lowerer<'f> {
         let exact = Value { expr: exact, ty: old.ty, interval: integers::Interval::new(-bound.clone(), bound) };
         let integers = self.integers(Place::Code);
         self.checked(integers::convert(exact, old.ty, integers, span))
+    }
+}
+
+/// The names that `stmts` and `contract` use only as the pointer of atomic operations (`p`,
+/// `p + i`, `&p[i]`): every other use of a name, in code or annotation, rules it out.
+pub(super) fn atomic_only(stmts: &[ast::Stmt], contract: &[&ast::SpecClause]) -> HashSet<String> {
+    let mut uses = Uses::default();
+    for clause in contract {
+        if let ast::SpecClause::Clause { formula, .. } = clause {
+            uses.expr(formula);
+        }
+    }
+    uses.stmts(stmts);
+    let Uses { mut atomic, other } = uses;
+    atomic.retain(|name| !other.contains(name));
+    atomic
+}
+
+#[derive(Default)]
+struct Uses {
+    atomic: HashSet<String>,
+    other: HashSet<String>,
+}
+
+impl Uses {
+    fn stmts(&mut self, stmts: &[ast::Stmt]) {
+        for stmt in stmts {
+            match &stmt.kind {
+                ast::StmtKind::Declaration(declaration) => {
+                    for init in declaration.declarators.iter().filter_map(|(_, init)| init.as_ref()) {
+                        self.expr(init);
+                    }
+                }
+                ast::StmtKind::Expr(expr) | ast::StmtKind::Return(Some(expr)) => self.expr(expr),
+                ast::StmtKind::If { cond, then_branch, else_branch } => {
+                    self.expr(cond);
+                    self.stmts(std::slice::from_ref(then_branch));
+                    self.stmts(else_branch.as_deref().map(std::slice::from_ref).unwrap_or_default());
+                }
+                ast::StmtKind::While { cond, body } | ast::StmtKind::DoWhile { body, cond } => {
+                    self.expr(cond);
+                    self.stmts(std::slice::from_ref(body));
+                }
+                ast::StmtKind::For { init, cond, step, body } => {
+                    self.stmts(init.as_deref().map(std::slice::from_ref).unwrap_or_default());
+                    for expr in cond.iter().chain(step) {
+                        self.expr(expr);
+                    }
+                    self.stmts(std::slice::from_ref(body));
+                }
+                ast::StmtKind::Block(block) => self.stmts(&block.stmts),
+                ast::StmtKind::Annotation(annotation) => {
+                    for clause in &annotation.clauses {
+                        if let ast::SpecClause::Clause { formula, .. } = clause {
+                            self.expr(formula);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn expr(&mut self, expr: &ast::Expr) {
+        match &expr.kind {
+            ast::ExprKind::Name(name) => {
+                self.other.insert(name.clone());
+            }
+            ast::ExprKind::Call { function, args } if is_atomic(&function.name) && !args.is_empty() => {
+                self.pointer(&args[0]);
+                for arg in &args[1..] {
+                    self.expr(arg);
+                }
+            }
+            kind => {
+                for child in kind.children() {
+                    self.expr(child);
+                }
+            }
+        }
+    }
+
+    /// The pointer an atomic operation updates through.
+    fn pointer(&mut self, expr: &ast::Expr) {
+        match &expr.kind {
+            ast::ExprKind::Name(name) => {
+                self.atomic.insert(name.clone());
+            }
+            ast::ExprKind::Binary { op: ast::BinaryOp::Add, lhs, rhs } => {
+                self.pointer(lhs);
+                self.expr(rhs);
+            }
+            ast::ExprKind::Unary { op: ast::UnaryOp::AddressOf, operand } => match &operand.kind {
+                ast::ExprKind::Index { base, index } => {
+                    self.pointer(base);
+                    self.expr(index);
+                }
+                _ => self.expr(expr),
+            },
+            _ => self.expr(expr),
+        }
     }
 }

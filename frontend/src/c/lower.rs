@@ -76,6 +76,7 @@ pub fn lower(
         // Over-approximated by the text (comments and macros included): a kernel of such a file
         // has the parameter whether or not it calls the function.
         uses_work_dim: source.contains("get_work_dim"),
+        atomic_only: HashSet::new(),
         dialect,
         return_flag: None,
         flagged_returns: 0,
@@ -305,6 +306,9 @@ pub(super) struct Lowerer<'f> {
     /// Whether the file may call `get_work_dim()`, which is then each kernel's parameter
     /// [`WORK_DIM`].
     uses_work_dim: bool,
+    /// The kernel's arrays of unstated length that its code reaches only through atomic
+    /// operations ([`crate::c::atomics`]).
+    pub(super) atomic_only: HashSet<String>,
     /// Whether the statement being lowered is `x = __add_noovfl_T(a, b);` or declares one
     /// variable so, the one place where the call's assumption can stand before it.
     noovfl_statement: bool,
@@ -559,6 +563,10 @@ impl<'f> Lowerer<'f> {
             self.work_dim(function.name.span, &mut parts, &mut params);
         }
         self.shared_arrays(&body.stmts, &mut parts);
+        let unstated =
+            |name: &String| parts.length_params.iter().any(|param| param.name.name.ends_with(&format!("({name})")));
+        self.atomic_only = crate::c::atomics::atomic_only(&body.stmts, &written);
+        self.atomic_only.retain(unstated);
         let mut clauses = Vec::new();
         for clause in written {
             match clause {

@@ -81,3 +81,14 @@ __global__ void clamp(int* a, int lo, int hi, int n) {
     a[i] = min(max(a[i], lo), hi);
   }
 }
+
+__global__ void histogram_atomic(const unsigned int* in, unsigned int* bins) {
+  unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+  atomicAdd(&bins[in[i] % 16], 1);
+}
+
+__global__ void histogram_atomic_read_back(const unsigned int* in, unsigned int* bins, unsigned int* out) {
+  unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+  atomicAdd(&bins[in[i] % 16], 1);
+  out[i] = bins[i % 16];
+}
