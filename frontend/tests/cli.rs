@@ -1195,6 +1195,10 @@ fn inferred_permissions_prove_race_freedom() {
     }
     let infer = String::from_utf8_lossy(&lockstep(&["infer", file]).stdout).into_owned();
     assert!(infer.contains("requires (\\forall* int"), "{infer}");
+    // A strided loop's cells over the cell, not the iteration count: `l <= j`, not `0 <= (j - l) / 64`.
+    let pinned = String::from_utf8_lossy(&lockstep(&["infer", "--gsize", "64", file]).stdout).into_owned();
+    assert!(pinned.contains("(get_local_id(0) <= j"), "{pinned}");
+    assert!(!pinned.contains("(0 <= ((j"), "{pinned}");
 }
 
 /// Unannotated kernels of the three languages, clean and racy, with and without loops and

@@ -112,7 +112,8 @@ impl Inference<'_> {
 impl Inference<'_> {
     /// An access over one iteration binder `k` whose index is `rest + k * d`, with `d` a positive
     /// literal other than 1 or a size of the launch, as one over the cells it names instead:
-    /// `c` with `(c - rest) mod d == 0`, and `k` is `(c - rest) / d` in its guards. The index is
+    /// `c` with `(c - rest) mod d == 0`, and `k` is `(c - rest) / d` in its guards (`rest + k * d`
+    /// is `c` and `0 <= k` is `rest <= c` there, [`at_cell`]). The index is
     /// then the binder itself, which the encoding inverts exactly (`proofs/kernel.md`, E10),
     /// where `k * d` would leave the solver a non-linear existential.
     fn over_cells(&mut self, access: footprint::Access) -> footprint::Access {
@@ -129,17 +130,58 @@ impl Inference<'_> {
         }
         let span = access.span;
         let cell = self.fresh(span);
-        let offset = footprint::binary(BinaryOp::Sub, footprint::var(cell, span), rest);
+        let offset = footprint::binary(BinaryOp::Sub, footprint::var(cell, span), rest.clone());
         let count = footprint::binary(BinaryOp::Div, offset.clone(), coefficient.clone());
         let divides = footprint::binary(
             BinaryOp::Eq,
-            footprint::binary(BinaryOp::Mod, offset, coefficient),
+            footprint::binary(BinaryOp::Mod, offset, coefficient.clone()),
             footprint::int(0, span),
         );
         let at = HashMap::from([(iteration, count)]);
         let mut guards = vec![divides];
-        guards.extend(access.guards.iter().map(|guard| guard.substitute(&at)));
+        let rest = footprint::simplified(&rest);
+        let at_cell = |guard: &Expr| at_cell(guard, iteration, &rest, &coefficient, cell);
+        guards.extend(access.guards.iter().map(|guard| at_cell(guard).substitute(&at)));
         footprint::Access { binders: vec![cell], guards, index: footprint::var(cell, span), ..access }
+    }
+}
+
+/// `expr` with `rest + k * d` written as the cell `c` it names and `0 <= k` as `rest <= c`: exact
+/// where `(c - rest) mod d == 0`, and linear, where `(c - rest) / d` in their place would leave the
+/// solver divisions to relate across iterations (the grid-stride loop's invariant).
+fn at_cell(expr: &Expr, iteration: VarId, rest: &Expr, stride: &Expr, cell: VarId) -> Expr {
+    let is_iteration = |expr: &Expr| matches!(expr.kind, ExprKind::Var(found) if found == iteration);
+    let span = expr.span;
+    match &expr.kind {
+        ExprKind::Binary { op: BinaryOp::Add, lhs, rhs } => {
+            if let ExprKind::Binary { op: BinaryOp::Mul, lhs: k, rhs: d } = &rhs.kind {
+                if is_iteration(k)
+                    && footprint::same(&footprint::simplified(d), stride)
+                    && footprint::same(&footprint::simplified(lhs), rest)
+                {
+                    return footprint::var(cell, span);
+                }
+            }
+            let recurse = |side: &Expr| at_cell(side, iteration, rest, stride, cell);
+            footprint::binary(BinaryOp::Add, recurse(lhs), recurse(rhs))
+        }
+        ExprKind::Binary { op: BinaryOp::Le, lhs, rhs }
+            if is_iteration(rhs) && matches!(&lhs.kind, ExprKind::Int(zero) if *zero == BigInt::from(0)) =>
+        {
+            footprint::binary(BinaryOp::Le, rest.clone(), footprint::var(cell, span))
+        }
+        ExprKind::Binary { op, lhs, rhs } => {
+            let recurse = |side: &Expr| at_cell(side, iteration, rest, stride, cell);
+            Expr {
+                kind: ExprKind::Binary { op: *op, lhs: Box::new(recurse(lhs)), rhs: Box::new(recurse(rhs)) },
+                ..expr.clone()
+            }
+        }
+        ExprKind::Unary { op, operand } => Expr {
+            kind: ExprKind::Unary { op: *op, operand: Box::new(at_cell(operand, iteration, rest, stride, cell)) },
+            ..expr.clone()
+        },
+        _ => expr.clone(),
     }
 }
 
