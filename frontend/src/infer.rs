@@ -1,11 +1,13 @@
 //! The contracts lockstep infers for the kernels of a file that name no permission
 //! ([`lockstep_logic::infer`]), written into the file as annotations in its own language, ready to
 //! paste and extend: the file is printed again with each inferred clause where that language puts
-//! it. In PVL, the thread's `requires` and `ensures` before `void main()`, a barrier's `ensures` in
+//! it. In PVL, the thread's `requires` and `ensures` before `void main()`, a barrier's clauses in
 //! its block (`barrier(local) { ensures ...; }`), a loop's `invariant`s before it; in OpenCL C and
 //! CUDA, `/*@ ... @*/` comments before the kernel, the barrier and the loop, with C's spellings
 //! (`Perm(&a[i], write)`, `get_local_id(0)` or `threadIdx.x`, `%` for `mod`). Only what inference
 //! added is written: the clauses the frontend generates itself come back when the file is read.
+
+use std::cell::Cell;
 
 use lockstep_logic::{
     Amount, Assertion, AssertionKind, Axis, BinaryOp, Block, Builtin, Clause, Expr, ExprKind, Kernel, Quantifier, Span,
@@ -37,14 +39,21 @@ pub fn annotated(text: &str, syntax: Syntax, kernels: &[(&Kernel, Option<&Kernel
     let mut edits: Vec<Edit> = Vec::new();
     for &(written, inferred) in kernels {
         let Some(inferred) = inferred else { continue };
-        let printer = Printer { kernel: inferred, syntax };
+        let printer = Printer { kernel: inferred, syntax, unspellable: Cell::new(false) };
         printer.contract(text, written, &mut edits);
         for (id, barrier) in inferred.barriers.iter().enumerate() {
-            let added = added(&barrier.contract.ensures, barrier.span);
-            if !added.is_empty() {
-                let clauses: Vec<String> =
-                    added.iter().map(|clause| format!("ensures {};", printer.assertion(clause))).collect();
-                printer.barrier(text, &written.barriers[id].contract.ensures, barrier.span, &clauses, &mut edits);
+            let contract = &barrier.contract;
+            let clauses: Vec<String> = [(&contract.requires, "requires"), (&contract.ensures, "ensures")]
+                .into_iter()
+                .flat_map(|(clauses, keyword)| {
+                    added(clauses, barrier.span).into_iter().map(move |clause| (clause, keyword))
+                })
+                .filter_map(|(clause, keyword)| printer.clause(keyword, clause))
+                .collect();
+            if !clauses.is_empty() {
+                let written = &written.barriers[id].contract;
+                let last = written.requires.iter().chain(&written.ensures).max_by_key(|clause| clause.span.end);
+                printer.barrier(text, last, barrier.span, &clauses, &mut edits);
             }
         }
         printer.loops(text, &inferred.body, &mut edits);
@@ -93,9 +102,21 @@ fn line_of(text: &str, offset: usize) -> (usize, Option<&str>) {
 struct Printer<'k> {
     kernel: &'k Kernel,
     syntax: Syntax,
+    /// Whether what was printed names a variable the frontend made, which the source cannot
+    /// spell (an inlined helper's `x@f1`, a `break`'s flag).
+    unspellable: Cell<bool>,
 }
 
 impl Printer<'_> {
+    /// `keyword assertion;`, or nothing where the assertion names a variable the source cannot
+    /// spell: such a clause is left out of what is printed (the frontend's own return flag is
+    /// written `\returned`, which C annotations read).
+    fn clause(&self, keyword: &str, assertion: &Assertion) -> Option<String> {
+        self.unspellable.set(false);
+        let printed = self.assertion(assertion);
+        (!self.unspellable.get()).then(|| format!("{keyword} {printed};"))
+    }
+
     /// The thread's inferred `requires` and `ensures`, where inference put them: before the
     /// first written clause that follows them (one that reads memory, which they frame), else
     /// after the written ones.
@@ -108,7 +129,7 @@ impl Printer<'_> {
                 continue;
             }
             let printed: Vec<String> =
-                inferred.iter().map(|assertion| format!("{keyword} {};", self.assertion(assertion))).collect();
+                inferred.iter().filter_map(|assertion| self.clause(keyword, assertion)).collect();
             let start = Span::new(written.span.start, written.span.start);
             // In C, only a clause of the comment before the kernel: the frontend's own clauses
             // (the launch's limit, the parameters' types) stand at the kernel's signature.
@@ -175,9 +196,9 @@ impl Printer<'_> {
         }
     }
 
-    /// A barrier's inferred `ensures`: in PVL into its block (made from its `;` when it has
-    /// none), in C in a comment before it.
-    fn barrier(&self, text: &str, written: &[Clause], span: Span, clauses: &[String], edits: &mut Vec<Edit>) {
+    /// A barrier's inferred clauses: in PVL into its block after its `last` written clause (the
+    /// block made from its `;` when it has none), in C in a comment before it.
+    fn barrier(&self, text: &str, last: Option<&Clause>, span: Span, clauses: &[String], edits: &mut Vec<Edit>) {
         let (_, indent) = line_of(text, span.start);
         match self.syntax {
             Syntax::Pvl => {
@@ -189,7 +210,7 @@ impl Printer<'_> {
                 let lines: String = clauses.iter().map(|clause| format!("\n{indent}  {clause}")).collect();
                 if rest.trim_start().starts_with('{') {
                     // After the written clauses, which the inferred permissions follow.
-                    let after = written.last().map_or(at + 1, |clause| {
+                    let after = last.map_or(at + 1, |clause| {
                         text[clause.span.end..].find(';').map_or(at + 1, |semicolon| clause.span.end + semicolon + 1)
                     });
                     edits.push(Edit { at: after, removed: 0, inserted: lines });
@@ -225,7 +246,7 @@ impl Printer<'_> {
                     };
                     let clauses: Vec<String> = added(invariants, stmt.span)
                         .into_iter()
-                        .map(|assertion| format!("{keyword} {};", self.assertion(assertion)))
+                        .filter_map(|assertion| self.clause(keyword, assertion))
                         .collect();
                     if !clauses.is_empty() {
                         let (start, indent) = line_of(text, stmt.span.start);
@@ -305,7 +326,15 @@ impl Printer<'_> {
             ExprKind::Int(value) => value.to_string(),
             ExprKind::Bool(value) => value.to_string(),
             ExprKind::Builtin(builtin) => self.builtin(*builtin),
-            ExprKind::Var(var) => self.kernel.var(*var).name.clone(),
+            ExprKind::Var(var) => {
+                let name = &self.kernel.var(*var).name;
+                if name.starts_with("\\return@") {
+                    "\\returned".to_string()
+                } else {
+                    self.unspellable.set(self.unspellable.get() || name.contains('@'));
+                    name.clone()
+                }
+            }
             ExprKind::Read { array, index } => match (self.syntax, self.kernel.array(*array).name.split_once('.')) {
                 (Syntax::OpenCl | Syntax::Cuda, Some((base, field))) => format!("{base}[{}].{field}", self.expr(index)),
                 _ => format!("{}[{}]", self.kernel.array(*array).name, self.expr(index)),

@@ -1225,6 +1225,7 @@ fn unannotated_kernels_hold_their_verdicts() {
                 ("per_thread_chunk", "verified", &[]),
                 ("overlapping_chunk", "failed", &["group.resources:87", "kernel.resources:87"]),
                 ("copy_nonnegative", "verified", &[]),
+                ("uniform_return", "verified", &[]),
             ],
         ),
         (
@@ -1261,6 +1262,11 @@ fn unannotated_kernels_hold_their_verdicts() {
                 ("leader_broadcast", "verified", &[]),
                 ("neighbour_in_group_local_fence", "failed", &["barrier.resources:154"]),
                 ("facts_on_neighbours", "verified", &[]),
+                ("read_back_after_loop", "verified", &[]),
+                ("rows_each_round", "verified", &[]),
+                ("rows_each_round_overlapping", "failed", &["group.resources:202", "kernel.resources:202"]),
+                ("alternating_rounds", "verified", &[]),
+                ("tree_sum_any_size", "verified", &[]),
             ],
         ),
     ];

@@ -95,3 +95,16 @@ __kernel void overlapping_chunk(__global const float* in, __global float* out) {
 __kernel void copy_nonnegative(__global const int* in, __global int* out) {
   out[get_global_id(0)] = in[get_global_id(0)];
 }
+
+// Every thread leaves the loop alike (`n` is the same in all): the barrier after it is reached
+// by all or none. Its inferred precondition, that the kernel has not returned, reads `\returned`.
+__kernel void uniform_return(__global int* a, int n) {
+  a[get_global_id(0)] = 1;
+  for (int i = 0; i < 4; i++) {
+    if (n < i) {
+      return;
+    }
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  a[get_global_id(0)] = 2;
+}

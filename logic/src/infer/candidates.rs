@@ -12,13 +12,35 @@ use crate::{BinaryOp, Block, Clause, Expr, ExprKind, StmtKind, UnaryOp, VarId};
 use std::collections::{BTreeSet, HashMap};
 
 /// What the code before a point says of variables: `x` equals `e` where nothing `e` names, nor
-/// `x`, changed since.
+/// `x`, changed since; and the conditions the point stands under (a loop's in its body, an
+/// `if`'s in its branches) where nothing they name changed since.
 #[derive(Clone, Default)]
 pub(super) struct Known {
     values: HashMap<VarId, Expr>,
+    conditions: Vec<Expr>,
 }
 
 impl Known {
+    /// From here on `cond` holds, until a variable it names changes; a condition that reads
+    /// memory is not kept (a write may change it).
+    pub fn holds(&mut self, cond: &Expr) {
+        if !reads_memory(cond) {
+            self.conditions.push(cond.clone());
+        }
+    }
+
+    /// What is known here, as facts: each known value as `x == e`, then the conditions.
+    pub fn facts(&self, span: crate::Span) -> Vec<Expr> {
+        let mut values: Vec<(&VarId, &Expr)> = self.values.iter().collect();
+        values.sort_by_key(|(var, _)| **var);
+        // The variable has its value's type (a C `return`'s flag is a boolean).
+        let values = values.into_iter().map(|(&var, value)| {
+            let var = Expr { ty: value.ty, ..footprint::var(var, span) };
+            footprint::binary(BinaryOp::Eq, var, value.clone())
+        });
+        values.chain(self.conditions.iter().cloned()).collect()
+    }
+
     pub fn assign(&mut self, var: VarId, value: Option<&Expr>) {
         let value = value.filter(|value| !reads_memory(value)).map(|value| value.substitute(&self.values));
         self.forget(var);
@@ -33,11 +55,13 @@ impl Known {
     pub fn forget(&mut self, var: VarId) {
         self.values.remove(&var);
         self.values.retain(|_, value| !value.mentions(var));
+        self.conditions.retain(|cond| !cond.mentions(var));
     }
 
-    /// What holds after either of two ways: the values they agree on.
+    /// What holds after either of two ways: the values and conditions they agree on.
     pub fn join(&mut self, other: &Known) {
         self.values.retain(|var, value| other.values.get(var).is_some_and(|theirs| same(value, theirs)));
+        self.conditions.retain(|cond| other.conditions.iter().any(|theirs| same(cond, theirs)));
     }
 }
 
@@ -102,6 +126,7 @@ pub(super) fn of_loop(cond: &Expr, body: &Block, known: &Known, pins: &Pins, spa
     let mut scaled: Vec<(VarId, super::summary::Scaling)> =
         super::summary::scalings(&body.stmts, &assigned).into_iter().collect();
     scaled.sort_by_key(|(var, _)| *var);
+    let scaled_vars: Vec<VarId> = scaled.iter().map(|(var, _)| *var).collect();
     for (var, scaling) in scaled {
         let x = footprint::var(var, span);
         let zero = footprint::int(0, span);
@@ -128,6 +153,18 @@ pub(super) fn of_loop(cond: &Expr, body: &Block, known: &Known, pins: &Pins, spa
                 }
                 _ => {}
             }
+        }
+    }
+    // Any other variable the loop sets, known at its entry: its start as a bound either way (a
+    // tree's `n := n - n / 2` stays at most its start).
+    for &var in &assigned {
+        if steps.contains_key(&var) || scaled_vars.contains(&var) {
+            continue;
+        }
+        if let Some(first) = start(var).filter(|first| first.ty == crate::Type::Int) {
+            let x = footprint::var(var, span);
+            facts.push(footprint::binary(BinaryOp::Le, x.clone(), first.clone()));
+            facts.push(footprint::binary(BinaryOp::Ge, x, first));
         }
     }
     // Two induction variables that move together: `y == y0 + (x - x0) * dy` where `x` moves by 1.

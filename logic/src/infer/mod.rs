@@ -78,6 +78,7 @@ pub fn permissions(kernel: &Kernel) -> Inferred {
         kernel,
         vars: kernel.vars.clone(),
         barriers: HashMap::new(),
+        barrier_facts: HashMap::new(),
         loops: HashMap::new(),
         pins,
         cut: true,
@@ -126,6 +127,14 @@ pub fn permissions(kernel: &Kernel) -> Inferred {
     }
     let mut candidates = Vec::new();
     inferred.body = inference.with_invariants(&kernel.body, &mut candidates::Known::default(), &mut candidates);
+    for (id, barrier) in inferred.barriers.iter_mut().enumerate() {
+        let facts = inference.barrier_facts.remove(&BarrierId(id as u32)).unwrap_or_default();
+        let span = Span::new(barrier.span.start, barrier.span.start);
+        let facts = facts
+            .into_iter()
+            .map(|fact| Clause { assertion: Assertion { kind: AssertionKind::Pure(fact), span }, span });
+        barrier.contract.requires.splice(0..0, facts);
+    }
     inferred.vars = inference.vars;
     let mut written_invariants = Vec::new();
     invariant_spans(&kernel.body, &mut written_invariants);
@@ -138,6 +147,10 @@ struct Inference<'k> {
     vars: Vec<Var>,
     /// The footprint after each barrier: its resources.
     barriers: HashMap<BarrierId, Footprint>,
+    /// The conditions each barrier stands under ([`candidates::Known`]): its precondition, which
+    /// tells the barrier's checks which of its resources apply (in a loop, that the loop has not
+    /// ended before the barrier). The thread proves them when it reaches the barrier.
+    barrier_facts: HashMap<BarrierId, Vec<Expr>>,
     /// The footprint each loop's invariant holds, by the loop's statement.
     loops: HashMap<*const Stmt, Footprint>,
     pins: Pins,
@@ -283,10 +296,12 @@ impl Inference<'_> {
 
     /// The footprint before `stmts`, given the one after them.
     fn block(&mut self, stmts: &[Stmt], after: Footprint) -> Footprint {
-        stmts.iter().rev().fold(after, |after, stmt| self.stmt(stmt, after))
+        stmts.iter().enumerate().rev().fold(after, |after, (at, stmt)| self.stmt(stmt, &stmts[..at], after))
     }
 
-    fn stmt(&mut self, stmt: &Stmt, after: Footprint) -> Footprint {
+    /// The footprint before `stmt`, given the one after it; `preceding` are the statements of its
+    /// block before it, where a loop finds its variables' start values.
+    fn stmt(&mut self, stmt: &Stmt, preceding: &[Stmt], after: Footprint) -> Footprint {
         match &stmt.kind {
             StmtKind::Declare { var, init: None } => self.forget(after, *var, stmt.span),
             StmtKind::Declare { var, init: Some(value) } | StmtKind::Assign { var, value } => {
@@ -328,7 +343,7 @@ impl Inference<'_> {
                 let (before, held) = if self.cut && has_barrier(&body.stmts) {
                     self.barrier_loop(invariants, cond, body, after)
                 } else {
-                    self.summary(invariants, cond, body, after)
+                    self.summary(invariants, cond, body, &summary::starts(preceding), after)
                 };
                 if self.cut {
                     self.loops.insert(stmt as *const Stmt, held);
@@ -524,11 +539,15 @@ impl Inference<'_> {
                     for &var in &assigned {
                         known.forget(var);
                     }
-                    let body = self.with_invariants(body, &mut known.clone(), candidates);
+                    let mut in_body = known.clone();
+                    in_body.holds(cond);
+                    let body = self.with_invariants(body, &mut in_body, candidates);
                     StmtKind::While { invariants, cond: cond.clone(), body }
                 }
                 StmtKind::If { cond, then_branch, else_branch } => {
                     let mut else_known = known.clone();
+                    else_known.holds(&footprint::not(cond));
+                    known.holds(cond);
                     let then_branch = self.with_invariants(then_branch, known, candidates);
                     let else_branch =
                         else_branch.as_ref().map(|block| self.with_invariants(block, &mut else_known, candidates));
@@ -540,6 +559,9 @@ impl Inference<'_> {
                     match other {
                         StmtKind::Declare { var, init } => known.assign(*var, init.as_ref()),
                         StmtKind::Assign { var, value } => known.assign(*var, Some(value)),
+                        StmtKind::Barrier(id) => {
+                            self.barrier_facts.insert(*id, known.facts(stmt.span));
+                        }
                         _ => {}
                     }
                     other.clone()

@@ -17,12 +17,13 @@ use std::collections::{BTreeSet, HashMap};
 
 impl Inference<'_> {
     /// The footprint before a loop without a barrier, and the one its invariant holds (every
-    /// iteration's accesses from its head on).
+    /// iteration's accesses, [`Inference::every_iteration`]).
     pub(super) fn summary(
         &mut self,
         invariants: &[Clause],
         cond: &Expr,
         body: &Block,
+        starts: &HashMap<VarId, Expr>,
         after: Footprint,
     ) -> (Footprint, Footprint) {
         let mut assigned = BTreeSet::new();
@@ -53,7 +54,30 @@ impl Inference<'_> {
             held = self.forget(held, var, cond.span);
             after = self.forget(after, var, cond.span);
         }
-        (held.clone().union(after), held)
+        let whole = self.every_iteration(&held, &steps, &assigned, starts);
+        (held.union(after), whole)
+    }
+
+    /// What the loop touches over all its iterations, the past ones too: `held` (every iteration
+    /// from the head on) with each induction variable at its start value, where the statements
+    /// just before the loop give every one of them a value the loop leaves alone
+    /// (`for (int i = lid; ...)`). A cell an earlier iteration touched stays held after the
+    /// loop, for what follows it (`a[i]` read again after the loop that wrote it, the next round
+    /// of an enclosing loop). Without start values, `held` itself: only the iterations to come.
+    fn every_iteration(
+        &mut self,
+        held: &Footprint,
+        steps: &HashMap<VarId, Expr>,
+        assigned: &BTreeSet<VarId>,
+        starts: &HashMap<VarId, Expr>,
+    ) -> Footprint {
+        let moved: Vec<VarId> = steps.keys().copied().filter(|&var| held.mentions(var)).collect();
+        let known = |var: &VarId| starts.get(var).filter(|start| !assigned.iter().any(|&other| start.mentions(other)));
+        if moved.iter().any(|var| known(var).is_none()) {
+            return held.clone();
+        }
+        let starts: Vec<(VarId, Expr)> = moved.iter().map(|var| (*var, known(var).cloned().unwrap())).collect();
+        starts.into_iter().fold(held.clone(), |whole, (var, start)| self.assign(whole, var, &start))
     }
 
     /// Each access for every iteration `k >= 0` (the binder `iteration`), its induction variables
@@ -351,4 +375,23 @@ fn value_after(expr: Expr, stmts: &[Stmt]) -> Option<Expr> {
         StmtKind::Block(block) => value_after(expr, &block.stmts),
         _ => Some(expr),
     })
+}
+
+/// The start values the statements just before a loop give its variables: the nearest plain
+/// assignment or initialised declaration of each, among the assignments that end the block
+/// before the loop, whose value reads no memory and names no variable a later one of them sets.
+pub(super) fn starts(preceding: &[Stmt]) -> HashMap<VarId, Expr> {
+    let mut starts = HashMap::new();
+    let mut later = BTreeSet::new();
+    for stmt in preceding.iter().rev() {
+        let (StmtKind::Declare { var, init: Some(value) } | StmtKind::Assign { var, value }) = &stmt.kind else {
+            break;
+        };
+        if !later.contains(var) && !footprint::reads_memory(value) && !later.iter().any(|&other| value.mentions(other))
+        {
+            starts.insert(*var, value.clone());
+        }
+        later.insert(*var);
+    }
+    starts
 }
