@@ -224,6 +224,15 @@ fn lockstep_ivl_agrees_across_backends() {
 
 /// Each kernel of a `verify --format json` report: its name, verdict and the `id:line` of its
 /// failed obligations.
+/// The warnings of a report's first file, as `(code, line)`.
+fn warnings(report: &serde_json::Value) -> Vec<(String, u64)> {
+    let warnings = report["files"][0]["warnings"].as_array().expect("warnings");
+    warnings
+        .iter()
+        .map(|warning| (warning["code"].as_str().unwrap().to_string(), warning["line"].as_u64().unwrap()))
+        .collect()
+}
+
 fn failures_by_kernel(output: &Output) -> Vec<(String, String, Vec<String>)> {
     json(output)["files"][0]["kernels"]
         .as_array()
@@ -729,15 +738,10 @@ fn verify_prints_the_warnings_of_check_and_its_own() {
     );
     let json: serde_json::Value =
         serde_json::from_slice(&lockstep(&["verify", "--format", "json", path]).stdout).expect("one JSON document");
-    let codes: Vec<(&str, u64)> = json["files"][0]["warnings"]
-        .as_array()
-        .expect("warnings")
-        .iter()
-        .map(|warning| (warning["code"].as_str().unwrap(), warning["line"].as_u64().unwrap()))
-        .collect();
+    let codes = warnings(&json);
     // The `assume` after a contradictory precondition is unreachable: only the precondition
     // warns of vacuity, the `assume` of being unchecked.
-    assert_eq!(codes, [("warning::unchecked-assume", 5), ("warning::vacuous", 3)], "{json}");
+    assert_eq!(codes, [("warning::unchecked-assume".to_string(), 5), ("warning::vacuous".to_string(), 3)], "{json}");
     std::fs::remove_file(path).unwrap();
 }
 
@@ -832,22 +836,36 @@ fn run_executes_an_unannotated_opencl_kernel() {
 fn gpuverify_proof_hints_are_left_out_with_a_warning() {
     let output = lockstep(&["verify", "--format", "json", "frontend/tests/verify/gpuverify_hints.cl"]);
     assert_eq!(output.status.code(), Some(1));
-    let report = json(&output);
-    let warnings: Vec<(&str, u64)> = report["files"][0]["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|warning| (warning["code"].as_str().unwrap(), warning["line"].as_u64().unwrap()))
-        .collect();
-    let left_out = "warning::left-out";
-    assert_eq!(
-        warnings,
-        [(left_out, 7), (left_out, 9), (left_out, 11), (left_out, 14), (left_out, 15), (left_out, 16), (left_out, 34)]
-    );
+    let warnings = warnings(&json(&output));
+    let lines: Vec<u64> =
+        warnings.iter().filter(|(code, _)| code == "warning::left-out").map(|(_, line)| *line).collect();
+    assert_eq!((warnings.len(), lines), (7, vec![7, 9, 11, 14, 15, 16, 34]));
     assert_eq!(
         failures_by_kernel(&output),
         expected(&[("hints", "failed", &["assert:19"]), ("old_and_result", "failed", &["thread.post:36"])])
     );
+}
+
+/// GPUVerify's barrier invariants are the next barrier's contract: a neighbour's cell is known
+/// after the barrier (and unknown without the invariant), a false invariant fails where the
+/// barrier is reached, and an instantiation that names no thread of the group is not proved.
+#[test]
+fn gpuverify_barrier_invariants_are_barrier_contracts() {
+    let file = "frontend/tests/verify/barrier_invariants.cl";
+    let output = lockstep(&["verify", "--local_size=8", "--num_groups=2", "--format", "json", file]);
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[
+            ("neighbour", "verified", &[]),
+            ("neighbour_unknown", "failed", &["assert:20"]),
+            ("false_invariant", "failed", &["barrier.pre:28"]),
+            ("beyond_the_group", "failed", &["barrier.functional:37"]),
+            ("conditional", "verified", &[]),
+            ("left_out", "verified", &[]),
+        ])
+    );
+    let warnings = warnings(&json(&output));
+    assert_eq!(warnings, [("warning::left-out".to_string(), 61), ("warning::left-out".to_string(), 63)]);
 }
 
 /// A call of a function declared without a body gives an arbitrary value after evaluating its

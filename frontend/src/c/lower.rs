@@ -29,6 +29,7 @@
 
 use crate::c::ast;
 use crate::c::atomics;
+use crate::c::barrier_invariants;
 use crate::c::integers::{self, CType, Integers, Value};
 use crate::c::logs::{self, Access, Logged};
 use crate::c::loops::{self, Loop};
@@ -82,6 +83,9 @@ pub fn lower(
         flagged_returns: 0,
         old_values: None,
         quantified: 0,
+        barrier_invariants: Vec::new(),
+        thread_instance: None,
+        other_axis_in_instance: false,
     };
     // Each function with the annotation written right before it: the kernels to lower, and the
     // helpers to inline where they are called.
@@ -298,6 +302,13 @@ pub(super) struct Lowerer<'f> {
     pub(super) old_values: Option<Vec<surface::Stmt>>,
     /// How many quantifiers enclose the annotation being lowered.
     pub(super) quantified: u32,
+    /// The clauses of the barrier invariants written since the last barrier, which the next
+    /// barrier takes as its contract ([`crate::c::barrier_invariants`]).
+    pub(super) barrier_invariants: Vec<surface::Clause>,
+    /// While a barrier invariant is instantiated: the local id (first axis) of the thread it is
+    /// read for; and whether the formula read another id of the thread's, which it cannot be.
+    pub(super) thread_instance: Option<surface::Expr>,
+    pub(super) other_axis_in_instance: bool,
     /// Whether the file asks about GPUVerify's access logs anywhere ([`crate::c::logs`]).
     pub(super) asks_about_logs: bool,
     /// The arrays whose accesses are logged, while a kernel's body is lowered in a file that asks
@@ -1038,7 +1049,11 @@ impl<'f> Lowerer<'f> {
         // Each statement places its own code before itself.
         let before = self.before.take();
         let conditional = std::mem::replace(&mut self.conditional, false);
+        // A block's barrier invariants go to a barrier of its own.
+        let outer_invariants = std::mem::take(&mut self.barrier_invariants);
         let lowered = self.statements_in_scope(stmts, lengths, ends_function);
+        self.unclaimed_barrier_invariants();
+        self.barrier_invariants = outer_invariants;
         self.before = before;
         self.conditional = conditional;
         self.scopes.pop();
@@ -1337,7 +1352,8 @@ impl<'f> Lowerer<'f> {
             ast::StmtKind::Expr(expr) => match barrier_fences(expr) {
                 Some(fences) => {
                     let fences = self.fences(fences, expr.span)?;
-                    let clauses = self.contract_clauses(annotation, lengths, false)?;
+                    let mut clauses = self.contract_clauses(annotation, lengths, false)?;
+                    clauses.append(&mut self.barrier_invariants);
                     let resets = self.log_resets(&fences, span);
                     let barrier = surface::StmtKind::Barrier { label: None, fences: Some(fences), clauses };
                     let mut stmts = one(self, barrier)?;
@@ -1690,6 +1706,9 @@ impl<'f> Lowerer<'f> {
                     "it tells GPUVerify's access logs that no thread has touched the array yet; lockstep's permissions say which thread may touch which cell",
                 );
                 return Some(Vec::new());
+            }
+            ast::ExprKind::Call { function, args } if barrier_invariants::is_barrier_invariant(&function.name) => {
+                return self.barrier_invariant(&function.name, args, span, lengths).map(|()| Vec::new());
             }
             ast::ExprKind::Call { function, .. } if is_proof_hint(&function.name) => {
                 if !function.name.contains("candidate") {
@@ -2427,6 +2446,16 @@ impl<'f> Lowerer<'f> {
 
     /// An id or size of the launch, of the C type the language gives it.
     fn builtin_value(&mut self, builtin: Builtin, ty: MachineInt, span: Span) -> Option<Value> {
+        if let Some(instance) = &self.thread_instance {
+            match builtin {
+                Builtin::LocalId(Axis::X) => {
+                    let expr = instance.clone();
+                    return Some(Value { expr, ty: CType::Int(ty), interval: integers::builtin_interval(builtin) });
+                }
+                Builtin::LocalId(_) | Builtin::Lid | Builtin::Tid => self.other_axis_in_instance = true,
+                _ => {}
+            }
+        }
         let lowered = self.builtin(builtin, span)?;
         Some(Value { expr: lowered, ty: CType::Int(ty), interval: integers::builtin_interval(builtin) })
     }
@@ -3027,6 +3056,20 @@ impl<'f> Lowerer<'f> {
                 let lowered = self.binary(surface::BinaryOp::Implies, lhs?, rhs?, span)?;
                 return Some(Value { expr: lowered, ty: CType::Bool, interval: CType::Bool.interval() });
             }
+            // GPUVerify's `__ite(c, a, b)` is `c ? a : b`.
+            "__ite" if place == Place::Annotation => {
+                let [cond, then_value, else_value] = args else {
+                    self.argument_count(name, 3, args.len(), span);
+                    return None;
+                };
+                let kind = ast::ExprKind::Cond {
+                    cond: Box::new(cond.clone()),
+                    then_value: Box::new(then_value.clone()),
+                    else_value: Box::new(else_value.clone()),
+                };
+                let cond = self.checked(ast::Expr::new(kind, span))?;
+                return self.typed(&cond, place, lengths);
+            }
             // GPUVerify's `__old_int(e)` (of any type) is `\old(e)`, and `__return_val_int()` is
             // `\result`.
             _ if place == Place::Annotation && name.starts_with("__old_") => {
@@ -3116,7 +3159,7 @@ impl<'f> Lowerer<'f> {
     }
 
     /// Leaves out a GPUVerify proof hint, with a `warning::left-out` saying why.
-    fn left_out(&mut self, span: Span, what: String, why: impl Into<String>) {
+    pub(super) fn left_out(&mut self, span: Span, what: String, why: impl Into<String>) {
         self.diagnostics.push(
             Diagnostic::warning(Code::LeftOut, format!("{what} is left out"), span, "neither assumed nor checked")
                 .with_help(why),
@@ -3552,15 +3595,14 @@ fn two_thread_predicate(expr: &ast::Expr, logs_kept: bool) -> Option<&str> {
     }
 }
 
-/// GPUVerify's barrier invariants (`__barrier_invariant_N(e, i...)`, `__barrier_invariant_binary_N`,
-/// asserted before the barrier they precede and assumed after it for the instantiations) and
-/// function-wide invariants (`__function_wide_invariant(e)`, a loop invariant of every loop of the
-/// function), and their candidate forms: hints to GPUVerify's encoding that lockstep leaves out.
+/// GPUVerify's binary barrier invariants (`__barrier_invariant_binary_N`, over pairs of threads)
+/// and function-wide invariants (`__function_wide_invariant(e)`, a loop invariant of every loop of
+/// the function), and their candidate forms: hints to GPUVerify's encoding that lockstep leaves
+/// out. Its unary barrier invariants are read ([`crate::c::barrier_invariants`]).
 fn is_proof_hint(name: &str) -> bool {
-    name.strip_prefix("__barrier_invariant_").is_some_and(|rest| {
-        let number = rest.strip_prefix("binary_").unwrap_or(rest);
-        !number.is_empty() && number.bytes().all(|byte| byte.is_ascii_digit())
-    }) || matches!(name, "__function_wide_invariant" | "__function_wide_candidate_invariant")
+    name.strip_prefix("__barrier_invariant_binary_")
+        .is_some_and(|number| !number.is_empty() && number.bytes().all(|byte| byte.is_ascii_digit()))
+        || matches!(name, "__function_wide_invariant" | "__function_wide_candidate_invariant")
 }
 
 /// GPUVerify writes loop invariants into the loop's condition: `__invariant(a), __invariant(b), c`.

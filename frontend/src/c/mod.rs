@@ -10,6 +10,7 @@
 
 pub mod ast;
 mod atomics;
+mod barrier_invariants;
 mod inline;
 pub mod integers;
 pub mod lexer;

@@ -1,6 +1,6 @@
 // GPUVerify's proof hints that lockstep leaves out, each with a warning::left-out: a precondition,
 // a loop invariant and an assumption over its access logs (`__read`, `__write_implies`), the
-// assumption that an array is fresh, a function-wide invariant and a barrier invariant. None is assumed, so the kernel verifies from
+// assumption that an array is fresh, a function-wide invariant and a binary barrier invariant. None is assumed, so the kernel verifies from
 // what lockstep checks itself; `__global_requires` and `__global_assert` hold in every thread, so
 // in this one.
 __kernel void hints(__global int* A) {
@@ -13,7 +13,7 @@ __kernel void hints(__global int* A) {
   }
   __assume(__no_write(A));
   __function_wide_invariant(__write_implies(A, __write_offset_bytes(A) == 0));
-  __barrier_invariant_1(x == 4, get_local_id(0));
+  __barrier_invariant_binary_1(x == 4, get_local_id(0), get_local_id(0));
   barrier(CLK_LOCAL_MEM_FENCE);
   __global_assert(x == get_local_size(0));
   __global_assert(x == 5);

@@ -82,7 +82,10 @@ impl Inference<'_> {
             let mut disjoint = access.clone();
             for other in earlier {
                 let claimed = self.member(other, &access.index);
-                disjoint.guards.push(footprint::not(&claimed));
+                // Two different numbers never name one cell (`a[0]` and `a[1]`).
+                if !matches!(claimed.kind, ExprKind::Bool(false)) {
+                    disjoint.guards.push(footprint::not(&claimed));
+                }
             }
             kept.push(disjoint);
             originals.push(access);
@@ -99,6 +102,17 @@ impl Inference<'_> {
             if binder == var {
                 let at = HashMap::from([(*binder, index.clone())]);
                 return footprint::all(access.guards.iter().map(|guard| guard.substitute(&at)).collect(), span);
+            }
+        }
+        if access.binders.is_empty() {
+            let (mine, theirs) = (footprint::simplified(&access.index), footprint::simplified(index));
+            match (&mine.kind, &theirs.kind) {
+                (ExprKind::Int(a), ExprKind::Int(b)) if a != b => {
+                    return Expr { kind: ExprKind::Bool(false), ty: Type::Bool, span };
+                }
+                // The same index: the cell is claimed where the guards hold.
+                _ if footprint::same(&mine, &theirs) => return footprint::all(access.guards.clone(), span),
+                _ => {}
             }
         }
         let copies: Vec<VarId> = access.binders.iter().map(|_| self.fresh(span)).collect();

@@ -350,10 +350,23 @@ impl Inference<'_> {
                 }
                 before
             }
-            StmtKind::Barrier(_) if !self.cut => after,
+            // The barrier's written contract reads memory: its precondition before it, its
+            // postcondition after it (a GPUVerify barrier invariant names a neighbour's cell).
             StmtKind::Barrier(id) => {
+                let contract = &self.kernel.barriers[id.0 as usize].contract;
+                let mut after = after;
+                for clause in &contract.ensures {
+                    self.assertion_reads(&clause.assertion, &mut after);
+                }
+                let mut before = Footprint::default();
+                for clause in &contract.requires {
+                    self.assertion_reads(&clause.assertion, &mut before);
+                }
+                if !self.cut {
+                    return after.union(before);
+                }
                 self.barriers.insert(*id, after);
-                Footprint::default()
+                before
             }
             StmtKind::Assert(assertion) => {
                 let mut before = after;
