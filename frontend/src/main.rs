@@ -83,6 +83,11 @@ enum Command {
         /// annotations.
         #[arg(long)]
         no_infer: bool,
+        /// Read the loop invariants written in a kernel that names no permission as candidates,
+        /// as GPUVerify's option of that name does: each is kept where it holds and dropped
+        /// where it does not, as the inferred ones are.
+        #[arg(long)]
+        invariants_as_candidates: bool,
     },
     /// Print what lockstep proves of each kernel of a file, as the seed writes it.
     ///
@@ -317,6 +322,7 @@ fn main() -> ExitCode {
             integers,
             memory_model,
             no_infer,
+            invariants_as_candidates,
         } => {
             let groups = match global_size.zip(gsize).map(|(global, gsize)| global.per_group(gsize)) {
                 Some(Ok(groups)) => Some(groups),
@@ -334,6 +340,7 @@ fn main() -> ExitCode {
                 launch: lockstep_frontend::verify::Launch { groups, gsize },
                 integers: integers.integers(),
                 infer: !no_infer,
+                invariants_as_candidates,
             };
             cli::verify::run(&files, &settings, reporting)
         }
@@ -373,9 +380,7 @@ fn main() -> ExitCode {
                 backend: cli::ivl::backend_of(solver.backend),
                 limits: solver.limits(),
                 memory_model: memory_model.map(Into::into),
-                launch: lockstep_frontend::verify::Launch::default(),
-                integers: None,
-                infer: true,
+                ..Default::default()
             };
             explain(&file, verdicts, &settings, format)
         }

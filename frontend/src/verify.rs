@@ -97,6 +97,9 @@ pub struct Settings {
     pub integers: Option<crate::Integers>,
     /// Whether a kernel that names no permission is verified with inferred ones ([`inferred`]).
     pub infer: bool,
+    /// Whether the loop invariants written in a kernel that names no permission are only
+    /// candidates, kept where they hold, as GPUVerify's `--invariants-as-candidates` reads them.
+    pub invariants_as_candidates: bool,
 }
 
 impl Default for Settings {
@@ -110,6 +113,7 @@ impl Default for Settings {
             launch: Launch::default(),
             integers: None,
             infer: true,
+            invariants_as_candidates: false,
         }
     }
 }
@@ -143,11 +147,19 @@ pub struct Verification {
 /// launches of the settings.
 pub fn check(path: &str, bytes: Vec<u8>, settings: &Settings) -> Checked {
     let mut checked = crate::check_bytes_reading(path, bytes, settings.integers);
-    if settings.launch != Launch::default() {
-        for kernel in checked.program.iter_mut().flat_map(|program| &mut program.kernels) {
+    for kernel in checked.program.iter_mut().flat_map(|program| &mut program.kernels) {
+        if settings.launch != Launch::default() {
             let span = Span::new(kernel.span.start, kernel.span.start);
             let Launch { groups, gsize } = settings.launch;
             kernel.restrict_launch(groups.map(|extent| extent.0), gsize.map(|extent| extent.0), span);
+        }
+        // Candidate invariants are Houdini's, which runs where permissions are inferred: a kernel
+        // verified as written keeps none of them.
+        let inferred = settings.infer && !kernel.has_permissions();
+        if inferred && settings.invariants_as_candidates {
+            kernel.candidate_invariants = kernel.loop_invariant_spans();
+        } else if !inferred {
+            kernel.drop_candidate_invariants();
         }
     }
     checked

@@ -868,6 +868,36 @@ fn gpuverify_barrier_invariants_are_barrier_contracts() {
     assert_eq!(warnings, [("warning::left-out".to_string(), 61), ("warning::left-out".to_string(), 63)]);
 }
 
+/// Candidate loop invariants are kept where they hold and dropped where not, where permissions
+/// are inferred; `--invariants-as-candidates` makes every written one a candidate.
+#[test]
+fn candidate_invariants_are_kept_where_they_hold() {
+    let file = "frontend/tests/verify/candidates.cl";
+    let launch = ["verify", "--local_size=64", "--num_groups=2", "--format", "json"];
+    let output = lockstep(&[&launch[..], &[file]].concat());
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[
+            ("kept_and_dropped", "verified", &[]),
+            ("no_candidate", "failed", &["assert:22"]),
+            ("function_wide", "verified", &[]),
+            ("function_wide_checked", "failed", &["loop.invariant.preserved:44"]),
+            ("written", "failed", &["loop.invariant.entry:49"]),
+        ])
+    );
+    let output = lockstep(&[&launch[..], &["--invariants-as-candidates", file]].concat());
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[
+            ("kept_and_dropped", "verified", &[]),
+            ("no_candidate", "failed", &["assert:22"]),
+            ("function_wide", "verified", &[]),
+            ("function_wide_checked", "verified", &[]),
+            ("written", "verified", &[]),
+        ])
+    );
+}
+
 /// A call of a function declared without a body gives an arbitrary value after evaluating its
 /// arguments (their reads are checked); memory fences change nothing.
 #[test]

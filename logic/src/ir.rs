@@ -266,9 +266,63 @@ pub struct Kernel {
     /// The dimensions of the launch: 3 when the kernel names an id or size of the `z` axis, else 2
     /// when it names one of `y`, else 1 (see [`Builtin`]).
     pub dimensions: usize,
+    /// The spans of the loop invariants that are only candidates (GPUVerify's
+    /// `__candidate_invariant`, or every written one with `--invariants-as-candidates`): where
+    /// permissions are inferred, Houdini keeps those that hold ([`crate::infer`]); a kernel
+    /// that names permissions is verified without them.
+    pub candidate_invariants: Vec<Span>,
 }
 
 impl Kernel {
+    /// The spans of every loop invariant of the body, in the order they stand.
+    pub fn loop_invariant_spans(&self) -> Vec<Span> {
+        fn in_block(block: &Block, spans: &mut Vec<Span>) {
+            for stmt in &block.stmts {
+                match &stmt.kind {
+                    StmtKind::While { invariants, body, .. } => {
+                        spans.extend(invariants.iter().map(|clause| clause.span));
+                        in_block(body, spans);
+                    }
+                    StmtKind::If { then_branch, else_branch, .. } => {
+                        in_block(then_branch, spans);
+                        if let Some(block) = else_branch {
+                            in_block(block, spans);
+                        }
+                    }
+                    StmtKind::Block(inner) => in_block(inner, spans),
+                    _ => {}
+                }
+            }
+        }
+        let mut spans = Vec::new();
+        in_block(&self.body, &mut spans);
+        spans
+    }
+
+    /// The kernel without its candidate loop invariants ([`Kernel::candidate_invariants`]).
+    pub fn drop_candidate_invariants(&mut self) {
+        fn in_block(block: &mut Block, candidates: &[Span]) {
+            for stmt in &mut block.stmts {
+                match &mut stmt.kind {
+                    StmtKind::While { invariants, body, .. } => {
+                        invariants.retain(|clause| !candidates.contains(&clause.span));
+                        in_block(body, candidates);
+                    }
+                    StmtKind::If { then_branch, else_branch, .. } => {
+                        in_block(then_branch, candidates);
+                        if let Some(block) = else_branch {
+                            in_block(block, candidates);
+                        }
+                    }
+                    StmtKind::Block(inner) => in_block(inner, candidates),
+                    _ => {}
+                }
+            }
+        }
+        let candidates = std::mem::take(&mut self.candidate_invariants);
+        in_block(&mut self.body, &candidates);
+    }
+
     /// The value a precondition pins a launch size to: a conjunct `gsize_x == 16` (or
     /// `16 == gsize_x`) of a `requires` clause at any level, where every thread of every launch the
     /// kernel accepts sees it. `None` when no clause pins it.
@@ -866,6 +920,7 @@ mod tests {
             barriers: vec![],
             body: Block { stmts: vec![], span },
             dimensions: 2,
+            candidate_invariants: vec![],
         };
         kernel.restrict_launch(Some([2, 3, 1]), Some([4, 4, 2]), span);
         let pinned = |builtin| kernel.pinned_size(builtin).map(|value| value.to_string());

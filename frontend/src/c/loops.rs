@@ -65,6 +65,10 @@ impl Lowerer<'_> {
         };
         let invariants = self.contract_clauses(annotation, lengths, true);
         let written = self.gpuverify_invariants(&written, lengths);
+        let written = written.map(|mut written| {
+            written.extend(self.function_wide_invariants(lengths));
+            written
+        });
         let cond = match cond {
             Some(cond) => self.repeated(|lowerer| lowerer.condition(cond, lengths)),
             None => self.node(surface::ExprKind::Bool(true), stmt.span),
@@ -288,7 +292,11 @@ impl Lowerer<'_> {
     ) -> Option<Vec<surface::Stmt>> {
         let outer_flag = self.return_flag.replace(None);
         let outer_count = self.flagged_returns;
+        let mut function_wide = Vec::new();
+        function_wide_in(stmts, &mut function_wide);
+        let outer_function_wide = std::mem::replace(&mut self.function_wide, function_wide);
         let lowered = self.statements(stmts, lengths, true);
+        self.function_wide = outer_function_wide;
         let flag = std::mem::replace(&mut self.return_flag, outer_flag).flatten();
         // The caller's statements do not hold the callee's returns.
         self.flagged_returns = outer_count;
@@ -297,6 +305,28 @@ impl Lowerer<'_> {
             lowered.insert(0, self.flag_declaration(&flag, span)?);
         }
         Some(lowered)
+    }
+
+    /// The function-wide invariants of the function, as clauses of the loop being lowered: each
+    /// read where the loop stands, and left out of a loop where it names what is not in scope
+    /// there (GPUVerify applies it to every loop it can).
+    fn function_wide_invariants(&mut self, lengths: &Lengths) -> Vec<surface::Clause> {
+        let mut clauses = Vec::new();
+        for invariant in self.function_wide.clone() {
+            let diagnostics = self.diagnostics.len();
+            match self.gpuverify_invariants(&[&invariant], lengths) {
+                Some(lowered) => clauses.extend(lowered),
+                None => {
+                    self.diagnostics.truncate(diagnostics);
+                    self.left_out(
+                        invariant.span,
+                        "this function-wide invariant, at a loop where it names what is not in scope,".to_string(),
+                        "it is read at each loop of the function where what it names is declared",
+                    );
+                }
+            }
+        }
+        clauses
     }
 
     /// `!f1 && !f2 ...`.
@@ -342,5 +372,29 @@ fn jumps_in(stmt: &ast::Stmt) -> (bool, bool) {
             block.stmts.iter().map(jumps_in).fold((false, false), |(b, c), (b2, c2)| (b || b2, c || c2))
         }
         _ => (false, false),
+    }
+}
+
+/// The calls of GPUVerify's function-wide invariants among `stmts`, at any depth.
+fn function_wide_in(stmts: &[ast::Stmt], out: &mut Vec<ast::Expr>) {
+    for stmt in stmts {
+        match &stmt.kind {
+            ast::StmtKind::Expr(expr @ ast::Expr { kind: ast::ExprKind::Call { function, .. }, .. })
+                if crate::c::lower::FUNCTION_WIDE_INVARIANTS.contains(&function.name.as_str()) =>
+            {
+                out.push(expr.clone())
+            }
+            ast::StmtKind::Block(block) => function_wide_in(&block.stmts, out),
+            ast::StmtKind::If { then_branch, else_branch, .. } => {
+                function_wide_in(std::slice::from_ref(then_branch), out);
+                if let Some(other) = else_branch {
+                    function_wide_in(std::slice::from_ref(other), out);
+                }
+            }
+            ast::StmtKind::While { body, .. }
+            | ast::StmtKind::For { body, .. }
+            | ast::StmtKind::DoWhile { body, .. } => function_wide_in(std::slice::from_ref(body), out),
+            _ => {}
+        }
     }
 }

@@ -86,6 +86,7 @@ pub fn lower(
         barrier_invariants: Vec::new(),
         thread_instance: None,
         other_axis_in_instance: false,
+        function_wide: Vec::new(),
     };
     // Each function with the annotation written right before it: the kernels to lower, and the
     // helpers to inline where they are called.
@@ -309,6 +310,9 @@ pub(super) struct Lowerer<'f> {
     /// read for; and whether the formula read another id of the thread's, which it cannot be.
     pub(super) thread_instance: Option<surface::Expr>,
     pub(super) other_axis_in_instance: bool,
+    /// The function-wide invariants of the function whose body is being lowered, which each of
+    /// its loops takes ([`Lowerer::function_wide_invariants`]).
+    pub(super) function_wide: Vec<ast::Expr>,
     /// Whether the file asks about GPUVerify's access logs anywhere ([`crate::c::logs`]).
     pub(super) asks_about_logs: bool,
     /// The arrays whose accesses are logged, while a kernel's body is lowered in a file that asks
@@ -1710,14 +1714,16 @@ impl<'f> Lowerer<'f> {
             ast::ExprKind::Call { function, args } if barrier_invariants::is_barrier_invariant(&function.name) => {
                 return self.barrier_invariant(&function.name, args, span, lengths).map(|()| Vec::new());
             }
+            // Read at each loop of the function ([`Lowerer::function_wide_invariants`]).
+            ast::ExprKind::Call { function, .. } if FUNCTION_WIDE_INVARIANTS.contains(&function.name.as_str()) => {
+                return Some(Vec::new());
+            }
             ast::ExprKind::Call { function, .. } if is_proof_hint(&function.name) => {
-                if !function.name.contains("candidate") {
-                    self.left_out(
-                        span,
-                        format!("GPUVerify's `{}`", function.name),
-                        "lockstep proves a kernel from its permission contracts and loop invariants; GPUVerify's barrier and function-wide invariants are hints to its own two-thread encoding",
-                    );
-                }
+                self.left_out(
+                    span,
+                    format!("GPUVerify's `{}`", function.name),
+                    "it speaks of pairs of threads, as GPUVerify's two-thread encoding checks them; lockstep checks each thread on its own",
+                );
                 return Some(Vec::new());
             }
             ast::ExprKind::Call { function, args } if self.helpers.contains_key(function.name.as_str()) => {
@@ -3186,7 +3192,9 @@ impl<'f> Lowerer<'f> {
         self.converted(value, CType::Bool, Place::Annotation, formula.span)
     }
 
-    /// GPUVerify's loop invariants, `__invariant(e)` written before a loop's condition.
+    /// GPUVerify's loop invariants, `__invariant(e)` written before a loop's condition (and its
+    /// function-wide ones, [`Lowerer::function_wide_invariants`]); a candidate's clause is a
+    /// [`surface::ClauseKind::CandidateInvariant`].
     pub(super) fn gpuverify_invariants(
         &mut self,
         invariants: &[&ast::Expr],
@@ -3201,18 +3209,19 @@ impl<'f> Lowerer<'f> {
                 ok = false;
                 continue;
             };
-            if function.name.starts_with("__candidate")
-                || self.hint_left_out(formula, invariant.span, "this loop invariant", false)
-            {
+            if self.hint_left_out(formula, invariant.span, "this loop invariant", false) {
                 continue;
             }
+            let kind =
+                if function.name.starts_with("__candidate") || function.name == "__function_wide_candidate_invariant" {
+                    surface::ClauseKind::CandidateInvariant
+                } else {
+                    surface::ClauseKind::Invariant
+                };
             match self.gpuverify_formula(formula, lengths) {
-                Some(formula) => clauses.push(surface::Clause {
-                    level: surface::Level::Thread,
-                    kind: surface::ClauseKind::Invariant,
-                    formula,
-                    span: invariant.span,
-                }),
+                Some(formula) => {
+                    clauses.push(surface::Clause { level: surface::Level::Thread, kind, formula, span: invariant.span })
+                }
                 None => ok = false,
             }
         }
@@ -3533,8 +3542,8 @@ fn flags_of(expr: &ast::Expr) -> Vec<&ast::Expr> {
 
 /// GPUVerify's loop invariants: `__invariant(e)` and `__global_invariant(e)` (which holds for every
 /// thread, so for this one) are checked invariants; `__candidate_invariant(e)` and
-/// `__candidate_global_invariant(e)` are guesses that GPUVerify keeps only where they hold, and
-/// lockstep neither assumes nor checks them.
+/// `__candidate_global_invariant(e)` are guesses that GPUVerify keeps only where they hold, as
+/// lockstep's Houdini does where it infers permissions (and leaves them out elsewhere).
 const GPUVERIFY_INVARIANTS: &[&str] =
     &["__invariant", "__global_invariant", "__candidate_invariant", "__candidate_global_invariant"];
 
@@ -3595,15 +3604,18 @@ fn two_thread_predicate(expr: &ast::Expr, logs_kept: bool) -> Option<&str> {
     }
 }
 
-/// GPUVerify's binary barrier invariants (`__barrier_invariant_binary_N`, over pairs of threads)
-/// and function-wide invariants (`__function_wide_invariant(e)`, a loop invariant of every loop of
-/// the function), and their candidate forms: hints to GPUVerify's encoding that lockstep leaves
-/// out. Its unary barrier invariants are read ([`crate::c::barrier_invariants`]).
+/// GPUVerify's binary barrier invariants (`__barrier_invariant_binary_N`, over pairs of threads): a
+/// hint to GPUVerify's encoding that lockstep leaves out. Its unary barrier invariants are read
+/// ([`crate::c::barrier_invariants`]).
 fn is_proof_hint(name: &str) -> bool {
     name.strip_prefix("__barrier_invariant_binary_")
         .is_some_and(|number| !number.is_empty() && number.bytes().all(|byte| byte.is_ascii_digit()))
-        || matches!(name, "__function_wide_invariant" | "__function_wide_candidate_invariant")
 }
+
+/// GPUVerify's function-wide invariants: `__function_wide_invariant(e)` is an invariant of every
+/// loop of the function, `__function_wide_candidate_invariant(e)` a candidate of each.
+pub(super) const FUNCTION_WIDE_INVARIANTS: &[&str] =
+    &["__function_wide_invariant", "__function_wide_candidate_invariant"];
 
 /// GPUVerify writes loop invariants into the loop's condition: `__invariant(a), __invariant(b), c`.
 /// The invariants, and the condition.

@@ -127,6 +127,9 @@ pub enum ClauseKind {
     /// `context R;`: `requires R; ensures R;`, as VerCors writes it.
     Context,
     Invariant,
+    /// A loop invariant that is only a candidate ([`lockstep_logic::Kernel::candidate_invariants`]),
+    /// as the C frontend reads GPUVerify's `__candidate_invariant(e)`.
+    CandidateInvariant,
 }
 
 impl ClauseKind {
@@ -135,7 +138,7 @@ impl ClauseKind {
             ClauseKind::Requires => "requires",
             ClauseKind::Ensures => "ensures",
             ClauseKind::Context => "context",
-            ClauseKind::Invariant => "invariant",
+            ClauseKind::Invariant | ClauseKind::CandidateInvariant => "invariant",
         }
     }
 }

@@ -383,12 +383,20 @@ impl Resolver {
         }
 
         let mut barriers = Vec::new();
+        let mut candidate_invariants = Vec::new();
         let body = match main {
             Some((body, _)) => {
                 let mut labels = HashMap::new();
-                let mut walker =
-                    BodyResolver { resolver: self, names: &mut names, barriers: &mut barriers, labels: &mut labels };
-                walker.block(body)
+                let mut walker = BodyResolver {
+                    resolver: self,
+                    names: &mut names,
+                    barriers: &mut barriers,
+                    labels: &mut labels,
+                    candidate_invariants: Vec::new(),
+                };
+                let body = walker.block(body);
+                candidate_invariants = walker.candidate_invariants;
+                body
             }
             None => {
                 self.report(
@@ -415,6 +423,7 @@ impl Resolver {
             barriers,
             body,
             dimensions: self.dimensions,
+            candidate_invariants,
         };
         if let Some(int) = self.machine {
             kernel.assume(machine_facts(&kernel, int, declaration.name.span));
@@ -1355,6 +1364,7 @@ struct BodyResolver<'r> {
     names: &'r mut Names,
     barriers: &'r mut Vec<Barrier>,
     labels: &'r mut HashMap<BigInt, Span>,
+    candidate_invariants: Vec<Span>,
 }
 
 impl BodyResolver<'_> {
@@ -1455,6 +1465,8 @@ impl BodyResolver<'_> {
                 StmtKind::If { cond: cond?, then_branch, else_branch }
             }
             ast::StmtKind::While { invariants, cond, body } => {
+                let candidates = invariants.iter().filter(|clause| clause.kind == ast::ClauseKind::CandidateInvariant);
+                self.candidate_invariants.extend(candidates.map(|clause| clause.span));
                 let invariants = self.clauses(invariants);
                 let cond = self.expr(cond, Type::Bool);
                 let body = self.branch(body);
@@ -1609,6 +1621,8 @@ fn add_clause(contract: &mut Contract, kind: ast::ClauseKind, clause: Clause) {
             contract.ensures.push(clause.clone());
             contract.requires.push(clause);
         }
-        ast::ClauseKind::Requires | ast::ClauseKind::Invariant => contract.requires.push(clause),
+        ast::ClauseKind::Requires | ast::ClauseKind::Invariant | ast::ClauseKind::CandidateInvariant => {
+            contract.requires.push(clause)
+        }
     }
 }

@@ -6,8 +6,10 @@
 //!
 //! GPUVerify reads OpenCL's integers as bit-vectors, so every kernel is verified with
 //! `--wrapping-integers`: signed overflow wraps, as it does on every GPU, instead of failing as
-//! C's undefined behaviour. GPUVerify's flags that lockstep has no counterpart for (`--no-inline`,
-//! `--kernel-args`, `--warp-sync`, ...) are dropped and counted.
+//! C's undefined behaviour. GPUVerify's `--invariants-as-candidates` is lockstep's; its
+//! `--no-annotations` and `--only-requires` (the loop invariants ignored) are read as it too, which
+//! keeps a written invariant that holds. GPUVerify's flags that lockstep has no counterpart for
+//! (`--no-inline`, `--kernel-args`, `--warp-sync`, ...) are dropped and counted.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -32,7 +34,8 @@ pub struct Kernel {
     pub name: String,
     pub path: PathBuf,
     pub expected: Expected,
-    /// The launch, as lockstep's options (`--local_size=64`, `--num_groups=2`).
+    /// The launch, as lockstep's options (`--local_size=64`, `--num_groups=2`), and
+    /// `--invariants-as-candidates`.
     pub launch: Vec<String>,
     /// GPUVerify's other flags, which lockstep does not read.
     pub dropped: Vec<String>,
@@ -96,6 +99,11 @@ fn launch(second_line: &str) -> (Vec<String>, Vec<String>) {
             // `*` leaves the extent free, as lockstep does when it is not given.
             "--local_size" | "--num_groups" | "--global_size" if flag.ends_with("=*") => {}
             "--local_size" | "--num_groups" | "--global_size" => launch.push(flag.to_string()),
+            // GPUVerify then reads the written loop invariants as candidates, or not at all; lockstep
+            // keeps each that holds, which for these kernels is the same.
+            "--invariants-as-candidates" | "--no-annotations" | "--only-requires" => {
+                launch.push("--invariants-as-candidates".to_string())
+            }
             _ => dropped.push(name.to_string()),
         }
     }

@@ -247,14 +247,15 @@ impl Inferred {
         let mut checks = Vec::new();
         for (position, command) in loops.iter().enumerate() {
             let Command::Loop { invariants, entry, preserved, .. } = command else { continue };
-            let candidates = self.candidates.get(position).copied().unwrap_or(0);
+            let marks = self.candidates.get(position).map_or(&[][..], |marks| &marks[..]);
+            let is_candidate = |clause: usize| marks.get(clause).copied().unwrap_or(false);
             let mut owners = Vec::new();
             for (clause, invariant) in invariants.iter().enumerate() {
                 owners.extend(std::iter::repeat_n(clause, normal_form(&invariant.assertion).len()));
             }
             for exhale in [entry, preserved] {
                 let Command::Exhale { parts, .. } = &**exhale else { continue };
-                for (part, owner) in parts.iter().zip(&owners).filter(|(_, owner)| **owner < candidates) {
+                for (part, owner) in parts.iter().zip(&owners).filter(|(_, owner)| is_candidate(**owner)) {
                     let obligations = part.holds.into_iter().chain(part.checks.iter().map(|check| check.obligation));
                     checks.extend(obligations.map(|obligation| ((position, *owner), obligation)));
                 }
@@ -298,21 +299,21 @@ fn loop_commands<'c>(commands: &'c [Command], out: &mut Vec<&'c Command>) {
     }
 }
 
-fn drop_in(block: &mut Block, dropped: &[(usize, usize)], position: &mut usize, candidates: &mut [usize]) {
+fn drop_in(block: &mut Block, dropped: &[(usize, usize)], position: &mut usize, candidates: &mut [Vec<bool>]) {
     for stmt in &mut block.stmts {
         match &mut stmt.kind {
             StmtKind::While { invariants, body, .. } => {
                 let here = *position;
                 *position += 1;
+                let kept = |clause: &usize| !dropped.contains(&(here, *clause));
                 let mut clause = 0;
                 invariants.retain(|_| {
-                    let keep = !dropped.contains(&(here, clause));
                     clause += 1;
-                    keep
+                    kept(&(clause - 1))
                 });
-                let removed = dropped.iter().filter(|(at, _)| *at == here).count();
-                if let Some(count) = candidates.get_mut(here) {
-                    *count -= removed.min(*count);
+                if let Some(marks) = candidates.get_mut(here) {
+                    *marks =
+                        marks.iter().enumerate().filter(|(clause, _)| kept(clause)).map(|(_, &mark)| mark).collect();
                 }
                 drop_in(body, dropped, position, candidates);
             }

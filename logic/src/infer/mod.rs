@@ -37,11 +37,12 @@ use std::collections::{BTreeSet, HashMap};
 pub struct Inferred {
     /// The kernel: the thread's precondition (and, for what its postcondition reads, its
     /// postcondition) and each barrier's resources start with the inferred permissions; each
-    /// loop's invariants start with its candidates ([`candidates`]), then the permissions.
+    /// loop's invariants start with its candidates ([`candidates`]), then the permissions, then
+    /// the candidates the kernel was written with that read memory (which the permissions frame).
     pub kernel: Kernel,
     /// For each loop, in the order the loops stand (an enclosing loop before the ones in its
-    /// body): how many of its first invariants are candidates, which may be dropped.
-    pub candidates: Vec<usize>,
+    /// body): which of its invariants are candidates, which may be dropped.
+    pub candidates: Vec<Vec<bool>>,
     /// The spans of the loop invariants the kernel was written with.
     written_invariants: Vec<Span>,
 }
@@ -136,8 +137,8 @@ pub fn permissions(kernel: &Kernel) -> Inferred {
         barrier.contract.requires.splice(0..0, facts);
     }
     inferred.vars = inference.vars;
-    let mut written_invariants = Vec::new();
-    invariant_spans(&kernel.body, &mut written_invariants);
+    let written_invariants =
+        kernel.loop_invariant_spans().into_iter().filter(|span| !kernel.candidate_invariants.contains(span)).collect();
     Inferred { kernel: inferred, candidates, written_invariants }
 }
 
@@ -531,22 +532,40 @@ impl Inference<'_> {
         }
     }
 
-    /// The body again, each loop's invariants starting with its candidates (whose numbers go to
-    /// `candidates`), then the permissions it holds: the candidates bound the variables the
+    /// The body again, each loop's invariants starting with its candidates (which `candidates`
+    /// marks), then the permissions it holds: the candidates bound the variables the
     /// permissions' locations are computed from, which their bounds checks read. `known` is what
     /// the code before says of the variables.
-    fn with_invariants(&mut self, block: &Block, known: &mut candidates::Known, candidates: &mut Vec<usize>) -> Block {
+    fn with_invariants(
+        &mut self,
+        block: &Block,
+        known: &mut candidates::Known,
+        candidates: &mut Vec<Vec<bool>>,
+    ) -> Block {
         let mut stmts = Vec::new();
         for stmt in &block.stmts {
             let kind = match &stmt.kind {
                 StmtKind::While { invariants, cond, body } => {
                     let held = self.loops.remove(&(stmt as *const Stmt)).unwrap_or_default();
-                    let mut invariants = invariants.clone();
+                    // The candidates first (the guesses, and those the kernel was written with
+                    // that read no memory), then the permissions, then the written candidates
+                    // that read memory, which the permissions frame, then the written invariants.
+                    let is_candidate = |clause: &Clause| self.kernel.candidate_invariants.contains(&clause.span);
+                    let (written_candidates, written): (Vec<Clause>, Vec<Clause>) =
+                        invariants.iter().cloned().partition(is_candidate);
+                    let (reading, pure): (Vec<Clause>, Vec<Clause>) =
+                        written_candidates.into_iter().partition(|clause| assertion_reads_memory(&clause.assertion));
                     let span = Span::new(stmt.span.start, stmt.span.start);
-                    invariants.splice(0..0, self.clause(held, span));
-                    let guesses = candidates::of_loop(cond, body, known, &self.pins, span);
-                    candidates.push(guesses.len());
-                    invariants.splice(0..0, guesses);
+                    let mut guesses = candidates::of_loop(cond, body, known, &self.pins, span);
+                    guesses.extend(pure);
+                    let permissions = self.clause(held, span);
+                    let mut marks = vec![true; guesses.len()];
+                    marks.extend(std::iter::repeat_n(false, permissions.len()));
+                    marks.extend(std::iter::repeat_n(true, reading.len()));
+                    marks.extend(std::iter::repeat_n(false, written.len()));
+                    candidates.push(marks);
+                    let invariants: Vec<Clause> =
+                        guesses.into_iter().chain(permissions).chain(reading).chain(written).collect();
                     let mut assigned = BTreeSet::new();
                     assigned_vars(&body.stmts, &mut assigned);
                     for &var in &assigned {
@@ -590,12 +609,16 @@ impl Inference<'_> {
 /// launch's and the C program's, which the permissions' own checks may need) and before the
 /// first clause that reads memory (which needs the permissions).
 fn after_facts(contract: &mut Vec<Clause>, clauses: Vec<Clause>) {
-    let reads = |clause: &Clause| match &clause.assertion.kind {
+    let at = contract.iter().position(|clause| assertion_reads_memory(&clause.assertion)).unwrap_or(contract.len());
+    contract.splice(at..at, clauses);
+}
+
+/// Whether an assertion reads memory or names a permission: what needs permissions before it.
+fn assertion_reads_memory(assertion: &Assertion) -> bool {
+    match &assertion.kind {
         AssertionKind::Pure(expr) => footprint::reads_memory(expr),
         _ => true,
-    };
-    let at = contract.iter().position(reads).unwrap_or(contract.len());
-    contract.splice(at..at, clauses);
+    }
 }
 
 /// The size of `array` when its accesses are checked against it ([`crate::Array::bounded`]).
@@ -644,26 +667,6 @@ fn assigned_vars(stmts: &[Stmt], out: &mut BTreeSet<VarId>) {
                 }
             }
             StmtKind::While { body, .. } | StmtKind::Block(body) => assigned_vars(&body.stmts, out),
-            _ => {}
-        }
-    }
-}
-
-/// The spans of the loop invariants of a block and the blocks in it.
-fn invariant_spans(block: &Block, spans: &mut Vec<Span>) {
-    for stmt in &block.stmts {
-        match &stmt.kind {
-            StmtKind::While { invariants, body, .. } => {
-                spans.extend(invariants.iter().map(|clause| clause.span));
-                invariant_spans(body, spans);
-            }
-            StmtKind::If { then_branch, else_branch, .. } => {
-                invariant_spans(then_branch, spans);
-                if let Some(block) = else_branch {
-                    invariant_spans(block, spans);
-                }
-            }
-            StmtKind::Block(inner) => invariant_spans(inner, spans),
             _ => {}
         }
     }
