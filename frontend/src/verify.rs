@@ -466,5 +466,13 @@ fn counterexample(encoding: &Encoding, model: &[(String, Value)], reads: Option<
             shown.push((name, content));
         }
     }
-    shown
+    // One name with one value is shown once (the variables of a helper inlined twice, a thread's
+    // id that two parts of the check read).
+    let mut unique: Vec<(String, String)> = Vec::new();
+    for pair in shown {
+        if !unique.contains(&pair) {
+            unique.push(pair);
+        }
+    }
+    unique
 }

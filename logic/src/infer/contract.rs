@@ -4,7 +4,10 @@
 
 use super::footprint::{self, Access, Footprint};
 use super::Inference;
-use crate::{Amount, Assertion, AssertionKind, Clause, Expr, ExprKind, PermAtom, Quantifier, Span, Type, VarId};
+use crate::{
+    Amount, Assertion, AssertionKind, BinaryOp, Clause, Expr, ExprKind, PermAtom, Quantifier, Span, Type, VarId,
+};
+use num_bigint::BigInt;
 use num_rational::BigRational;
 use std::collections::HashMap;
 
@@ -82,7 +85,7 @@ impl Inference<'_> {
             let mut disjoint = access.clone();
             for other in earlier {
                 let claimed = self.member(other, &access.index);
-                // Two different numbers never name one cell (`a[0]` and `a[1]`).
+                // Two different numbers never name one cell (`a[0]` and `a[1]`), nor do `e` and `e + 1`.
                 if !matches!(claimed.kind, ExprKind::Bool(false)) {
                     disjoint.guards.push(footprint::not(&claimed));
                 }
@@ -106,8 +109,13 @@ impl Inference<'_> {
         }
         if access.binders.is_empty() {
             let (mine, theirs) = (footprint::simplified(&access.index), footprint::simplified(index));
+            let ((base, offset), (their_base, their_offset)) = (with_offset(&mine), with_offset(&theirs));
             match (&mine.kind, &theirs.kind) {
                 (ExprKind::Int(a), ExprKind::Int(b)) if a != b => {
+                    return Expr { kind: ExprKind::Bool(false), ty: Type::Bool, span };
+                }
+                // `e + 3` and `e + 2` never name one cell.
+                _ if offset != their_offset && footprint::same(base, their_base) => {
                     return Expr { kind: ExprKind::Bool(false), ty: Type::Bool, span };
                 }
                 // The same index: the cell is claimed where the guards hold.
@@ -157,4 +165,19 @@ fn covers(outer: &Access, inner: &Access) -> bool {
         .collect();
     let guards: Vec<Expr> = outer.guards.iter().map(|guard| guard.substitute(&renaming)).collect();
     footprint::same(&outer.index.substitute(&renaming), &inner.index) && guards_within(&guards)
+}
+
+/// An index as `base + offset`, the offset a number (`0` where there is none).
+fn with_offset(index: &Expr) -> (&Expr, BigInt) {
+    match &index.kind {
+        ExprKind::Binary { op: BinaryOp::Add, lhs, rhs } => match &rhs.kind {
+            ExprKind::Int(offset) => (lhs, offset.clone()),
+            _ => (index, BigInt::from(0)),
+        },
+        ExprKind::Binary { op: BinaryOp::Sub, lhs, rhs } => match &rhs.kind {
+            ExprKind::Int(offset) => (lhs, -offset.clone()),
+            _ => (index, BigInt::from(0)),
+        },
+        _ => (index, BigInt::from(0)),
+    }
 }
