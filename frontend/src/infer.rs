@@ -51,9 +51,15 @@ pub fn annotated(text: &str, syntax: Syntax, kernels: &[(&Kernel, Option<&Kernel
                 .filter_map(|(clause, keyword)| printer.clause(keyword, clause))
                 .collect();
             if !clauses.is_empty() {
+                // Before the written postcondition that reads memory, which the inferred
+                // permissions frame (inference put them there), else after the written clauses.
+                let start = Span::new(barrier.span.start, barrier.span.start);
+                let mut after_added = contract.ensures.iter().skip_while(|clause| clause.span != start);
+                let next = after_added.find(|clause| clause.span != start);
                 let written = &written.barriers[id].contract;
                 let last = written.requires.iter().chain(&written.ensures).max_by_key(|clause| clause.span.end);
-                printer.barrier(text, last, barrier.span, &clauses, &mut edits);
+                let place = next.map_or(Place::After(last), Place::Before);
+                printer.barrier(text, place, barrier.span, &clauses, &mut edits);
             }
         }
         printer.loops(text, &inferred.body, &mut edits);
@@ -65,6 +71,13 @@ pub fn annotated(text: &str, syntax: Syntax, kernels: &[(&Kernel, Option<&Kernel
         out.replace_range(edit.at..edit.at + edit.removed, &edit.inserted);
     }
     out
+}
+
+/// Where a barrier's inferred clauses go among its written ones: before one, or after the last.
+#[derive(Clone, Copy)]
+enum Place<'c> {
+    Before(&'c Clause),
+    After(Option<&'c Clause>),
 }
 
 /// Text inserted at an offset, in place of `removed` bytes.
@@ -196,9 +209,9 @@ impl Printer<'_> {
         }
     }
 
-    /// A barrier's inferred clauses: in PVL into its block after its `last` written clause (the
-    /// block made from its `;` when it has none), in C in a comment before it.
-    fn barrier(&self, text: &str, last: Option<&Clause>, span: Span, clauses: &[String], edits: &mut Vec<Edit>) {
+    /// A barrier's inferred clauses: in PVL into its block at `place` (the block made from its `;`
+    /// when it has none), in C in a comment before it.
+    fn barrier(&self, text: &str, place: Place, span: Span, clauses: &[String], edits: &mut Vec<Edit>) {
         let (_, indent) = line_of(text, span.start);
         match self.syntax {
             Syntax::Pvl => {
@@ -208,10 +221,18 @@ impl Printer<'_> {
                 let gap = rest.len() - rest.trim_start().len();
                 let at = close + gap;
                 let lines: String = clauses.iter().map(|clause| format!("\n{indent}  {clause}")).collect();
-                if rest.trim_start().starts_with('{') {
-                    // After the written clauses, which the inferred permissions follow.
-                    let after = last.map_or(at + 1, |clause| {
-                        text[clause.span.end..].find(';').map_or(at + 1, |semicolon| clause.span.end + semicolon + 1)
+                let block = rest.trim_start().starts_with('{');
+                if let (true, Place::Before(next)) = (block, place) {
+                    let Some(keyword) = keyword_before(text, next.span.start) else { return };
+                    let inserted: String = clauses.iter().map(|clause| format!("{clause}\n{indent}  ")).collect();
+                    edits.push(Edit { at: keyword, removed: 0, inserted });
+                } else if let (true, Place::After(last)) = (block, place) {
+                    // A clause's span may end with its `;` or before it.
+                    let after = last.map_or(at + 1, |clause| match text[..clause.span.end].ends_with(';') {
+                        true => clause.span.end,
+                        false => text[clause.span.end..]
+                            .find(';')
+                            .map_or(at + 1, |semicolon| clause.span.end + semicolon + 1),
                     });
                     edits.push(Edit { at: after, removed: 0, inserted: lines });
                 } else if rest.trim_start().starts_with(';') {

@@ -862,6 +862,7 @@ fn gpuverify_barrier_invariants_are_barrier_contracts() {
             ("beyond_the_group", "failed", &["barrier.functional:37"]),
             ("conditional", "verified", &[]),
             ("left_out", "verified", &[]),
+            ("index_from_invariant", "verified", &[]),
         ])
     );
     let warnings = warnings(&json(&output));
@@ -1315,6 +1316,7 @@ fn unannotated_kernels_hold_their_verdicts() {
                 ("rows_each_round_overlapping", "failed", &["group.resources:202", "kernel.resources:202"]),
                 ("alternating_rounds", "verified", &[]),
                 ("tree_sum_any_size", "verified", &[]),
+                ("index_from_barrier_fact", "verified", &[]),
             ],
         ),
     ];

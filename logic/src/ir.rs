@@ -625,13 +625,23 @@ impl Expr {
 
     /// Replaces the given variables by their values (which bind no variable of the expression).
     pub fn substitute(&self, values: &HashMap<VarId, Expr>) -> Expr {
-        let recurse = |expr: &Expr| Box::new(expr.substitute(values));
+        self.rewrite(&|expr| match &expr.kind {
+            ExprKind::Var(var) => values.get(var).map(|value| Expr { span: expr.span, ..value.clone() }),
+            _ => None,
+        })
+    }
+
+    /// The expression with each subexpression that `replace` gives a replacement for (the
+    /// outermost first) replaced.
+    pub fn rewrite(&self, replace: &dyn Fn(&Expr) -> Option<Expr>) -> Expr {
+        if let Some(replaced) = replace(self) {
+            return replaced;
+        }
+        let recurse = |expr: &Expr| Box::new(expr.rewrite(replace));
         let kind = match &self.kind {
-            ExprKind::Var(var) => match values.get(var) {
-                Some(value) => return Expr { span: self.span, ..value.clone() },
-                None => ExprKind::Var(*var),
-            },
-            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Builtin(_) | ExprKind::Result => self.kind.clone(),
+            ExprKind::Var(_) | ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Builtin(_) | ExprKind::Result => {
+                self.kind.clone()
+            }
             ExprKind::Read { array, index } => ExprKind::Read { array: *array, index: recurse(index) },
             ExprKind::Unary { op, operand } => ExprKind::Unary { op: *op, operand: recurse(operand) },
             ExprKind::Binary { op, lhs, rhs } => ExprKind::Binary { op: *op, lhs: recurse(lhs), rhs: recurse(rhs) },
@@ -639,7 +649,7 @@ impl Expr {
                 ExprKind::Cond { cond: recurse(cond), then_value: recurse(then_value), else_value: recurse(else_value) }
             }
             ExprKind::Call { function, args } => {
-                ExprKind::Call { function: *function, args: args.iter().map(|arg| arg.substitute(values)).collect() }
+                ExprKind::Call { function: *function, args: args.iter().map(|arg| arg.rewrite(replace)).collect() }
             }
             ExprKind::Quantifier { quantifier, var, range, body } => {
                 ExprKind::Quantifier { quantifier: *quantifier, var: *var, range: recurse(range), body: recurse(body) }

@@ -64,3 +64,15 @@ __kernel void left_out(__global int* out) {
   barrier(CLK_LOCAL_MEM_FENCE);
   out[get_global_id(0)] = 1;
 }
+
+// The invariant tells each thread its neighbour's cell of `A`, which names the cell of `B` it
+// writes: inference reads the index's value from the barrier's postcondition.
+__kernel void index_from_invariant(__global int* out) {
+  __local int A[8];
+  __local int B[8];
+  A[get_local_id(0)] = get_local_id(0);
+  __barrier_invariant_2(A[get_local_id(0)] == get_local_id(0), get_local_id(0), (get_local_id(0) + 1) % 8);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  B[A[(get_local_id(0) + 1) % 8]] = get_local_id(0);
+  out[get_global_id(0)] = get_local_id(0);
+}

@@ -17,7 +17,8 @@
 //! loop without a barrier is summarised by its induction variables ([`summary`]): an access of
 //! one iteration over `i` becomes an access over `i + k * step` for every iteration `k >= 0`.
 //! A loop with a barrier holds, at its head, the footprint from its head. What cannot be told
-//! (an index read from memory, a variable with no known value) becomes every cell of the array,
+//! (a variable with no known value, an index read from memory that no fact of the barrier or
+//! launch where it is claimed tells, [`Inference::settled`]) becomes every cell of the array,
 //! which claims more, never less.
 
 mod candidates;
@@ -90,7 +91,8 @@ pub fn permissions(kernel: &Kernel) -> Inferred {
     }
     let ensures = end.clone();
     // What the precondition reads, the thread brings: its facts are framed by its own permissions.
-    let mut start = inference.block(&kernel.body.stmts, end.clone());
+    let start = inference.block(&kernel.body.stmts, end.clone());
+    let mut start = inference.settled(start, None, &kernel.thread_contract.requires);
     for clause in &kernel.thread_contract.requires {
         inference.assertion_reads(&clause.assertion, &mut start);
     }
@@ -99,6 +101,7 @@ pub fn permissions(kernel: &Kernel) -> Inferred {
     // interval, so that a barrier can hand it back to it.
     inference.cut = false;
     let everything = inference.block(&kernel.body.stmts, end);
+    let everything = inference.settled(everything, None, &kernel.thread_contract.requires);
     inference.cut = true;
     // A cell that a thread of the group claims at the launch is in what the group owns already,
     // and a barrier hands it on: another thread that accesses it only later does not bring it too
@@ -226,16 +229,41 @@ impl Inference<'_> {
         footprint.assign(var, value, &mut || binder(vars, value.span), &|array| checked_size(kernel, array))
     }
 
-    /// An access with its guards and binders; one whose index reads memory may be any cell.
+    /// An access with its guards and binders. One whose index reads memory keeps it until
+    /// [`Inference::settled`]: up to a write of that memory, a loop, or the barrier or launch where
+    /// the footprint is claimed, whose facts may tell the value read.
     fn access(&mut self, array: ArrayId, index: &Expr, write: bool, scope: &Scope, span: Span) -> Access {
         let guards = scope.guards.iter().filter(|guard| !footprint::reads_memory(guard)).cloned().collect();
-        let access = Access { array, write, binders: scope.binders.clone(), guards, index: index.clone(), span };
-        if footprint::reads_memory(index) {
-            let cell = self.fresh(span);
-            footprint::whole(&access, cell, self.size(array))
-        } else {
-            access
+        Access { array, write, binders: scope.binders.clone(), guards, index: index.clone(), span }
+    }
+
+    /// The footprint with each index that reads memory (of `array` only, when given) made every
+    /// cell of its array: the value it reads is not known where the footprint stands. `facts`
+    /// first tell what they can: a conjunct `m == e` of one, with `m` a read of memory and `e`
+    /// free of it, puts `e` in place of `m`.
+    fn settled(&mut self, mut footprint: Footprint, array: Option<ArrayId>, facts: &[Clause]) -> Footprint {
+        let known: Vec<(Expr, Expr)> = facts
+            .iter()
+            .flat_map(|clause| memory_values(&clause.assertion))
+            .map(|(read, value)| (remainders_as_modulo(&read), value))
+            .collect();
+        let reads = |expr: &Expr| match array {
+            Some(array) => expr.any(|part| matches!(part.kind, ExprKind::Read { array: read, .. } if read == array)),
+            None => footprint::reads_memory(expr),
+        };
+        for access in &mut footprint.accesses {
+            if !known.is_empty() && reads(&access.index) {
+                access.index = access.index.rewrite(&|expr| {
+                    let expr = remainders_as_modulo(expr);
+                    known.iter().find(|(read, _)| footprint::same(read, &expr)).map(|(_, value)| value.clone())
+                });
+            }
+            if reads(&access.index) {
+                let cell = self.fresh(access.span);
+                *access = footprint::whole(access, cell, self.size(access.array));
+            }
         }
+        footprint
     }
 
     /// Whether some thread of the group claims `cell` by `claim`, an access of the launch's
@@ -311,7 +339,7 @@ impl Inference<'_> {
                 before
             }
             StmtKind::Write { array, index, value } => {
-                let mut before = after;
+                let mut before = self.settled(after, Some(*array), &[]);
                 let written = self.access(*array, index, true, &Scope::default(), stmt.span);
                 before.accesses.push(written);
                 self.reads(index, &mut before);
@@ -341,6 +369,7 @@ impl Inference<'_> {
                 self.bounded(before)
             }
             StmtKind::While { invariants, cond, body } => {
+                let after = self.settled(after, None, &[]);
                 let (before, held) = if self.cut && has_barrier(&body.stmts) {
                     self.barrier_loop(invariants, cond, body, after)
                 } else {
@@ -355,7 +384,9 @@ impl Inference<'_> {
             // postcondition after it (a GPUVerify barrier invariant names a neighbour's cell).
             StmtKind::Barrier(id) => {
                 let contract = &self.kernel.barriers[id.0 as usize].contract;
-                let mut after = after;
+                // The value an index reads after the barrier is told by its postcondition, if at all.
+                let facts = if self.cut { &contract.ensures[..] } else { &[] };
+                let mut after = self.settled(after, None, facts);
                 for clause in &contract.ensures {
                     self.assertion_reads(&clause.assertion, &mut after);
                 }
@@ -408,6 +439,7 @@ impl Inference<'_> {
         } else {
             probe
         };
+        let start = self.settled(start, None, &[]);
         let mut head = after.guarded(&footprint::not(cond)).union(start.guarded(cond));
         head.open = false;
         self.reads(cond, &mut head);
@@ -611,6 +643,55 @@ impl Inference<'_> {
 fn after_facts(contract: &mut Vec<Clause>, clauses: Vec<Clause>) {
     let at = contract.iter().position(|clause| assertion_reads_memory(&clause.assertion)).unwrap_or(contract.len());
     contract.splice(at..at, clauses);
+}
+
+/// The conjuncts `m == e` (or `e == m`) of an assertion's facts with `m` a read of memory and `e`
+/// free of it, as `(m, e)`.
+fn memory_values(assertion: &Assertion) -> Vec<(Expr, Expr)> {
+    fn conjuncts<'e>(expr: &'e Expr, out: &mut Vec<&'e Expr>) {
+        match &expr.kind {
+            ExprKind::Binary { op: BinaryOp::And, lhs, rhs } => {
+                conjuncts(lhs, out);
+                conjuncts(rhs, out);
+            }
+            _ => out.push(expr),
+        }
+    }
+    let mut parts = Vec::new();
+    match &assertion.kind {
+        AssertionKind::Pure(expr) => conjuncts(expr, &mut parts),
+        AssertionKind::Star(lhs, rhs) => return [memory_values(lhs), memory_values(rhs)].concat(),
+        _ => {}
+    }
+    let is_read = |expr: &Expr| matches!(expr.kind, ExprKind::Read { .. });
+    parts
+        .into_iter()
+        .filter_map(|part| match &part.kind {
+            ExprKind::Binary { op: BinaryOp::Eq, lhs, rhs } if is_read(lhs) && !footprint::reads_memory(rhs) => {
+                Some(((**lhs).clone(), (**rhs).clone()))
+            }
+            ExprKind::Binary { op: BinaryOp::Eq, lhs, rhs } if is_read(rhs) && !footprint::reads_memory(lhs) => {
+                Some(((**rhs).clone(), (**lhs).clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// `a % b` as `a mod b` where they are the same (`a` non-negative by its form, `b` a positive
+/// number): C's `%` is one or the other by what the frontend knows of the operands' signs, which
+/// a fact and the code may know differently.
+fn remainders_as_modulo(expr: &Expr) -> Expr {
+    expr.rewrite(&|part| match &part.kind {
+        ExprKind::Binary { op: BinaryOp::Rem, lhs, rhs }
+            if lhs.is_non_negative() && matches!(&rhs.kind, ExprKind::Int(value) if *value > BigInt::from(0)) =>
+        {
+            let kind =
+                ExprKind::Binary { op: BinaryOp::Mod, lhs: Box::new(remainders_as_modulo(lhs)), rhs: rhs.clone() };
+            Some(Expr { kind, ..part.clone() })
+        }
+        _ => None,
+    })
 }
 
 /// Whether an assertion reads memory or names a permission: what needs permissions before it.

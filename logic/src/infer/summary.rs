@@ -29,7 +29,10 @@ impl Inference<'_> {
         let mut assigned = BTreeSet::new();
         assigned_vars(&body.stmts, &mut assigned);
         let steps = self.pins.steps(&body.stmts, &assigned);
-        let mut once = self.block(&body.stmts, Footprint::default()).guarded(cond);
+        // An index read from memory does not survive the iterations before it (which may write
+        // that memory).
+        let once = self.block(&body.stmts, Footprint::default());
+        let mut once = self.settled(once, None, &[]).guarded(cond);
         self.reads(cond, &mut once);
         for invariant in invariants {
             self.assertion_reads(&invariant.assertion, &mut once);
