@@ -104,6 +104,15 @@ fn keyword_before(text: &str, offset: usize) -> Option<usize> {
     keywords.iter().filter_map(|keyword| text[..offset].rfind(keyword)).max()
 }
 
+/// The offset just after the `;` of the clause whose span ends at `end` (a clause's span may end
+/// with its `;` or before it), if `text` has one there.
+fn after_semicolon(text: &str, end: usize) -> Option<usize> {
+    match text[..end].ends_with(';') {
+        true => Some(end),
+        false => text[end..].find(';').map(|semicolon| end + semicolon + 1),
+    }
+}
+
 /// The start of the line that holds `offset`, and the whitespace before `offset` on it when only
 /// whitespace stands there.
 fn line_of(text: &str, offset: usize) -> (usize, Option<&str>) {
@@ -191,10 +200,7 @@ impl Printer<'_> {
                     .filter(|clause| clause.span.start != written.span.start && clause.span.end <= kernel_line)
                     .map(|clause| clause.span.end)
                     .max()
-                    .and_then(|end| match text[..end].ends_with(';') {
-                        true => Some(end),
-                        false => text[end..kernel_line].find(';').map(|semicolon| end + semicolon + 1),
-                    });
+                    .and_then(|end| after_semicolon(&text[..kernel_line], end));
                 match last_written {
                     Some(at) => {
                         let inserted: String = lines.iter().map(|line| format!("\n  {line}")).collect();
@@ -227,13 +233,7 @@ impl Printer<'_> {
                     let inserted: String = clauses.iter().map(|clause| format!("{clause}\n{indent}  ")).collect();
                     edits.push(Edit { at: keyword, removed: 0, inserted });
                 } else if let (true, Place::After(last)) = (block, place) {
-                    // A clause's span may end with its `;` or before it.
-                    let after = last.map_or(at + 1, |clause| match text[..clause.span.end].ends_with(';') {
-                        true => clause.span.end,
-                        false => text[clause.span.end..]
-                            .find(';')
-                            .map_or(at + 1, |semicolon| clause.span.end + semicolon + 1),
-                    });
+                    let after = last.and_then(|clause| after_semicolon(text, clause.span.end)).unwrap_or(at + 1);
                     edits.push(Edit { at: after, removed: 0, inserted: lines });
                 } else if rest.trim_start().starts_with(';') {
                     edits.push(Edit { at, removed: 1, inserted: format!(" {{{lines}\n{indent}}}") });

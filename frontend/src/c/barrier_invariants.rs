@@ -18,7 +18,17 @@ use lockstep_logic::Span;
 
 /// Whether `name` is GPUVerify's unary barrier invariant, `__barrier_invariant_N`.
 pub(super) fn is_barrier_invariant(name: &str) -> bool {
-    name.strip_prefix("__barrier_invariant_")
+    numbered(name, "__barrier_invariant_")
+}
+
+/// Whether `name` is GPUVerify's binary barrier invariant, `__barrier_invariant_binary_N`.
+pub(super) fn is_binary_barrier_invariant(name: &str) -> bool {
+    numbered(name, "__barrier_invariant_binary_")
+}
+
+/// Whether `name` is `prefix` followed by a number.
+fn numbered(name: &str, prefix: &str) -> bool {
+    name.strip_prefix(prefix)
         .is_some_and(|number| !number.is_empty() && number.bytes().all(|byte| byte.is_ascii_digit()))
 }
 

@@ -3608,8 +3608,7 @@ fn two_thread_predicate(expr: &ast::Expr, logs_kept: bool) -> Option<&str> {
 /// hint to GPUVerify's encoding that lockstep leaves out. Its unary barrier invariants are read
 /// ([`crate::c::barrier_invariants`]).
 fn is_proof_hint(name: &str) -> bool {
-    name.strip_prefix("__barrier_invariant_binary_")
-        .is_some_and(|number| !number.is_empty() && number.bytes().all(|byte| byte.is_ascii_digit()))
+    barrier_invariants::is_binary_barrier_invariant(name)
 }
 
 /// GPUVerify's function-wide invariants: `__function_wide_invariant(e)` is an invariant of every
