@@ -665,16 +665,18 @@ impl<'f> Lowerer<'f> {
             body
         });
         self.logs = None;
-        // An array whose length no annotation states or speaks of has no bounds to check.
+        // An array whose length no annotation states or speaks of has no bounds to check: its
+        // size is that unknown length, times the stride of an array of vectors.
         for member in &mut parts.members {
-            if let surface::Member::Arrays {
-                size: surface::Expr { kind: surface::ExprKind::Name(size), .. },
-                bounded,
-                ..
-            } = member
-            {
-                let unstated = parts.length_params.iter().any(|param| param.name.name == *size);
-                *bounded = !unstated || self.lengths_spoken.contains(size);
+            if let surface::Member::Arrays { size, bounded, .. } = member {
+                let length = match &size.kind {
+                    surface::ExprKind::Binary { op: surface::BinaryOp::Mul, lhs, .. } => &lhs.kind,
+                    kind => kind,
+                };
+                if let surface::ExprKind::Name(length) = length {
+                    let unstated = parts.length_params.iter().any(|param| param.name.name == *length);
+                    *bounded = !unstated || self.lengths_spoken.contains(length);
+                }
             }
         }
         params.append(&mut parts.length_params);

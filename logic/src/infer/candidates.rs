@@ -179,18 +179,18 @@ pub(super) fn of_loop(cond: &Expr, body: &Block, known: &Known, pins: &Pins, spa
             facts.push(footprint::binary(BinaryOp::Eq, footprint::var(y, span), value));
         }
     }
+    // Each fact as a contract states it more simply, and, where C's arithmetic wraps in it, as
+    // the code computes it too: `i >= -32 * x` fails where `-32 * x` wraps and the loop starts
+    // `i` at the wrapped value, which `i >= (-32 * x) wrapped` keeps.
     let mut kept: Vec<Expr> = Vec::new();
-    for fact in facts {
+    for fact in facts.iter().flat_map(|fact| [footprint::simplified(fact), footprint::folded(fact)]) {
         if !kept.iter().any(|other| same(other, &fact)) {
             kept.push(fact);
         }
     }
     kept.into_iter()
         .map(|fact| Clause {
-            assertion: crate::Assertion {
-                kind: crate::AssertionKind::Pure(Expr { span, ..footprint::simplified(&fact) }),
-                span,
-            },
+            assertion: crate::Assertion { kind: crate::AssertionKind::Pure(Expr { span, ..fact }), span },
             span,
         })
         .collect()

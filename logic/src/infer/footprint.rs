@@ -257,7 +257,22 @@ pub(super) fn same(lhs: &Expr, rhs: &Expr) -> bool {
 /// (`0 + x` is `x`): what a contract states more simply. It may differ from `expr` where C's
 /// arithmetic wraps; the checker then finds that the contract does not cover the access.
 pub(super) fn simplified(expr: &Expr) -> Expr {
-    let wrap = |modulus: &Expr| matches!(&modulus.kind, ExprKind::Int(m) if *m == BigInt::from(1u64 << 32) || *m == BigInt::from(1u128 << 64));
+    simplify(expr, true)
+}
+
+/// The expression with its constant operands folded and its `InRange` nodes (which only mark an
+/// overflow check) taken off, but C's wrapping kept: what holds where the code's arithmetic
+/// wraps, as GPUVerify's bit-vectors do.
+pub(super) fn folded(expr: &Expr) -> Expr {
+    simplify(expr, false)
+}
+
+fn simplify(expr: &Expr, unwrap: bool) -> Expr {
+    let simplified = |expr: &Expr| simplify(expr, unwrap);
+    let wrap = |modulus: &Expr| {
+        unwrap
+            && matches!(&modulus.kind, ExprKind::Int(m) if *m == BigInt::from(1u64 << 32) || *m == BigInt::from(1u128 << 64))
+    };
     let zero = |expr: &Expr| matches!(&expr.kind, ExprKind::Int(value) if *value == BigInt::from(0));
     let one = |expr: &Expr| matches!(&expr.kind, ExprKind::Int(value) if *value == BigInt::from(1));
     match &expr.kind {
