@@ -228,6 +228,12 @@ fn visible_variables(program: &Program, procedure: &ivl::Procedure) -> Vec<Expr>
 /// per kernel (median 123 ms against 102 ms, with verdicts the same).
 const WORKERS: usize = 2;
 
+/// The stack of each worker: the verification condition is generated and translated by
+/// recursion over expressions, whose depth grows with a kernel's contract (a permission on each of
+/// a vector's cells nests its mask updates), and a thread's default 2 MiB overflowed in a debug
+/// build. Memory is only taken as the stack grows.
+const WORKER_STACK: usize = 256 << 20;
+
 /// Verifies the procedures in parallel: worker `k` takes the procedures `k`, `k + WORKERS`, ... in
 /// order, with one solver, in a thread of its own (so with a fresh z3 context). Creating a z3
 /// context or solver costs milliseconds, as much as a small procedure's checks, so each worker
@@ -253,13 +259,16 @@ fn with_solvers(
         let handles: Vec<_> = (0..workers)
             .map(|worker| {
                 let (procedures, verify_one) = (&procedures, &verify_one);
-                scope.spawn(move || {
-                    let mut solver = new_solver();
-                    (worker..procedures.len())
-                        .step_by(workers)
-                        .map(|index| (index, verify_one(procedures[index], solver.as_mut())))
-                        .collect::<Vec<_>>()
-                })
+                std::thread::Builder::new()
+                    .stack_size(WORKER_STACK)
+                    .spawn_scoped(scope, move || {
+                        let mut solver = new_solver();
+                        (worker..procedures.len())
+                            .step_by(workers)
+                            .map(|index| (index, verify_one(procedures[index], solver.as_mut())))
+                            .collect::<Vec<_>>()
+                    })
+                    .expect("a worker thread starts")
             })
             .collect();
         for handle in handles {

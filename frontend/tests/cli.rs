@@ -1256,7 +1256,7 @@ fn inferred_permissions_prove_race_freedom() {
 /// one's run finds its bug (race, stale read or divergence) on the line verification names.
 #[test]
 fn unannotated_kernels_hold_their_verdicts() {
-    let expectations: [(&str, &[Expectation]); 3] = [
+    let expectations: [(&str, &[Expectation]); 4] = [
         (
             "frontend/tests/verify/unannotated.cl",
             &[
@@ -1275,9 +1275,11 @@ fn unannotated_kernels_hold_their_verdicts() {
                 ("overlapping_chunk", "failed", &["group.resources:87", "kernel.resources:87"]),
                 ("copy_nonnegative", "verified", &[]),
                 ("uniform_return", "verified", &[]),
-                ("vector_round", "verified", &[]),
-                ("vector_same_cell_each_group", "failed", &["kernel.resources:120"]),
             ],
+        ),
+        (
+            "frontend/tests/verify/unannotated_vectors.cl",
+            &[("vector_round", "verified", &[]), ("vector_same_cell_each_group", "failed", &["kernel.resources:13"])],
         ),
         (
             "frontend/tests/verify/unannotated.cu",
