@@ -88,6 +88,11 @@ enum Command {
         /// where it does not, as the inferred ones are.
         #[arg(long)]
         invariants_as_candidates: bool,
+        /// Accept benign races in a kernel that names no permission, as GPUVerify does unless
+        /// given `--no-benign-tolerance`: threads that write one value to one cell, reaching the
+        /// write alike, do not race. By default they do, as every write needs all of a cell.
+        #[arg(long)]
+        benign_races: bool,
     },
     /// Print what lockstep proves of each kernel of a file, as the seed writes it.
     ///
@@ -323,6 +328,7 @@ fn main() -> ExitCode {
             memory_model,
             no_infer,
             invariants_as_candidates,
+            benign_races,
         } => {
             let groups = match global_size.zip(gsize).map(|(global, gsize)| global.per_group(gsize)) {
                 Some(Ok(groups)) => Some(groups),
@@ -341,6 +347,7 @@ fn main() -> ExitCode {
                 integers: integers.integers(),
                 infer: !no_infer,
                 invariants_as_candidates,
+                benign_races,
             };
             cli::verify::run(&files, &settings, reporting)
         }

@@ -100,6 +100,9 @@ pub struct Settings {
     /// Whether the loop invariants written in a kernel that names no permission are only
     /// candidates, kept where they hold, as GPUVerify's `--invariants-as-candidates` reads them.
     pub invariants_as_candidates: bool,
+    /// Whether writes of one value to one cell by several threads of a kernel that names no
+    /// permission are accepted ([`lockstep_logic::benign`]), as GPUVerify accepts them.
+    pub benign_races: bool,
 }
 
 impl Default for Settings {
@@ -114,6 +117,7 @@ impl Default for Settings {
             integers: None,
             infer: true,
             invariants_as_candidates: false,
+            benign_races: false,
         }
     }
 }
@@ -160,6 +164,9 @@ pub fn check(path: &str, bytes: Vec<u8>, settings: &Settings) -> Checked {
             kernel.candidate_invariants = kernel.loop_invariant_spans();
         } else if !inferred {
             kernel.drop_candidate_invariants();
+        }
+        if inferred && settings.benign_races {
+            lockstep_logic::benign::first_thread_writes(kernel);
         }
     }
     checked

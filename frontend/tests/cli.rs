@@ -247,6 +247,12 @@ fn failures_by_kernel(output: &Output) -> Vec<(String, String, Vec<String>)> {
 
 /// What [`failures_by_kernel`] gives, written as the tests expect it.
 /// A kernel's expected verdict: its name, verdict and failing obligations (`id:line`).
+/// The verdicts and failed obligations of `verify --format json` with `options`, kernel by kernel.
+fn verdicts_of(file: &str, options: &[&str]) -> Vec<(String, String, Vec<String>)> {
+    let arguments = [&["verify", "--format", "json"], options, &[file]].concat();
+    failures_by_kernel(&lockstep(&arguments))
+}
+
 type Expectation<'a> = (&'a str, &'a str, &'a [&'a str]);
 
 fn expected(kernels: &[Expectation]) -> Vec<(String, String, Vec<String>)> {
@@ -1411,6 +1417,53 @@ fn opencl_files_follow_opencl_memory_model() {
     assert_eq!(lockstep(&["run", "--gsize", "4", "--memory-model", "seed", file]).status.code(), Some(0));
 }
 
+/// Benign races race by default, as in the seed's semantics (and `run` shows them); with
+/// `--benign-races`, GPUVerify's default, a write of one value that every thread of a group or
+/// every group makes alike is the first thread's only, and only such writes are accepted: a write
+/// of the thread's id, a read back of the shared cell, a copy from uninitialised local memory, two
+/// values in one interval, a value that changes in a loop, a read by the first thread in the
+/// interval and a read in the interval before, behind a barrier that does not fence the cell,
+/// still fail.
+#[test]
+fn benign_races_are_accepted_on_request() {
+    let file = "frontend/tests/verify/benign.cl";
+    assert_eq!(
+        verdicts_of(file, &["--gsize", "64"]),
+        expected(&[
+            ("clear_flag", "failed", &["kernel.resources:7"]),
+            ("same_row_each_group", "failed", &["kernel.resources:12"]),
+            ("copy_first", "failed", &["group.resources:18"]),
+            ("own_id", "failed", &["kernel.resources:25"]),
+            ("read_back", "failed", &["kernel.resources:30"]),
+            ("copy_uninitialised", "failed", &["group.resources:37"]),
+            ("two_values", "failed", &["kernel.resources:43"]),
+            ("loop_values", "failed", &["kernel.resources:49"]),
+            ("first_reads", "failed", &["kernel.resources:59"]),
+            ("clear_after_reading", "failed", &["barrier.resources:68"]),
+            ("clear_after_reading_unfenced", "failed", &["barrier.resources:75", "barrier.resources:75"]),
+        ])
+    );
+    assert_eq!(
+        verdicts_of(file, &["--gsize", "64", "--benign-races"]),
+        expected(&[
+            ("clear_flag", "verified", &[]),
+            ("same_row_each_group", "verified", &[]),
+            ("copy_first", "verified", &[]),
+            ("own_id", "failed", &["group.resources:25"]),
+            ("read_back", "failed", &["kernel.resources:30"]),
+            ("copy_uninitialised", "failed", &["group.resources:37"]),
+            ("two_values", "failed", &["kernel.resources:43"]),
+            ("loop_values", "failed", &["kernel.resources:49"]),
+            ("first_reads", "failed", &["kernel.resources:59"]),
+            ("clear_after_reading", "verified", &[]),
+            ("clear_after_reading_unfenced", "failed", &["barrier.resources:75", "barrier.resources:75"]),
+        ])
+    );
+    let run = lockstep(&["run", "--gsize", "4", "--groups", "2", "--kernel", "clear_flag", file]);
+    let shown = String::from_utf8_lossy(&run.stderr);
+    assert!(shown.contains("data race on `flag[0]`"), "{shown}");
+}
+
 /// `--wrapping-integers` reads signed overflow as two's complement (GPUVerify's bit-vectors):
 /// no `arith.overflow` check, and `x + 1 > x` fails for the largest `x`, where mathematical
 /// integers would let it hold. A loop that starts where `-32 * x` wraps to keeps the inferred
@@ -1418,14 +1471,8 @@ fn opencl_files_follow_opencl_memory_model() {
 #[test]
 fn wrapping_integers_wrap_signed_overflow() {
     let file = "frontend/tests/verify/wrapping.cl";
-    let verdicts = |flag: Option<&str>| {
-        let mut arguments = vec!["verify", "--format", "json"];
-        arguments.extend(flag);
-        arguments.push(file);
-        failures_by_kernel(&lockstep(&arguments))
-    };
     assert_eq!(
-        verdicts(None),
+        verdicts_of(file, &[]),
         expected(&[
             ("increment", "failed", &["arith.overflow:5"]),
             ("wraps", "failed", &["arith.overflow:9"]),
@@ -1433,7 +1480,7 @@ fn wrapping_integers_wrap_signed_overflow() {
         ])
     );
     assert_eq!(
-        verdicts(Some("--wrapping-integers")),
+        verdicts_of(file, &["--wrapping-integers"]),
         expected(&[
             ("increment", "verified", &[]),
             ("wraps", "failed", &["assert:10"]),
@@ -1441,7 +1488,7 @@ fn wrapping_integers_wrap_signed_overflow() {
         ])
     );
     assert_eq!(
-        verdicts(Some("--mathematical-integers")),
+        verdicts_of(file, &["--mathematical-integers"]),
         expected(&[("increment", "verified", &[]), ("wraps", "verified", &[]), ("wrapped_start", "verified", &[])])
     );
 }

@@ -14,6 +14,7 @@
 //! Architecture invariant: this crate does no I/O, knows no surface syntax (no tokens, no
 //! precedence, no spelling of keywords) and knows no solver. It is pure data and pure functions.
 
+pub mod benign;
 pub mod eval;
 pub mod execute;
 pub mod fences;

@@ -15,21 +15,32 @@
 //! of the thread's ids, in every thread, so another thread's copy is known too (DESIGN.md, the
 //! decisions on barrier contracts).
 
-use crate::{Block, Expr, ExprKind, Kernel, Span, StmtKind, VarId, VarKind};
+use crate::{ArrayId, Block, Builtin, Expr, ExprKind, Kernel, Span, StmtKind, VarId, VarKind};
 use std::collections::{HashMap, HashSet};
 
 /// The result of the analysis: the private variables that are not lock-step safe, and the
 /// determined ones with their values in terms of the thread's ids.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct LockStep {
     unsafe_variables: HashSet<VarId>,
     determined: HashMap<VarId, Expr>,
+    /// The builtins whose values differ between the threads compared: `tid` and `lid` for
+    /// the threads of a group.
+    varying: fn(Builtin) -> bool,
+    /// The arrays whose cells read alike in the threads compared (none for barriers).
+    stable: HashSet<ArrayId>,
 }
 
 impl LockStep {
     /// Analyses a kernel.
     pub fn of(kernel: &Kernel) -> LockStep {
-        let mut analysis = LockStep::default();
+        LockStep::over(kernel, Builtin::is_thread_specific, HashSet::new())
+    }
+
+    /// Analyses a kernel for threads between which the builtins `varying` says differ, and which
+    /// read the cells of the `stable` arrays alike ([`crate::benign`]).
+    pub fn over(kernel: &Kernel, varying: fn(Builtin) -> bool, stable: HashSet<ArrayId>) -> LockStep {
+        let mut analysis = LockStep { unsafe_variables: HashSet::new(), determined: HashMap::new(), varying, stable };
         loop {
             let mut unsafe_now = Vec::new();
             visit_assignments(&kernel.body, &mut Vec::new(), &mut |var, value, conditions| {
@@ -68,10 +79,10 @@ impl LockStep {
     pub fn is_safe(&self, expr: &Expr) -> bool {
         match &expr.kind {
             ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Result => true,
-            ExprKind::Builtin(builtin) => !builtin.is_thread_specific(),
+            ExprKind::Builtin(builtin) => !(self.varying)(*builtin),
             // Kernel parameters are uniform; a bound variable is as safe as its range.
             ExprKind::Var(var) => !self.unsafe_variables.contains(var),
-            ExprKind::Read { .. } => false,
+            ExprKind::Read { array, index } => self.stable.contains(array) && self.is_safe(index),
             ExprKind::Unary { operand, .. }
             | ExprKind::Old(operand)
             | ExprKind::InRange { value: operand, .. }

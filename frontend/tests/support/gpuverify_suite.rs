@@ -8,8 +8,9 @@
 //! `--wrapping-integers`: signed overflow wraps, as it does on every GPU, instead of failing as
 //! C's undefined behaviour. GPUVerify's `--invariants-as-candidates` is lockstep's; its
 //! `--no-annotations` and `--only-requires` (the loop invariants ignored) are read as it too, which
-//! keeps a written invariant that holds. GPUVerify's flags that lockstep has no counterpart for
-//! (`--no-inline`, `--kernel-args`, `--warp-sync`, ...) are dropped and counted.
+//! keeps a written invariant that holds. Benign races are accepted (`--benign-races`) unless a
+//! kernel asks `--no-benign-tolerance`, as GPUVerify does. GPUVerify's flags that lockstep has no
+//! counterpart for (`--no-inline`, `--kernel-args`, `--warp-sync`, ...) are dropped and counted.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -86,9 +87,14 @@ fn expected(first_line: &str) -> Expected {
 }
 
 /// GPUVerify's flags on a kernel's second line, split into the launch lockstep reads and the rest.
+/// GPUVerify accepts benign races unless told `--no-benign-tolerance`; lockstep when told
+/// `--benign-races`.
 fn launch(second_line: &str) -> (Vec<String>, Vec<String>) {
     let mut launch = Vec::new();
     let mut dropped = Vec::new();
+    if !second_line.contains("--no-benign-tolerance") {
+        launch.push("--benign-races".to_string());
+    }
     for flag in second_line.split_whitespace() {
         let flag = flag.trim_start_matches("//");
         if flag.is_empty() {
@@ -104,6 +110,7 @@ fn launch(second_line: &str) -> (Vec<String>, Vec<String>) {
             "--invariants-as-candidates" | "--no-annotations" | "--only-requires" => {
                 launch.push("--invariants-as-candidates".to_string())
             }
+            "--no-benign-tolerance" => {}
             _ => dropped.push(name.to_string()),
         }
     }

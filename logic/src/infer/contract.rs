@@ -45,7 +45,7 @@ impl Inference<'_> {
         let guards: Vec<Expr> = access
             .guards
             .iter()
-            .map(|guard| footprint::simplified(&self.pins.pinned(&guard.substitute(&renaming))))
+            .map(|guard| footprint::with_unsigned_wraps(&self.pins.pinned(&guard.substitute(&renaming))))
             .collect();
         let amount = if access.write { Amount::Exact(BigRational::from_integer(1.into())) } else { Amount::Read };
         let index = footprint::simplified(&self.pins.pinned(&access.index.substitute(&renaming)));

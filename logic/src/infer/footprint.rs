@@ -257,27 +257,43 @@ pub(super) fn same(lhs: &Expr, rhs: &Expr) -> bool {
 /// (`0 + x` is `x`): what a contract states more simply. It may differ from `expr` where C's
 /// arithmetic wraps; the checker then finds that the contract does not cover the access.
 pub(super) fn simplified(expr: &Expr) -> Expr {
-    simplify(expr, true)
+    simplify(expr, Wraps::TakenOff)
 }
 
 /// The expression with its constant operands folded and its `InRange` nodes (which only mark an
 /// overflow check) taken off, but C's wrapping kept: what holds where the code's arithmetic
 /// wraps, as GPUVerify's bit-vectors do.
 pub(super) fn folded(expr: &Expr) -> Expr {
-    simplify(expr, false)
+    simplify(expr, Wraps::Kept)
 }
 
-fn simplify(expr: &Expr, unwrap: bool) -> Expr {
-    let simplified = |expr: &Expr| simplify(expr, unwrap);
-    let wrap = |modulus: &Expr| {
-        unwrap
-            && matches!(&modulus.kind, ExprKind::Int(m) if *m == BigInt::from(1u64 << 32) || *m == BigInt::from(1u128 << 64))
-    };
+/// The expression simplified as [`simplified`], but with the wrapping of unsigned results and
+/// conversions kept (`(unsigned) start < (unsigned) end` is `start % 2^32 < end % 2^32`, which
+/// differs from `start < end` for a negative `start`): the conditions of a contract's
+/// permissions, where a signed operation's wrapping, which needs an overflow, is rare, and
+/// keeping it would burden the solver with every `int` operation of the condition.
+pub(super) fn with_unsigned_wraps(expr: &Expr) -> Expr {
+    simplify(expr, Wraps::UnsignedKept)
+}
+
+/// Which of C's wraps [`simplify`] takes off.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Wraps {
+    TakenOff,
+    UnsignedKept,
+    Kept,
+}
+
+fn simplify(expr: &Expr, wraps: Wraps) -> Expr {
+    let simplified = |expr: &Expr| simplify(expr, wraps);
+    let modulus_of_wrap = |modulus: &Expr| matches!(&modulus.kind, ExprKind::Int(m) if *m == BigInt::from(1u64 << 32) || *m == BigInt::from(1u128 << 64));
+    let unsigned_wrap = |modulus: &Expr| wraps == Wraps::TakenOff && modulus_of_wrap(modulus);
+    let signed_wrap = |modulus: &Expr| wraps != Wraps::Kept && modulus_of_wrap(modulus);
     let zero = |expr: &Expr| matches!(&expr.kind, ExprKind::Int(value) if *value == BigInt::from(0));
     let one = |expr: &Expr| matches!(&expr.kind, ExprKind::Int(value) if *value == BigInt::from(1));
     match &expr.kind {
         ExprKind::InRange { value, .. } => simplified(value),
-        ExprKind::Binary { op: BinaryOp::Mod, lhs, rhs } if wrap(rhs) => simplified(lhs),
+        ExprKind::Binary { op: BinaryOp::Mod, lhs, rhs } if unsigned_wrap(rhs) => simplified(lhs),
         ExprKind::Binary { op, lhs, rhs } => {
             if let (
                 BinaryOp::Add,
@@ -286,7 +302,7 @@ fn simplify(expr: &Expr, unwrap: bool) -> Expr {
             ) = (op, &lhs.kind, &rhs.kind)
             {
                 if let ExprKind::Binary { op: BinaryOp::Sub, lhs: inner, rhs: by } = &shifted.kind {
-                    if wrap(modulus) && matches!(&by.kind, ExprKind::Int(found) if found == least) {
+                    if signed_wrap(modulus) && matches!(&by.kind, ExprKind::Int(found) if found == least) {
                         return simplified(inner);
                     }
                 }
