@@ -23,7 +23,8 @@
 //! reads it, between the two barriers of the kernel's body (not inside a branch or loop) that fence
 //! the array's memory around it. So `a[0] := 1; a[0] := 2;` (two values, which threads may
 //! interleave) and `x := a[0]; a[0] := 1;` (a read that may see another thread's write) are left
-//! as they are, and race.
+//! as they are, and race. A barrier orders the threads of one group only, so a write left to the
+//! first group needs the whole kernel so: nothing else in the kernel writes or reads its array.
 //!
 //! Only kernels whose permissions are inferred are rewritten: a written contract speaks of what
 //! each thread writes.
@@ -103,9 +104,8 @@ struct Analyses {
     /// The kernel's parameters, the same each time a thread reads them.
     params: HashSet<VarId>,
     memory: Vec<Memory>,
-    /// For each array, the positions of the body's statements in whose barrier interval that array
-    /// is written by one statement and read by none.
-    alone: Vec<HashSet<usize>>,
+    /// For each array, where it is written by one statement and read by none.
+    alone: Vec<Alone>,
 }
 
 impl Analyses {
@@ -113,7 +113,8 @@ impl Analyses {
     /// `conditions` make alike: `lid == 0`, `gid == 0`, or both; `None` when the write is not
     /// uniform in its group, nor (for global memory) in the kernel.
     fn first(&self, array: ArrayId, index: &Expr, value: &Expr, conditions: &[Expr], position: usize) -> Option<Expr> {
-        if !self.alone[array.index()].contains(&position) || !self.fixed(value) {
+        let alone = &self.alone[array.index()];
+        if !alone.in_interval.contains(&position) || !self.fixed(value) {
             return None;
         }
         let uniform = |analysis: &LockStep| {
@@ -130,8 +131,8 @@ impl Analyses {
             }
         };
         let in_group = uniform(&self.in_group).then(|| first(Builtin::Lid));
-        let in_kernel =
-            (self.memory[array.index()] == Memory::Global && uniform(&self.in_kernel)).then(|| first(Builtin::Gid));
+        let in_kernel = (self.memory[array.index()] == Memory::Global && alone.in_kernel && uniform(&self.in_kernel))
+            .then(|| first(Builtin::Gid));
         match (in_group, in_kernel) {
             (Some(lid), Some(gid)) => Some(Expr {
                 kind: ExprKind::Binary { op: BinaryOp::And, lhs: Box::new(lid), rhs: Box::new(gid) },
@@ -155,34 +156,50 @@ impl Analyses {
     }
 }
 
-/// For each array, the positions of the body's statements ([`sequence`]) whose barrier interval (between the
-/// body's barriers that fence the array's memory) has one statement writing it and none reading it.
-fn alone(kernel: &Kernel) -> Vec<HashSet<usize>> {
+/// Where each array is left alone but by one write ([`Alone`]).
+fn alone(kernel: &Kernel) -> Vec<Alone> {
     let body = sequence(&kernel.body);
     (0..kernel.arrays.len() as u32)
         .map(ArrayId)
         .map(|array| {
-            let memory = kernel.array(array).memory;
-            let fences = |stmt: &Stmt| matches!(stmt.kind, StmtKind::Barrier(id) if kernel.barriers[id.index()].fences.fences(memory));
-            let mut alone = HashSet::new();
-            let mut start = 0;
-            while start < body.len() {
-                let end = (start..body.len()).find(|&at| fences(body[at])).unwrap_or(body.len());
+            // How many statements of `stmts` write the array, and whether any reads it.
+            let touches = |stmts: &[&Stmt]| {
                 let (mut writes, mut reads) = (0, false);
-                for &stmt in &body[start..end] {
+                for &stmt in stmts {
                     visit(stmt, &mut |stmt| {
                         writes += matches!(&stmt.kind, StmtKind::Write { array: found, .. } if *found == array) as usize;
                         reads |= reads_array(stmt, array);
                     });
                 }
-                if writes == 1 && !reads {
-                    alone.extend(start..end);
+                (writes, reads)
+            };
+            let memory = kernel.array(array).memory;
+            let fences = |stmt: &Stmt| {
+                matches!(stmt.kind, StmtKind::Barrier(id) if kernel.barriers[id.index()].fences.fences(memory))
+            };
+            let mut in_interval = HashSet::new();
+            let mut start = 0;
+            while start < body.len() {
+                let end = (start..body.len()).find(|&at| fences(body[at])).unwrap_or(body.len());
+                if touches(&body[start..end]) == (1, false) {
+                    in_interval.extend(start..end);
                 }
                 start = end + 1;
             }
-            alone
+            Alone { in_interval, in_kernel: touches(&body) == (1, false) }
         })
         .collect()
+}
+
+/// Where an array is written by one statement and read by none: the positions of the body's
+/// statements ([`sequence`]) whose barrier interval (between the body's barriers that fence the
+/// array's memory) is such, and whether the whole kernel is. Barriers order the threads of a group
+/// only, so a write made by the first group only needs the whole kernel: `x = p[lid]; barrier;
+/// p[lid] = 0;` in every group races between groups, which the first group's threads alone would
+/// not show.
+struct Alone {
+    in_interval: HashSet<usize>,
+    in_kernel: bool,
 }
 
 /// Whether a statement's own expressions and annotations (not those of the statements inside

@@ -74,3 +74,14 @@ __kernel void clear_after_reading_unfenced(__local int* flag, __global int* out)
   barrier(CLK_GLOBAL_MEM_FENCE);
   flag[0] = 0;
 }
+
+// The first group reads the row that every group then clears: the barrier orders the threads of
+// one group only, so another group's clearing races with the reading (rewritten so that only the
+// first group clears it, the race would not show).
+__kernel void first_group_reads_row(__global int* row, __global int* out) {
+  if (get_group_id(0) == 0) {
+    out[get_local_id(0)] = row[get_local_id(0)];
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  row[get_local_id(0)] = 0;
+}
