@@ -456,6 +456,7 @@ fn verdict_word(verdict: &Verdict) -> String {
         Verdict::Verified => "verified".into(),
         Verdict::Failed => "failed".into(),
         Verdict::Undecided(reason) => format!("undecided ({reason})"),
+        Verdict::NotChecked(reason) => format!("not checked ({reason})"),
     }
 }
 

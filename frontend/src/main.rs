@@ -93,6 +93,14 @@ enum Command {
         /// write alike, do not race. By default they do, as every write needs all of a cell.
         #[arg(long)]
         benign_races: bool,
+        /// Check races inside work groups only, as GPUVerify's option of that name: races between
+        /// groups (`kernel.resources`) are not checked, and the report says so.
+        #[arg(long, conflicts_with = "only_divergence")]
+        only_intra_group: bool,
+        /// Check barrier divergence only, as GPUVerify's option of that name: no race, assertion
+        /// or postcondition is checked, and the report says so.
+        #[arg(long)]
+        only_divergence: bool,
     },
     /// Print what lockstep proves of each kernel of a file, as the seed writes it.
     ///
@@ -329,6 +337,8 @@ fn main() -> ExitCode {
             no_infer,
             invariants_as_candidates,
             benign_races,
+            only_intra_group,
+            only_divergence,
         } => {
             let groups = match global_size.zip(gsize).map(|(global, gsize)| global.per_group(gsize)) {
                 Some(Ok(groups)) => Some(groups),
@@ -348,6 +358,13 @@ fn main() -> ExitCode {
                 infer: !no_infer,
                 invariants_as_candidates,
                 benign_races,
+                checks: if only_divergence {
+                    lockstep_frontend::verify::Checks::Divergence
+                } else if only_intra_group {
+                    lockstep_frontend::verify::Checks::IntraGroup
+                } else {
+                    lockstep_frontend::verify::Checks::All
+                },
             };
             cli::verify::run(&files, &settings, reporting)
         }

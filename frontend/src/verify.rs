@@ -15,7 +15,7 @@ use lockstep_encoder::verify::Status;
 use lockstep_logic::fences::MemoryModel;
 use lockstep_logic::infer::Inferred;
 use lockstep_logic::outline::Outline;
-use lockstep_logic::{Kernel, Obligation, Program, Span};
+use lockstep_logic::{Kernel, Obligation, ObligationId, Program, Span};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Values that show a failure, as (name, value) in the kernel's terms.
@@ -28,13 +28,15 @@ pub enum Verdict {
     Failed,
     /// The solver could not decide: the reason.
     Undecided(String),
+    /// Not asked for ([`Checks`]): the reason.
+    NotChecked(&'static str),
 }
 
 impl Verdict {
     /// How far from verified: several verdicts come to the one furthest (failed, then undecided).
     fn severity(&self) -> u8 {
         match self {
-            Verdict::Verified => 0,
+            Verdict::Verified | Verdict::NotChecked(_) => 0,
             Verdict::Undecided(_) => 1,
             Verdict::Failed => 2,
         }
@@ -66,10 +68,15 @@ pub struct KernelResult {
 }
 
 impl KernelResult {
-    /// `failed` if any obligation failed, else `undecided` if any is, else `verified`.
+    /// `failed` if any obligation failed, else `undecided` if any is, else `verified` (also when
+    /// some were not checked).
     pub fn verdict(&self) -> Verdict {
         // Reversed, so that of equally severe verdicts the first (its reason) is the one kept.
-        let furthest = self.results.iter().rev().map(|result| &result.verdict).max_by_key(|verdict| verdict.severity());
+        // An obligation not checked leaves the verdict on the others (which the report qualifies).
+        let checked = self.results.iter().rev().map(|result| &result.verdict);
+        let furthest = checked
+            .filter(|verdict| !matches!(verdict, Verdict::NotChecked(_)))
+            .max_by_key(|verdict| verdict.severity());
         furthest.cloned().unwrap_or(Verdict::Verified)
     }
 }
@@ -103,6 +110,36 @@ pub struct Settings {
     /// Whether writes of one value to one cell by several threads of a kernel that names no
     /// permission are accepted ([`lockstep_logic::benign`]), as GPUVerify accepts them.
     pub benign_races: bool,
+    /// Which obligations are checked: all of them unless the user asks for fewer.
+    pub checks: Checks,
+}
+
+/// Which obligations `verify` checks: all of them, or those GPUVerify's `--only-intra-group` and
+/// `--only-divergence` ask for. An obligation not checked is reported so, never verified; the
+/// others are decided as ever, each with the unchecked ones assumed (as Boogie assumes a checked
+/// assertion after it), which is what the user asked: a verdict on the rest, granted those.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Checks {
+    #[default]
+    All,
+    /// All but `kernel.resources`, the check that the groups' global memory fits together: races
+    /// between groups are not looked for.
+    IntraGroup,
+    /// Only `barrier.divergence`.
+    Divergence,
+}
+
+impl Checks {
+    /// Why an obligation is not checked, when it is not.
+    pub fn skips(self, id: ObligationId) -> Option<&'static str> {
+        match self {
+            Checks::All => None,
+            Checks::IntraGroup => (id == ObligationId::KernelResources)
+                .then_some("--only-intra-group: races between groups are not looked for"),
+            Checks::Divergence => (id != ObligationId::BarrierDivergence)
+                .then_some("--only-divergence: only barrier divergence is checked"),
+        }
+    }
 }
 
 impl Default for Settings {
@@ -118,6 +155,7 @@ impl Default for Settings {
             infer: true,
             invariants_as_candidates: false,
             benign_races: false,
+            checks: Checks::All,
         }
     }
 }
@@ -208,24 +246,42 @@ fn decide<'k>(
 }
 
 /// The verdicts on the obligations of an outline: of all of them, or only of those `asked` (by
-/// number; the verdicts of the others say nothing).
+/// number; the verdicts of the others say nothing). Those the settings do not check
+/// ([`Checks`]) are never asked, and reported not checked.
 fn decide_outline(
     outline: &Outline,
     settings: &Settings,
     asked: Option<&BTreeSet<usize>>,
 ) -> Result<KernelResult, VerifyError> {
+    let skipped: BTreeMap<usize, &'static str> = (outline.obligations.iter().enumerate())
+        .filter_map(|(number, obligation)| Some((number, settings.checks.skips(obligation.id)?)))
+        .collect();
     // Encode: the outline as IVL procedures, each check tagged with its obligation.
     let mut encoding = kernel::encode(outline);
-    if let Some(asked) = asked {
-        let is_asked = |tag: &str| kernel::obligation_number(tag).is_some_and(|number| asked.contains(&number));
+    if asked.is_some() || !skipped.is_empty() {
+        let is_asked = |tag: &str| {
+            kernel::obligation_number(tag).is_some_and(|number| {
+                asked.is_none_or(|asked| asked.contains(&number)) && !skipped.contains_key(&number)
+            })
+        };
         encoding.program = run::asking_only(&encoding.program, &is_asked);
     }
     // Solve: each procedure's checks, on the backend, asking a failure's model for what its
-    // assertion reads.
+    // assertion reads; nothing, when nothing is checked.
     let reads = reads(&encoding);
-    let outcomes = solve(outline.kernel, &encoding, &reads, settings)?;
+    let outcomes = if skipped.len() == outline.obligations.len() {
+        Vec::new()
+    } else {
+        solve(outline.kernel, &encoding, &reads, settings)?
+    };
     // Report: a verdict per obligation, with counterexamples in the kernel's terms.
-    Ok(report(outline.kernel, outline, &encoding, &reads, &outcomes))
+    let mut result = report(outline.kernel, outline, &encoding, &reads, &outcomes);
+    for (number, reason) in skipped {
+        let outcome = &mut result.results[outline.divergence.len() + number];
+        outcome.verdict = Verdict::NotChecked(reason);
+        outcome.counterexample.clear();
+    }
+    Ok(result)
 }
 
 /// The kernel with the permissions its accesses need and candidate invariants, when it names no

@@ -1466,6 +1466,55 @@ fn benign_races_are_accepted_on_request() {
     assert!(shown.contains("data race on `flag[0]`"), "{shown}");
 }
 
+/// `--only-intra-group` leaves races between groups unchecked, and `--only-divergence` everything
+/// but barrier divergence; what is left unchecked is reported so (`not checked`, with the reason),
+/// never verified, and every other obligation is decided as without the flag.
+#[test]
+fn fewer_checks_on_request() {
+    let file = "frontend/tests/verify/checks.cl";
+    assert_eq!(
+        verdicts_of(file, &["--gsize", "64"]),
+        expected(&[
+            ("between_groups", "failed", &["kernel.resources:5"]),
+            ("inside_group", "failed", &["group.resources:10"]),
+            ("racy_not_divergent", "failed", &["kernel.resources:17", "barrier.resources:17"]),
+            ("divergent", "failed", &["barrier.divergence:24"]),
+            ("false_assertion", "failed", &["assert:32"]),
+        ])
+    );
+    assert_eq!(
+        verdicts_of(file, &["--gsize", "64", "--only-intra-group"]),
+        expected(&[
+            ("between_groups", "verified", &[]),
+            ("inside_group", "failed", &["group.resources:10"]),
+            ("racy_not_divergent", "failed", &["barrier.resources:17"]),
+            ("divergent", "failed", &["barrier.divergence:24"]),
+            ("false_assertion", "failed", &["assert:32"]),
+        ])
+    );
+    assert_eq!(
+        verdicts_of(file, &["--gsize", "64", "--only-divergence"]),
+        expected(&[
+            ("between_groups", "verified", &[]),
+            ("inside_group", "verified", &[]),
+            ("racy_not_divergent", "verified", &[]),
+            ("divergent", "failed", &["barrier.divergence:24"]),
+            ("false_assertion", "verified", &[]),
+        ])
+    );
+    let report = json(&lockstep(&["verify", "--format", "json", "--gsize", "64", "--only-intra-group", file]));
+    let between_groups = &report["files"][0]["kernels"][0];
+    assert_eq!(with_status(between_groups, "not checked"), ["kernel.resources:5", "kernel.resources:5"]);
+    let unchecked = between_groups["obligations"].as_array().unwrap().iter().find(|o| o["status"] == "not checked");
+    assert_eq!(unchecked.unwrap()["reason"], "--only-intra-group: races between groups are not looked for");
+    let human = lockstep(&["verify", "--gsize", "64", "--only-intra-group", file]);
+    let stdout = String::from_utf8_lossy(&human.stdout);
+    assert!(
+        stdout.contains("kernel between_groups: verified; not checked: kernel.resources (--only-intra-group"),
+        "{stdout}"
+    );
+}
+
 /// `--wrapping-integers` reads signed overflow as two's complement (GPUVerify's bit-vectors):
 /// no `arith.overflow` check, and `x + 1 > x` fails for the largest `x`, where mathematical
 /// integers would let it hold. A loop that starts where `-32 * x` wraps to keeps the inferred

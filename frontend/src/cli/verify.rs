@@ -101,7 +101,7 @@ pub fn run(paths: &[String], settings: &verify::Settings, reporting: Reporting) 
                     match result.verdict() {
                         Verdict::Failed => failed = true,
                         Verdict::Undecided(_) => undecided = true,
-                        Verdict::Verified => {}
+                        Verdict::Verified | Verdict::NotChecked(_) => {}
                     }
                     if !json {
                         report_human(&checked.file, result, replays);
@@ -196,7 +196,7 @@ fn report_human(file: &SourceFile, result: &KernelResult, replays: &[Option<Repl
         eprint!("{}", warning.render_with(file, color));
     }
     for (outcome, replay) in result.results.iter().zip(replays) {
-        if outcome.verdict == Verdict::Verified {
+        if matches!(outcome.verdict, Verdict::Verified | Verdict::NotChecked(_)) {
             continue;
         }
         eprint!("{}", render(file, outcome, color));
@@ -206,16 +206,29 @@ fn report_human(file: &SourceFile, result: &KernelResult, replays: &[Option<Repl
     }
     let failed = result.results.iter().filter(|outcome| outcome.verdict == Verdict::Failed).count();
     let verdict = match result.verdict() {
-        Verdict::Verified => "verified".to_string(),
+        Verdict::Verified | Verdict::NotChecked(_) => "verified".to_string(),
         Verdict::Failed => format!("failed ({failed} of {} obligations failed)", result.results.len()),
         Verdict::Undecided(reason) => format!("undecided ({reason})"),
     };
+    // What a verdict leaves out, said with it: the obligations the user chose not to check.
+    let mut unchecked: Vec<(&str, Vec<&str>)> = Vec::new();
+    for outcome in &result.results {
+        let Verdict::NotChecked(reason) = outcome.verdict else { continue };
+        let id = outcome.obligation.id.as_str();
+        match unchecked.iter_mut().find(|(seen, _)| *seen == reason) {
+            Some((_, ids)) if ids.contains(&id) => {}
+            Some((_, ids)) => ids.push(id),
+            None => unchecked.push((reason, vec![id])),
+        }
+    }
+    let unchecked: String =
+        unchecked.iter().map(|(reason, ids)| format!("; not checked: {} ({reason})", ids.join(", "))).collect();
     let warnings = match result.warnings.len() {
         0 => String::new(),
         1 => ", 1 warning".to_string(),
         count => format!(", {count} warnings"),
     };
-    println!("{}: kernel {}: {verdict}{warnings}", file.path, result.name);
+    println!("{}: kernel {}: {verdict}{warnings}{unchecked}", file.path, result.name);
 }
 
 /// A failed or undecided obligation as miette draws it: the obligation id as the code, the
@@ -227,6 +240,7 @@ pub fn render(file: &SourceFile, outcome: &ObligationResult, color: bool) -> Str
         Verdict::Failed => (miette::Severity::Error, "fails here".to_string()),
         Verdict::Undecided(reason) => (miette::Severity::Warning, format!("undecided: {reason}")),
         Verdict::Verified => (miette::Severity::Advice, "verified".to_string()),
+        Verdict::NotChecked(reason) => (miette::Severity::Advice, format!("not checked: {reason}")),
     };
     let mut labels = vec![(obligation.span, label)];
     labels.extend(obligation.related.clone());
@@ -287,6 +301,7 @@ fn verdict_name(verdict: &Verdict) -> &'static str {
         Verdict::Verified => "verified",
         Verdict::Failed => "failed",
         Verdict::Undecided(_) => "undecided",
+        Verdict::NotChecked(_) => "not checked",
     }
 }
 
@@ -342,8 +357,10 @@ fn file_json(
                         "help": outcome.obligation.help,
                         "counterexample": counterexample,
                     });
-                    if let Verdict::Undecided(reason) = &outcome.verdict {
-                        object["reason"] = serde_json::json!(reason);
+                    match &outcome.verdict {
+                        Verdict::Undecided(reason) => object["reason"] = serde_json::json!(reason),
+                        Verdict::NotChecked(reason) => object["reason"] = serde_json::json!(reason),
+                        Verdict::Verified | Verdict::Failed => {}
                     }
                     if let Some(replay) = replay {
                         object["replay"] = replay_json(&replay);
