@@ -95,12 +95,17 @@ enum Command {
         benign_races: bool,
         /// Check races inside work groups only, as GPUVerify's option of that name: races between
         /// groups (`kernel.resources`) are not checked, and the report says so.
-        #[arg(long, conflicts_with = "only_divergence")]
+        #[arg(long, conflicts_with_all = ["only_divergence", "no_race_checks"])]
         only_intra_group: bool,
         /// Check barrier divergence only, as GPUVerify's option of that name: no race, assertion
         /// or postcondition is checked, and the report says so.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "no_race_checks")]
         only_divergence: bool,
+        /// Check no race, only barrier divergence, assertions and the other functional
+        /// obligations, as GPUVerify's `--only-log`: `kernel.resources`, `group.resources` and
+        /// `barrier.resources` are not checked, and the report says so.
+        #[arg(long, visible_alias = "only-log")]
+        no_race_checks: bool,
     },
     /// Print what lockstep proves of each kernel of a file, as the seed writes it.
     ///
@@ -339,6 +344,7 @@ fn main() -> ExitCode {
             benign_races,
             only_intra_group,
             only_divergence,
+            no_race_checks,
         } => {
             let groups = match global_size.zip(gsize).map(|(global, gsize)| global.per_group(gsize)) {
                 Some(Ok(groups)) => Some(groups),
@@ -362,6 +368,8 @@ fn main() -> ExitCode {
                     lockstep_frontend::verify::Checks::Divergence
                 } else if only_intra_group {
                     lockstep_frontend::verify::Checks::IntraGroup
+                } else if no_race_checks {
+                    lockstep_frontend::verify::Checks::NoRaces
                 } else {
                     lockstep_frontend::verify::Checks::All
                 },

@@ -60,8 +60,9 @@ impl Extent {
         Ok(Extent(groups))
     }
 
-    /// The number of axes up to the last whose extent is not 1 (at least 1).
-    fn dimensions(self) -> usize {
+    /// The number of axes up to the last whose extent is not 1 (at least 1): the launch's
+    /// `get_work_dim()`.
+    pub fn dimensions(self) -> usize {
         self.0.iter().rposition(|&extent| extent != 1).map_or(1, |last| last + 1)
     }
 }

@@ -114,8 +114,8 @@ pub struct Settings {
     pub checks: Checks,
 }
 
-/// Which obligations `verify` checks: all of them, or those GPUVerify's `--only-intra-group` and
-/// `--only-divergence` ask for. An obligation not checked is reported so, never verified; the
+/// Which obligations `verify` checks: all of them, or those GPUVerify's `--only-intra-group`,
+/// `--only-divergence` and `--only-log` ask for. An obligation not checked is reported so, never verified; the
 /// others are decided as ever, each with the unchecked ones assumed (as Boogie assumes a checked
 /// assertion after it), which is what the user asked: a verdict on the rest, granted those.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -127,6 +127,10 @@ pub enum Checks {
     IntraGroup,
     /// Only `barrier.divergence`.
     Divergence,
+    /// All but the checks that find races (`kernel.resources`, `group.resources`,
+    /// `barrier.resources`), as GPUVerify's `--only-log`: divergence, assertions and the other
+    /// functional obligations only.
+    NoRaces,
 }
 
 impl Checks {
@@ -138,6 +142,11 @@ impl Checks {
                 .then_some("--only-intra-group: races between groups are not looked for"),
             Checks::Divergence => (id != ObligationId::BarrierDivergence)
                 .then_some("--only-divergence: only barrier divergence is checked"),
+            Checks::NoRaces => matches!(
+                id,
+                ObligationId::KernelResources | ObligationId::GroupResources | ObligationId::BarrierResources
+            )
+            .then_some("--no-race-checks: races are not looked for"),
         }
     }
 }
@@ -194,6 +203,7 @@ pub fn check(path: &str, bytes: Vec<u8>, settings: &Settings) -> Checked {
             let span = Span::new(kernel.span.start, kernel.span.start);
             let Launch { groups, gsize } = settings.launch;
             kernel.restrict_launch(groups.map(|extent| extent.0), gsize.map(|extent| extent.0), span);
+            kernel.assume(work_dim(kernel, settings.launch, span).into_iter().collect());
         }
         // Candidate invariants are Houdini's, which runs where permissions are inferred: a kernel
         // verified as written keeps none of them.
@@ -208,6 +218,21 @@ pub fn check(path: &str, bytes: Vec<u8>, settings: &Settings) -> Checked {
         }
     }
     checked
+}
+
+/// What a launch tells of `get_work_dim()` ([`crate::c::lower::WORK_DIM`]), a parameter of the
+/// kernels that call it: the launch's number of axes, as `lockstep run` gives it (up to the last
+/// whose extent is not 1: `--gsize 16x1` is the launch `--gsize 16`); with only the groups' or the
+/// threads' extents given, at least theirs.
+fn work_dim(kernel: &Kernel, launch: Launch, span: Span) -> Option<lockstep_logic::Expr> {
+    use lockstep_logic::{BinaryOp, Expr, ExprKind, Type};
+    let param = kernel.params.iter().find(|param| kernel.var(**param).name == crate::c::lower::WORK_DIM)?;
+    let given = [launch.groups, launch.gsize];
+    let axes = given.iter().flatten().map(|extent| extent.dimensions()).max()?;
+    let op = if given.iter().all(Option::is_some) { BinaryOp::Eq } else { BinaryOp::Ge };
+    let int = |kind| Box::new(Expr { kind, ty: Type::Int, span });
+    let (lhs, rhs) = (int(ExprKind::Var(*param)), int(ExprKind::Int(axes.into())));
+    Some(Expr { kind: ExprKind::Binary { op, lhs, rhs }, ty: Type::Bool, span })
 }
 
 /// The whole pipeline, from the bytes of a file to the verdicts of its kernels.

@@ -1466,8 +1466,8 @@ fn benign_races_are_accepted_on_request() {
     assert!(shown.contains("data race on `flag[0]`"), "{shown}");
 }
 
-/// `--only-intra-group` leaves races between groups unchecked, and `--only-divergence` everything
-/// but barrier divergence; what is left unchecked is reported so (`not checked`, with the reason),
+/// `--only-intra-group` leaves races between groups unchecked, `--only-divergence` everything but
+/// barrier divergence, and `--no-race-checks` every race; what is left unchecked is reported so (`not checked`, with the reason),
 /// never verified, and every other obligation is decided as without the flag.
 #[test]
 fn fewer_checks_on_request() {
@@ -1500,6 +1500,16 @@ fn fewer_checks_on_request() {
             ("racy_not_divergent", "verified", &[]),
             ("divergent", "failed", &["barrier.divergence:24"]),
             ("false_assertion", "verified", &[]),
+        ])
+    );
+    assert_eq!(
+        verdicts_of(file, &["--gsize", "64", "--no-race-checks"]),
+        expected(&[
+            ("between_groups", "verified", &[]),
+            ("inside_group", "verified", &[]),
+            ("racy_not_divergent", "verified", &[]),
+            ("divergent", "failed", &["barrier.divergence:24"]),
+            ("false_assertion", "failed", &["assert:32"]),
         ])
     );
     let report = json(&lockstep(&["verify", "--format", "json", "--gsize", "64", "--only-intra-group", file]));
@@ -1578,16 +1588,36 @@ fn a_pinned_launch_is_literal_in_the_encoding() {
     assert_eq!(failures_by_kernel(&verified), expected(&[("k", "verified", &[])]));
 }
 
-/// `get_work_dim()` is any of 1 to 3 for `verify`, and the launch's number of axes for `run`.
+/// `get_work_dim()` is any of 1 to 3 for `verify`, and the launch's number of axes for `run`, and
+/// for `verify` with the launch given (at least the axes of the extents given).
 #[test]
 fn the_work_dimension_is_the_launchs() {
     let file = "frontend/tests/verify/work_dim.cl";
-    let output = lockstep(&["verify", "--format", "json", file]);
     assert_eq!(
-        failures_by_kernel(&output),
-        expected(&[("bounded", "verified", &[]), ("one_dimension", "failed", &["assert:8"])])
+        verdicts_of(file, &[]),
+        expected(&[
+            ("bounded", "verified", &[]),
+            ("one_dimension", "failed", &["assert:8"]),
+            ("at_least_two", "failed", &["assert:12"]),
+        ])
     );
-    runs_find(file, &[("bounded", None), ("one_dimension", None)]);
+    assert_eq!(
+        verdicts_of(file, &["--gsize", "64", "--groups", "4"]),
+        expected(&[
+            ("bounded", "verified", &[]),
+            ("one_dimension", "verified", &[]),
+            ("at_least_two", "failed", &["assert:12"]),
+        ])
+    );
+    assert_eq!(
+        verdicts_of(file, &["--gsize", "8x8"]),
+        expected(&[
+            ("bounded", "verified", &[]),
+            ("one_dimension", "failed", &["assert:8"]),
+            ("at_least_two", "verified", &[]),
+        ])
+    );
+    runs_find(file, &[("bounded", None), ("one_dimension", None), ("at_least_two", Some(12))]);
     let run = lockstep(&["run", "--gsize", "2x2", "--kernel", "one_dimension", "--format", "json", file]);
     let report = &json(&run)["files"][0]["kernels"][0];
     assert_eq!((&report["result"], &report["finding"]["line"]), (&"bug".into(), &8.into()), "{report}");

@@ -9,8 +9,8 @@
 //! C's undefined behaviour. GPUVerify's `--invariants-as-candidates` is lockstep's; its
 //! `--no-annotations` and `--only-requires` (the loop invariants ignored) are read as it too, which
 //! keeps a written invariant that holds. Benign races are accepted (`--benign-races`) unless a
-//! kernel asks `--no-benign-tolerance`, as GPUVerify does; `--only-intra-group` and
-//! `--only-divergence` are lockstep's too. GPUVerify's flags that lockstep has no
+//! kernel asks `--no-benign-tolerance`, as GPUVerify does; `--only-intra-group`,
+//! `--only-divergence` and `--only-log` are lockstep's too. GPUVerify's flags that lockstep has no
 //! counterpart for (`--no-inline`, `--kernel-args`, `--warp-sync`, ...) are dropped and counted.
 
 use std::io::Read;
@@ -113,7 +113,7 @@ fn launch(second_line: &str) -> (Vec<String>, Vec<String>) {
             }
             "--no-benign-tolerance" => {}
             // Which obligations are checked: lockstep's flags of the same names.
-            "--only-intra-group" | "--only-divergence" => launch.push(flag.to_string()),
+            "--only-intra-group" | "--only-divergence" | "--only-log" => launch.push(flag.to_string()),
             _ => dropped.push(name.to_string()),
         }
     }

@@ -7,3 +7,7 @@ __kernel void one_dimension(__global int *a) {
   size_t row = get_local_id(1);
   __assert(get_work_dim() == 1);
 }
+
+__kernel void at_least_two() {
+  __assert(get_work_dim() >= 2);
+}
