@@ -125,7 +125,7 @@ struct Printer<'k> {
     kernel: &'k Kernel,
     syntax: Syntax,
     /// Whether what was printed names a variable the frontend made, which the source cannot
-    /// spell (an inlined helper's `x@f1`, a `break`'s flag).
+    /// spell (an inlined helper's `x@f1`, a `break`'s flag, the value an atomic increment returns).
     unspellable: Cell<bool>,
 }
 
@@ -390,6 +390,11 @@ impl Printer<'_> {
             ExprKind::Result => "\\result".to_string(),
             ExprKind::InRange { value, .. } => self.expr(value),
             ExprKind::PrivateIndex { index, .. } => self.expr(index),
+            // An increment's value has no name in the language.
+            ExprKind::Ticket { counter, cell, site, .. } => {
+                self.unspellable.set(true);
+                format!("\\ticket({}, {}, {site})", self.kernel.array(*counter).name, self.expr(cell))
+            }
         }
     }
 

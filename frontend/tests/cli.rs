@@ -1466,6 +1466,45 @@ fn benign_races_are_accepted_on_request() {
     assert!(shown.contains("data race on `flag[0]`"), "{shown}");
 }
 
+/// Increments of a counter that nothing else touches, each at most once per thread, return
+/// distinct values (GPUVerify's refined atomic abstraction): among all threads for a counter in
+/// global memory, among the group's for one in local memory. A counter also updated otherwise, or
+/// incremented in a loop, returns any value; `run` hands the values out in the order the threads
+/// take them, as the atomics would.
+#[test]
+fn counters_hand_out_distinct_values() {
+    let file = "frontend/tests/verify/counters.cl";
+    assert_eq!(
+        verdicts_of(file, &[]),
+        expected(&[
+            ("slots", "verified", &[]),
+            ("two_slots", "verified", &[]),
+            ("local_counter_global_slots", "failed", &["kernel.resources:20"]),
+            ("local_counter_local_slots", "verified", &[]),
+            ("counter_per_group", "verified", &[]),
+            ("counter_per_group_wrapping", "failed", &["kernel.resources:40"]),
+            ("next_slot_too", "failed", &["group.resources:47", "kernel.resources:47"]),
+            ("in_loop", "failed", &["kernel.resources:54"]),
+            ("decremented_too", "failed", &["kernel.resources:62"]),
+            ("fixed_slot_for_one", "failed", &["group.resources:71", "kernel.resources:71"]),
+        ])
+    );
+    assert_eq!(
+        verdicts_of("frontend/tests/verify/counters.cu", &[]),
+        expected(&[("slots", "verified", &[]), ("by_two", "failed", &["kernel.resources:11"])])
+    );
+    runs_find(
+        file,
+        &[
+            ("slots", None),
+            ("local_counter_global_slots", Some(20)),
+            ("local_counter_local_slots", None),
+            ("counter_per_group", None),
+            ("next_slot_too", Some(46)),
+        ],
+    );
+}
+
 /// `--only-intra-group` leaves races between groups unchecked, `--only-divergence` everything but
 /// barrier divergence, and `--no-race-checks` every race; what is left unchecked is reported so (`not checked`, with the reason),
 /// never verified, and every other obligation is decided as without the flag.

@@ -44,6 +44,9 @@ fn show_expr(kernel: &Kernel, program: &Program, expr: &Expr) -> String {
         ExprKind::Result => "result".to_string(),
         ExprKind::InRange { value, int } => format!("(in {} {})", int.name().replace(' ', "_"), show(value)),
         ExprKind::PrivateIndex { index, length } => format!("(private_index {length} {})", show(index)),
+        ExprKind::Ticket { counter, cell, site, int } => {
+            format!("(ticket {} {} {site} {})", kernel.array(*counter).name, show(cell), int.name().replace(' ', "_"))
+        }
     }
 }
 
@@ -353,6 +356,27 @@ fn c_integers_wrap_check_or_stay_exact_by_their_types() {
     let kernel = &program.kernels[0];
     let StmtKind::Write { value, .. } = &kernel.body.stmts[1].kind else { panic!("a write") };
     assert_eq!(show_expr(kernel, &program, value), "(Add a[i] 1)");
+}
+
+/// The increments of a counter are its sites in the order of the code, each the value of the
+/// thread's own increment; the kernel's launch promises no more increments than the counter
+/// has values. A counter also decremented is no counter: its increment's value is arbitrary.
+#[test]
+fn increments_of_a_counter_are_its_sites() {
+    let text = "kernel void k(global unsigned* c, global int* d, global int* out) {
+        unsigned first = atomic_inc(c);
+        unsigned second = atomic_inc(&c[get_group_id(0)]);
+        int third = atomic_inc(d);
+        atomic_dec(d);
+    }";
+    let values = assigned_values("k.cl", text);
+    assert_eq!(values[..2], ["(ticket c 0 0 unsigned_int)", "(ticket c gid_x 1 unsigned_int)"]);
+    assert!(!values[2].contains("ticket"), "{values:?}");
+    let program = program_in("k.cl", text);
+    let kernel = &program.kernels[0];
+    let facts: Vec<String> =
+        kernel.thread_contract.requires.iter().map(|clause| show(kernel, &program, &clause.assertion)).collect();
+    assert!(facts.contains(&"(Le (Mul 2 tcount) 4294967296)".to_string()), "{facts:?}");
 }
 
 /// Every C kernel assumes the launch's limit and its integer parameters' ranges, before its own

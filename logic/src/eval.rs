@@ -129,6 +129,19 @@ pub trait Env {
     fn result(&self, span: Span) -> Result<Value, EvalError> {
         Err(EvalError::Unavailable { span, what: "`\\result`".into() })
     }
+
+    /// The value the thread's increment `site` of `counter[cell]` returns ([`ExprKind::Ticket`]).
+    fn ticket(
+        &self,
+        counter: ArrayId,
+        cell: &BigInt,
+        site: u32,
+        int: MachineInt,
+        span: Span,
+    ) -> Result<Value, EvalError> {
+        let _ = (cell, site, int);
+        Err(EvalError::Unavailable { span, what: format!("an increment of array {}", counter.0) })
+    }
 }
 
 /// An environment with nothing in it: for closed expressions.
@@ -282,6 +295,10 @@ impl<'p> Evaluator<'p> {
                     return Err(EvalError::Overflow { value: exact.clone(), int: *int, span });
                 }
                 result
+            }
+            ExprKind::Ticket { counter, cell, site, int } => {
+                let cell = self.in_scope(cell, env, bound)?;
+                env.ticket(*counter, cell.as_int(span)?, *site, *int, span)?
             }
             ExprKind::PrivateIndex { index, length } => {
                 let result = self.in_scope(index, env, bound)?;

@@ -481,6 +481,48 @@ impl Kernel {
         atoms
     }
 
+    /// The counters the kernel's code increments ([`ExprKind::Ticket`]): each array with the
+    /// number of its increment sites (one more than the greatest site) and the counter's type, in
+    /// the order of the arrays.
+    pub fn counters(&self) -> Vec<Counter> {
+        fn in_expr(expr: &Expr, found: &mut Vec<Counter>) {
+            let mut stack = vec![expr];
+            while let Some(expr) = stack.pop() {
+                if let ExprKind::Ticket { counter, site, int, .. } = &expr.kind {
+                    match found.iter_mut().find(|found| found.array == *counter) {
+                        Some(found) => found.sites = found.sites.max(site + 1),
+                        None => found.push(Counter { array: *counter, sites: site + 1, int: *int }),
+                    }
+                }
+                expr.children(&mut stack);
+            }
+        }
+        fn in_block(block: &Block, found: &mut Vec<Counter>) {
+            for stmt in &block.stmts {
+                match &stmt.kind {
+                    StmtKind::Declare { init, .. } => init.iter().for_each(|init| in_expr(init, found)),
+                    StmtKind::Assign { value, .. } | StmtKind::Assume(value) => in_expr(value, found),
+                    StmtKind::Write { index, value, .. } => [index, value].into_iter().for_each(|e| in_expr(e, found)),
+                    StmtKind::If { cond, then_branch, else_branch } => {
+                        in_expr(cond, found);
+                        in_block(then_branch, found);
+                        else_branch.iter().for_each(|block| in_block(block, found));
+                    }
+                    StmtKind::While { cond, body, .. } => {
+                        in_expr(cond, found);
+                        in_block(body, found);
+                    }
+                    StmtKind::Block(inner) => in_block(inner, found),
+                    StmtKind::Barrier(_) | StmtKind::Assert(_) => {}
+                }
+            }
+        }
+        let mut found = Vec::new();
+        in_block(&self.body, &mut found);
+        found.sort_by_key(|counter| counter.array);
+        found
+    }
+
     /// Whether some statement of the kernel writes `array`. An array no thread writes keeps its
     /// launch contents throughout, the same in every thread, whatever the barriers fence.
     pub fn writes(&self, array: ArrayId) -> bool {
@@ -496,6 +538,15 @@ impl Kernel {
         }
         in_block(&self.body, array)
     }
+}
+
+/// A counter the kernel's code increments ([`Kernel::counters`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counter {
+    pub array: ArrayId,
+    /// How many places of the code increment it (each at most once per thread).
+    pub sites: u32,
+    pub int: MachineInt,
 }
 
 /// A contract: its clauses in source order. The clauses of one list form one conjunction read left
@@ -662,6 +713,9 @@ impl Expr {
             ExprKind::PrivateIndex { index, length } => {
                 ExprKind::PrivateIndex { index: recurse(index), length: *length }
             }
+            ExprKind::Ticket { counter, cell, site, int } => {
+                ExprKind::Ticket { counter: *counter, cell: recurse(cell), site: *site, int: *int }
+            }
         };
         Expr { kind, ty: self.ty, span: self.span }
     }
@@ -699,7 +753,8 @@ impl Expr {
             ExprKind::Unary { operand, .. }
             | ExprKind::Old(operand)
             | ExprKind::InRange { value: operand, .. }
-            | ExprKind::PrivateIndex { index: operand, .. } => out.push(operand),
+            | ExprKind::PrivateIndex { index: operand, .. }
+            | ExprKind::Ticket { cell: operand, .. } => out.push(operand),
             ExprKind::Binary { lhs, rhs, .. } => out.extend([&**lhs, &**rhs]),
             ExprKind::Cond { cond, then_value, else_value } => out.extend([&**cond, &**then_value, &**else_value]),
             ExprKind::Call { args, .. } => out.extend(args),
@@ -772,6 +827,20 @@ pub enum ExprKind {
         index: Box<Expr>,
         length: u32,
     },
+    /// The value the thread's `site`-th increment of the counter `counter[cell]` returns (C's
+    /// `atomic_inc`), a value of the counter's type `int`: GPUVerify's refined atomic abstraction.
+    /// The increments of one counter cell return distinct values to distinct threads and sites,
+    /// among the threads that share the cell (every thread for global memory, the group's for
+    /// local memory): a function of the thread's ids known only to be injective. Made only where
+    /// that holds of C's semantics (`crate::ticket` in the frontend's C lowering): nothing but
+    /// these increments changes the cell while they run, each site runs at most once per thread,
+    /// and the thread contract assumes the launch has no more increments than the type has values.
+    Ticket {
+        counter: ArrayId,
+        cell: Box<Expr>,
+        site: u32,
+        int: MachineInt,
+    },
 }
 
 /// An integer type of C: its width in bits, and whether it is signed.
@@ -790,6 +859,13 @@ impl MachineInt {
         } else {
             (BigInt::from(0), (BigInt::from(1) << self.bits) - 1)
         }
+    }
+
+    /// The value of the type that `value` wraps to: equal to it modulo `2^bits`.
+    pub fn wrap(self, value: &BigInt) -> BigInt {
+        let modulus = BigInt::from(1) << self.bits;
+        let (least, _) = self.bounds();
+        least.clone() + ((value - &least) % &modulus + &modulus) % &modulus
     }
 
     /// How C writes the type: `int`, `unsigned int`, `long`, ...
@@ -905,6 +981,16 @@ mod tests {
     fn spans_join_to_cover_both() {
         assert_eq!(Span::new(4, 9).to(Span::new(1, 5)), Span::new(1, 9));
         assert_eq!(Span::new(1, 2).to(Span::new(7, 8)), Span::new(1, 8));
+    }
+
+    #[test]
+    fn values_wrap_into_their_machine_type() {
+        let uint = MachineInt { bits: 32, signed: false };
+        let int = MachineInt { bits: 32, signed: true };
+        assert_eq!(uint.wrap(&BigInt::from(4294967296u64)), BigInt::from(0));
+        assert_eq!(uint.wrap(&BigInt::from(-1)), BigInt::from(4294967295u64));
+        assert_eq!(int.wrap(&BigInt::from(2147483648u64)), BigInt::from(-2147483648i64));
+        assert_eq!(int.wrap(&BigInt::from(-5)), BigInt::from(-5));
     }
 
     #[test]

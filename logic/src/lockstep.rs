@@ -83,6 +83,8 @@ impl LockStep {
             // Kernel parameters are uniform; a bound variable is as safe as its range.
             ExprKind::Var(var) => !self.unsafe_variables.contains(var),
             ExprKind::Read { array, index } => self.stable.contains(array) && self.is_safe(index),
+            // Each thread's increment returns a value of its own.
+            ExprKind::Ticket { .. } => false,
             ExprKind::Unary { operand, .. }
             | ExprKind::Old(operand)
             | ExprKind::InRange { value: operand, .. }
@@ -166,7 +168,8 @@ fn is_id_function(kernel: &Kernel, expr: &Expr, admitted: &dyn Fn(VarId) -> bool
         ExprKind::Var(var) => kernel.var(*var).kind == VarKind::KernelParam || admitted(*var),
         ExprKind::Unary { operand, .. }
         | ExprKind::InRange { value: operand, .. }
-        | ExprKind::PrivateIndex { index: operand, .. } => recurse(operand),
+        | ExprKind::PrivateIndex { index: operand, .. }
+        | ExprKind::Ticket { cell: operand, .. } => recurse(operand),
         ExprKind::Binary { lhs, rhs, .. } => recurse(lhs) && recurse(rhs),
         ExprKind::Cond { cond, then_value, else_value } => recurse(cond) && recurse(then_value) && recurse(else_value),
         ExprKind::Call { args, .. } => args.iter().all(recurse),

@@ -128,6 +128,12 @@ impl<'k> Context<'k> {
             // A machine result is its exact value; `arith.overflow` checks its range (E19), and
             // `access.bounds` a private array's index.
             ExprKind::InRange { value, .. } | ExprKind::PrivateIndex { index: value, .. } => go(value),
+            // The increment's value, a function of the cell, the site and the thread known to be
+            // injective (E20).
+            ExprKind::Ticket { counter, cell, site, .. } => Expr::Call(
+                names::ticket(self.kernel, *counter),
+                vec![go(cell), Expr::int(i64::from(*site)), self.thread[1].clone(), self.thread[2].clone()],
+            ),
         }
     }
 
@@ -296,7 +302,9 @@ impl FunctionContext<'_> {
             }
             // The resolver keeps memory, thread ids and `\old` out of pure functions; should one
             // arrive anyway, it stands for nothing known.
-            ExprKind::Read { .. } | ExprKind::Builtin(_) | ExprKind::Old(_) => Expr::var(names::UNKNOWN),
+            ExprKind::Read { .. } | ExprKind::Builtin(_) | ExprKind::Old(_) | ExprKind::Ticket { .. } => {
+                Expr::var(names::UNKNOWN)
+            }
             ExprKind::InRange { value, .. } | ExprKind::PrivateIndex { index: value, .. } => go(value),
         }
     }

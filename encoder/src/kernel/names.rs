@@ -69,6 +69,16 @@ pub fn heap(kernel: &Kernel, index: usize) -> String {
     format!("H_{}", kernel.arrays[index].name)
 }
 
+/// The function that gives each thread's increments of a counter array their values (E20), and
+/// its inverses (`site`, `gid`, `lid`).
+pub fn ticket(kernel: &Kernel, counter: lockstep_logic::ArrayId) -> String {
+    format!("ticket_{}", kernel.array(counter).name)
+}
+
+pub fn ticket_inverse(kernel: &Kernel, counter: lockstep_logic::ArrayId, coordinate: &str) -> String {
+    format!("ticket_{}_{coordinate}", kernel.array(counter).name)
+}
+
 pub fn old_heap(kernel: &Kernel, index: usize) -> String {
     format!("H0_{}", kernel.arrays[index].name)
 }

@@ -216,12 +216,93 @@ impl<'k> Encoder<'k> {
             Expr::int(0),
         )));
         declarations.extend(super::axes::launch(self.kernel));
+        declarations.extend(self.kernel.counters().into_iter().flat_map(|counter| self.tickets(counter)));
         declarations.extend(self.divided_amounts());
         declarations.push(Declaration::Function(ivl::Function {
             name: names::SUCC.into(),
             params: vec![Binding::new("fuel", Type::Int)],
             result: Type::Int,
             body: None,
+        }));
+        declarations
+    }
+
+    /// The values a counter's increments return (E20): `ticket(cell, site, gid, lid)`, of the
+    /// counter's type, with left inverses that give back the site and the thread (the `lid`, and
+    /// the `gid` too for a counter in global memory, which all groups share), so that two
+    /// increments of one cell return distinct values. Guarded by the sites and threads being
+    /// those of the launch, and by there being no more of them than the type has values (the
+    /// C lowering makes the launch promise it), so that some real run has such values.
+    fn tickets(&self, counter: logic::Counter) -> Vec<Declaration> {
+        let kernel = self.kernel;
+        let int = |name: &str| Binding::new(name, Type::Int);
+        let ticket = names::ticket(kernel, counter.array);
+        let global = kernel.array(counter.array).memory == logic::Memory::Global;
+        let (cell, site, gid, lid) = (Expr::var("cell"), Expr::var("site"), Expr::var("gid"), Expr::var("lid"));
+        let value = Expr::Call(ticket.clone(), vec![cell.clone(), site.clone(), gid.clone(), lid.clone()]);
+        let (gsize, tcount) = (Expr::var(names::GSIZE), Expr::var(names::TCOUNT));
+        // The threads that share the counter: the launch's, or the group's.
+        let sharers = if global { tcount.clone() } else { gsize.clone() };
+        let (least, greatest) = counter.int.bounds();
+        let mut guard = vec![
+            Expr::binary(
+                BinaryOp::Le,
+                Expr::binary(BinaryOp::Mul, Expr::int(i64::from(counter.sites)), sharers),
+                Expr::Int(&greatest - &least + 1),
+            ),
+            super::expr::in_bounds(&site, Expr::int(i64::from(counter.sites))),
+            super::expr::in_bounds(&lid, gsize.clone()),
+        ];
+        let mut inverses = vec![("site", site.clone()), ("lid", lid.clone())];
+        if global {
+            guard.push(Expr::binary(BinaryOp::Le, Expr::int(0), gid.clone()));
+            guard.push(Expr::binary(
+                BinaryOp::Le,
+                Expr::binary(BinaryOp::Add, Expr::binary(BinaryOp::Mul, gid.clone(), gsize.clone()), gsize),
+                tcount,
+            ));
+            inverses.push(("gid", gid.clone()));
+        }
+        let mut declarations = vec![Declaration::Function(ivl::Function {
+            name: ticket,
+            params: vec![int("cell"), int("site"), int("gid"), int("lid")],
+            result: Type::Int,
+            body: None,
+        })];
+        let mut facts = vec![
+            Expr::binary(BinaryOp::Le, Expr::Int(least), value.clone()),
+            Expr::binary(BinaryOp::Le, value.clone(), Expr::Int(greatest)),
+        ];
+        for (coordinate, original) in inverses {
+            let name = names::ticket_inverse(kernel, counter.array, coordinate);
+            // A local counter's values repeat from group to group: its inverses know the group.
+            let mut params = vec![int("cell")];
+            let mut args = vec![cell.clone()];
+            if !global {
+                params.push(int("gid"));
+                args.push(gid.clone());
+            }
+            params.push(int("value"));
+            args.push(value.clone());
+            declarations.push(Declaration::Function(ivl::Function {
+                name: name.clone(),
+                params,
+                result: Type::Int,
+                body: None,
+            }));
+            facts.push(Expr::binary(BinaryOp::Eq, Expr::Call(name, args), original));
+        }
+        let conjunction = |parts: Vec<Expr>| {
+            parts.into_iter().reduce(|left, right| Expr::binary(BinaryOp::And, left, right)).expect("conjuncts")
+        };
+        // A lemma (V9), instantiated at the query's ticket terms: the queries stay free of
+        // quantifiers, so that a race between increments that may return one value (a local
+        // counter's, in two groups) has a model to show.
+        declarations.push(Declaration::Lemma(Expr::Quantified {
+            quantifier: ivl::Quantifier::Forall,
+            bound: vec![int("cell"), int("site"), int("gid"), int("lid")],
+            triggers: vec![vec![value]],
+            body: Box::new(Expr::binary(BinaryOp::Implies, conjunction(guard), conjunction(facts))),
         }));
         declarations
     }

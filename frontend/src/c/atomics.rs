@@ -16,12 +16,24 @@
 //! lowered kernel (so `run` does not show its effect on that array), as GPUVerify reads a
 //! histogram's or a counter's atomics. An array the kernel also reads or writes plainly keeps
 //! the reading above, where its atomics and its plain accesses are checked against each other.
+//!
+//! Of those arrays, a *counter* is one whose every atomic operation is an increment
+//! (`atomic_inc`, `atom_inc`, or adding the literal 1, as CUDA's `atomicAdd(p, 1)`) outside any
+//! loop, so that each runs at most once per thread. Increments of one counter cell return
+//! distinct values, whatever the cell held and whatever order they run in, as long as there are
+//! no more of them than the counter's type has values: GPUVerify's refined atomic abstraction.
+//! Each is lowered to [`surface::ExprKind::Ticket`]: the value of the thread's `k`-th increment
+//! site of that counter, known to differ from every other thread's and site's (in global memory;
+//! in local memory, from those of the thread's group, which has its own copy), with the launch
+//! promising `sites * tcount <= 2^N` (`gsize` for local memory) for an `N`-bit counter. So a
+//! counter handing out slots (`out[atomic_inc(next)] = x`) is race-free. An increment in a loop,
+//! or a counter also decremented, added to or exchanged, returns an arbitrary value as above.
 
 use crate::c::ast;
 use crate::c::integers::{self, CType, Value};
 use crate::c::lower::{Lengths, Lowerer, Place, Storage};
 use crate::pvl::ast as surface;
-use lockstep_logic::Span;
+use lockstep_logic::{MachineInt, Span};
 use num_bigint::BigInt;
 use num_traits::One;
 use std::collections::HashSet;
@@ -102,6 +114,11 @@ impl<'f> Lowerer<'f> {
             values.push(self.convert(value, element, Place::Code, operand.span)?);
         }
         let (storage, index) = self.pointed_cell(&pointer, span)?;
+        if let (Storage::Memory(array), CType::Int(int), true) = (&storage, element, is_increment(name, args)) {
+            if self.counters.contains(array) {
+                return self.ticket(array, index, int, span).map(|ticket| (Vec::new(), ticket));
+            }
+        }
         if matches!(&storage, Storage::Memory(array) if self.atomic_only.contains(array)) {
             let outer = self.before.replace(Vec::new());
             let old = self.arbitrary(element, Vec::new(), Place::Code, span);
@@ -144,6 +161,19 @@ impl<'f> Lowerer<'f> {
         let write = surface::StmtKind::Write { target: array, index, value: new?.expr };
         stmts.push(self.surface_stmt(write, span)?);
         Some((stmts, old))
+    }
+
+    /// The value an increment of the counter `array[index]` returns: the next site of the
+    /// counter's ([`surface::ExprKind::Ticket`]). It touches no cell of the lowered kernel.
+    fn ticket(&mut self, array: &str, index: surface::Expr, int: MachineInt, span: Span) -> Option<Value> {
+        let sites = self.counter_sites.entry(array.to_string()).or_insert((0, int));
+        let site = sites.0;
+        sites.0 += 1;
+        let counter = surface::Ident { name: array.to_string(), span };
+        let kind = surface::ExprKind::Ticket { counter, cell: Box::new(index), site, int };
+        let expr = self.node(kind, span)?;
+        let ty = CType::Int(int);
+        Some(Value { expr, ty, interval: ty.interval() })
     }
 
     /// An atomic operation inside an expression: it runs before the statement, once, so not where
@@ -251,8 +281,10 @@ impl<'f> Lowerer<'f> {
 }
 
 /// The names that `stmts` and `contract` use only as the pointer of atomic operations (`p`,
-/// `p + i`, `&p[i]`): every other use of a name, in code or annotation, rules it out.
-pub(super) fn atomic_only(stmts: &[ast::Stmt], contract: &[&ast::SpecClause]) -> HashSet<String> {
+/// `p + i`, `&p[i]`): every other use of a name, in code or annotation, rules it out. And of
+/// those, the counters: the names every atomic operation of which is an increment outside any
+/// loop, so that each runs at most once per thread.
+pub(super) fn atomic_only(stmts: &[ast::Stmt], contract: &[&ast::SpecClause]) -> (HashSet<String>, HashSet<String>) {
     let mut uses = Uses::default();
     for clause in contract {
         if let ast::SpecClause::Clause { formula, .. } = clause {
@@ -260,15 +292,32 @@ pub(super) fn atomic_only(stmts: &[ast::Stmt], contract: &[&ast::SpecClause]) ->
         }
     }
     uses.stmts(stmts);
-    let Uses { mut atomic, other } = uses;
+    let Uses { mut atomic, other, not_counted, .. } = uses;
     atomic.retain(|name| !other.contains(name));
-    atomic
+    let counters = atomic.iter().filter(|name| !not_counted.contains(*name)).cloned().collect();
+    (atomic, counters)
+}
+
+/// Whether an atomic operation adds one to its cell: `atomic_inc(p)`, `atom_inc(p)`, or an
+/// addition of the literal 1 (`atomicAdd(p, 1)`). CUDA's `atomicInc(p, limit)` wraps at the limit.
+fn is_increment(name: &str, args: &[ast::Expr]) -> bool {
+    match update(name) {
+        Some((Update::Increment, _)) => true,
+        Some((Update::Add, _)) => args
+            .get(1)
+            .is_some_and(|operand| matches!(&operand.kind, ast::ExprKind::Int { value, .. } if value.is_one())),
+        _ => false,
+    }
 }
 
 #[derive(Default)]
 struct Uses {
     atomic: HashSet<String>,
     other: HashSet<String>,
+    /// Names some atomic operation updates otherwise than by an increment, or inside a loop.
+    not_counted: HashSet<String>,
+    /// How many loops enclose the statement being read.
+    loops: usize,
 }
 
 impl Uses {
@@ -287,15 +336,19 @@ impl Uses {
                     self.stmts(else_branch.as_deref().map(std::slice::from_ref).unwrap_or_default());
                 }
                 ast::StmtKind::While { cond, body } | ast::StmtKind::DoWhile { body, cond } => {
+                    self.loops += 1;
                     self.expr(cond);
                     self.stmts(std::slice::from_ref(body));
+                    self.loops -= 1;
                 }
                 ast::StmtKind::For { init, cond, step, body } => {
                     self.stmts(init.as_deref().map(std::slice::from_ref).unwrap_or_default());
+                    self.loops += 1;
                     for expr in cond.iter().chain(step) {
                         self.expr(expr);
                     }
                     self.stmts(std::slice::from_ref(body));
+                    self.loops -= 1;
                 }
                 ast::StmtKind::Block(block) => self.stmts(&block.stmts),
                 ast::StmtKind::Annotation(annotation) => {
@@ -316,7 +369,11 @@ impl Uses {
                 self.other.insert(name.clone());
             }
             ast::ExprKind::Call { function, args } if is_atomic(&function.name) && !args.is_empty() => {
-                self.pointer(&args[0]);
+                if let Some(name) = self.pointer(&args[0]) {
+                    if self.loops > 0 || !is_increment(&function.name, args) {
+                        self.not_counted.insert(name);
+                    }
+                }
                 for arg in &args[1..] {
                     self.expr(arg);
                 }
@@ -329,24 +386,31 @@ impl Uses {
         }
     }
 
-    /// The pointer an atomic operation updates through.
-    fn pointer(&mut self, expr: &ast::Expr) {
+    /// The pointer an atomic operation updates through, and the name it points into.
+    fn pointer(&mut self, expr: &ast::Expr) -> Option<String> {
         match &expr.kind {
             ast::ExprKind::Name(name) => {
                 self.atomic.insert(name.clone());
+                Some(name.clone())
             }
             ast::ExprKind::Binary { op: ast::BinaryOp::Add, lhs, rhs } => {
-                self.pointer(lhs);
                 self.expr(rhs);
+                self.pointer(lhs)
             }
             ast::ExprKind::Unary { op: ast::UnaryOp::AddressOf, operand } => match &operand.kind {
                 ast::ExprKind::Index { base, index } => {
-                    self.pointer(base);
                     self.expr(index);
+                    self.pointer(base)
                 }
-                _ => self.expr(expr),
+                _ => {
+                    self.expr(expr);
+                    None
+                }
             },
-            _ => self.expr(expr),
+            _ => {
+                self.expr(expr);
+                None
+            }
         }
     }
 }

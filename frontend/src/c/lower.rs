@@ -78,6 +78,8 @@ pub fn lower(
         // has the parameter whether or not it calls the function.
         uses_work_dim: source.contains("get_work_dim"),
         atomic_only: HashSet::new(),
+        counters: HashSet::new(),
+        counter_sites: HashMap::new(),
         dialect,
         return_flag: None,
         flagged_returns: 0,
@@ -324,6 +326,11 @@ pub(super) struct Lowerer<'f> {
     /// The kernel's arrays of unstated length that its code reaches only through atomic
     /// operations ([`crate::c::atomics`]).
     pub(super) atomic_only: HashSet<String>,
+    /// Of those, the counters: arrays the code only increments, each increment at most once per
+    /// thread, whose values are then distinct ([`crate::c::atomics`]).
+    pub(super) counters: HashSet<String>,
+    /// The increment sites of each counter lowered so far, and its type.
+    pub(super) counter_sites: HashMap<String, (u32, MachineInt)>,
     /// Whether the statement being lowered is `x = __add_noovfl_T(a, b);` or declares one
     /// variable so, the one place where the call's assumption can stand before it.
     noovfl_statement: bool,
@@ -580,8 +587,10 @@ impl<'f> Lowerer<'f> {
         self.shared_arrays(&body.stmts, &mut parts);
         let unstated =
             |name: &String| parts.length_params.iter().any(|param| param.name.name.ends_with(&format!("({name})")));
-        self.atomic_only = crate::c::atomics::atomic_only(&body.stmts, &written);
+        (self.atomic_only, self.counters) = crate::c::atomics::atomic_only(&body.stmts, &written);
         self.atomic_only.retain(unstated);
+        self.counters.retain(unstated);
+        self.counter_sites = HashMap::new();
         let mut clauses = Vec::new();
         for clause in written {
             match clause {
@@ -680,6 +689,9 @@ impl<'f> Lowerer<'f> {
             }
         }
         params.append(&mut parts.length_params);
+        for (counter, (sites, int)) in std::mem::take(&mut self.counter_sites) {
+            parts.facts.extend(self.counter_limit(&counter, sites, int, &parts.members, function.name.span));
+        }
         let mut members = parts.members;
         // The C program's facts come first, so that the written clauses may rely on them.
         members.extend(parts.facts.into_iter().map(|formula| {
@@ -787,6 +799,29 @@ impl<'f> Lowerer<'f> {
         };
         let word = if memory == surface::MemorySpace::Local { "\\shared_mem_size" } else { "\\pointer_length" };
         self.array(&declarator.name, &specifiers.ty, memory, None, word, parts, param.span);
+    }
+
+    /// `sites * tcount <= 2^N` (`gsize` for a counter in local memory): the launches whose
+    /// increments of an `N`-bit counter return distinct values, which every launch has unless
+    /// the counter wraps around (`crate::c::atomics`).
+    fn counter_limit(
+        &mut self,
+        counter: &str,
+        sites: u32,
+        int: MachineInt,
+        members: &[surface::Member],
+        span: Span,
+    ) -> Option<surface::Expr> {
+        let local = members.iter().any(|member| {
+            matches!(member, surface::Member::Arrays { memory: surface::MemorySpace::Local, names, .. }
+                if names.iter().any(|name| name.name == counter))
+        });
+        let sharers = if local { Builtin::Gsize } else { Builtin::Tcount };
+        let sharers = self.node(surface::ExprKind::Builtin(sharers), span)?;
+        let sites = self.int(i64::from(sites), span)?;
+        let increments = self.binary(surface::BinaryOp::Mul, sites, sharers, span)?;
+        let values = self.node(surface::ExprKind::Int(BigInt::from(1) << int.bits), span)?;
+        self.binary(surface::BinaryOp::Le, increments, values, span)
     }
 
     /// The parameter [`WORK_DIM`], which lies in `[1, 3]`. That the axes beyond it have one

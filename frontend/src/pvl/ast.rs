@@ -308,6 +308,14 @@ pub enum ExprKind {
         index: Box<Expr>,
         length: u32,
     },
+    /// The value the thread's increment `site` of `counter[cell]` returns
+    /// ([`lockstep_logic::ExprKind::Ticket`]); made by the C lowering.
+    Ticket {
+        counter: Ident,
+        cell: Box<Expr>,
+        site: u32,
+        int: lockstep_logic::MachineInt,
+    },
     Index {
         array: Ident,
         index: Box<Expr>,
@@ -385,7 +393,8 @@ impl ExprKind {
             ExprKind::Unary { operand, .. }
             | ExprKind::Old(operand)
             | ExprKind::InRange { value: operand, .. }
-            | ExprKind::PrivateIndex { index: operand, .. } => vec![operand],
+            | ExprKind::PrivateIndex { index: operand, .. }
+            | ExprKind::Ticket { cell: operand, .. } => vec![operand],
             ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
             ExprKind::Cond { cond, then_value, else_value } => vec![cond, then_value, else_value],
             ExprKind::Quantifier { range, body, .. } | ExprKind::Sum { range, body, .. } => vec![range, body],

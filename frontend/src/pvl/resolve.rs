@@ -882,6 +882,11 @@ impl Resolver {
                 let index = self.expr(names, context, index, Some(Type::Int))?;
                 typed(ExprKind::PrivateIndex { index: Box::new(index), length: *length }, Type::Int)
             }
+            ast::ExprKind::Ticket { counter, cell, site, int } => {
+                let counter = self.array_access(names, context, counter);
+                let cell = self.expr(names, context, cell, Some(Type::Int));
+                typed(ExprKind::Ticket { counter: counter?, cell: Box::new(cell?), site: *site, int: *int }, Type::Int)
+            }
             ast::ExprKind::Index { array, index } => {
                 let array = self.array_access(names, context, array);
                 let index = self.expr(names, context, index, Some(Type::Int));

@@ -533,6 +533,20 @@ struct Machine<'k> {
     /// The values of pure function calls, for every expression of the run (and of its copies:
     /// the functions are pure, so a value holds for the whole program).
     memo: Rc<Memo>,
+    /// The values the counters' increments ([`crate::ExprKind::Ticket`]) have returned.
+    tickets: RefCell<Tickets>,
+}
+
+/// The increments of counters a run has made: each a value of its own, handed out in the order
+/// the threads evaluate them, counting up from the cell's value (which nothing else changes while
+/// they run), as the atomic operations would in that order.
+#[derive(Clone, Debug, Default)]
+struct Tickets {
+    /// How many increments each counter cell (by group, for local memory) has had.
+    made: HashMap<Location, u64>,
+    /// The value each thread's increment got, by thread, counter cell and site: evaluated again,
+    /// it is the same.
+    given: HashMap<(usize, Location, u32), BigInt>,
 }
 
 /// Who claims the permissions [`Machine::overclaim`] adds up: threads, or a level's resources.
@@ -596,6 +610,7 @@ impl<'k> Machine<'k> {
             group_interleavings: vec![BigUint::one(); groups],
             group_steps: vec![0; groups],
             memo: Rc::default(),
+            tickets: RefCell::default(),
             launch,
             memory_model,
         };

@@ -4,7 +4,9 @@
 
 use super::{beyond_reach, equations, Location, Machine};
 use crate::eval::{Env, EvalError, Evaluator, Value};
-use crate::{Amount, ArrayId, Assertion, AssertionKind, Axis, Builtin, ExprKind, Memory, Span, VarId, VarKind};
+use crate::{
+    Amount, ArrayId, Assertion, AssertionKind, Axis, Builtin, ExprKind, MachineInt, Memory, Span, VarId, VarKind,
+};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
@@ -313,6 +315,37 @@ impl Env for View<'_, '_> {
 
     fn old(&self) -> Option<&dyn Env> {
         self.old.as_deref().map(|old| old as &dyn Env)
+    }
+
+    fn ticket(
+        &self,
+        counter: ArrayId,
+        cell: &BigInt,
+        site: u32,
+        int: MachineInt,
+        span: Span,
+    ) -> Result<Value, EvalError> {
+        let machine = self.machine;
+        let gid = machine.threads[self.thread].ids.gid;
+        let cells = machine.memory.cells(machine.kernel, counter, gid);
+        let index = cell.to_usize().filter(|index| *index < cells.len()).ok_or_else(|| EvalError::OutOfBounds {
+            array: counter,
+            index: cell.clone(),
+            size: cells.len(),
+            span,
+        })?;
+        let group = (machine.kernel.array(counter).memory == Memory::Local).then_some(gid);
+        let location = Location { array: counter, group, index };
+        let mut tickets = machine.tickets.borrow_mut();
+        let key = (self.thread, location, site);
+        if let Some(value) = tickets.given.get(&key) {
+            return Ok(Value::Int(value.clone()));
+        }
+        let made = tickets.made.entry(location).or_default();
+        let value = int.wrap(&(&cells[index] + BigInt::from(*made)));
+        *made += 1;
+        tickets.given.insert(key, value.clone());
+        Ok(Value::Int(value))
     }
 }
 

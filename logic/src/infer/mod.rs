@@ -287,8 +287,12 @@ impl Inference<'_> {
                 Builtin::Tid => Some(tid.clone()),
                 _ => None,
             });
-            let thread_specific =
-                |inner: &Expr| matches!(inner.kind, ExprKind::Builtin(builtin) if builtin.is_thread_specific());
+            // An increment's value is this thread's, which no replacement makes another's.
+            let thread_specific = |inner: &Expr| match inner.kind {
+                ExprKind::Builtin(builtin) => builtin.is_thread_specific(),
+                ExprKind::Ticket { .. } => true,
+                _ => false,
+            };
             (!replaced.any(thread_specific)).then_some(replaced)
         };
         let index = as_other(&claim.index)?;

@@ -404,6 +404,22 @@ impl Place<'_> {
                 let requirement = Requirement::InRange { value: operand(value), int: *int };
                 scope.emit(numbering, out, ObligationId::ArithOverflow, expr.span, requirement, message);
             }
+            ExprKind::Ticket { counter, cell, .. } => {
+                self.walk(cell, old, scope, numbering, out);
+                // The increment reads and writes its cell atomically, needing no permission (no
+                // other access to the counter runs alongside), but the cell must exist.
+                if self.reads != Reads::Unchecked && self.kernel.array(*counter).bounded {
+                    let name = &self.kernel.array(*counter).name;
+                    scope.emit(
+                        numbering,
+                        out,
+                        ObligationId::AccessBounds,
+                        expr.span,
+                        Requirement::InBounds { array: *counter, index: operand(cell) },
+                        format!("the counter this increments might lie outside `{name}`"),
+                    );
+                }
+            }
             ExprKind::PrivateIndex { index, length } => {
                 self.walk(index, old, scope, numbering, out);
                 let message = match length {

@@ -601,12 +601,18 @@ pub fn named(kernel: &Kernel, atom: &Conjunct, holders: Holders) -> Named {
     let mentions = |test: &dyn Fn(&Expr) -> bool| {
         atom.binders.iter().map(|binder| &binder.range).chain(&atom.guards).chain([index]).any(|expr| expr.any(test))
     };
+    // An increment's value is the thread's own, and (in local memory) its group's.
     let thread = |expr: &Expr| match &expr.kind {
         ExprKind::Builtin(builtin) => builtin.is_thread_specific(),
         ExprKind::Var(var) => kernel.var(*var).kind == VarKind::Private,
+        ExprKind::Ticket { .. } => true,
         _ => false,
     };
-    let group = |expr: &Expr| matches!(&expr.kind, ExprKind::Builtin(builtin) if builtin.is_group_specific());
+    let group = |expr: &Expr| match &expr.kind {
+        ExprKind::Builtin(builtin) => builtin.is_group_specific(),
+        ExprKind::Ticket { .. } => true,
+        _ => false,
+    };
     match holders {
         Holders::GroupThreads if !mentions(&thread) => Named::ByGroupThreads,
         Holders::KernelThreads if !mentions(&thread) && !mentions(&group) => Named::ByAllThreads,
