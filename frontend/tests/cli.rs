@@ -1468,8 +1468,9 @@ fn benign_races_are_accepted_on_request() {
 
 /// Increments of a counter that nothing else touches, each at most once per thread, return
 /// distinct values (GPUVerify's refined atomic abstraction): among all threads for a counter in
-/// global memory, among the group's for one in local memory. A counter also updated otherwise, or
-/// incremented in a loop, returns any value; `run` hands the values out in the order the threads
+/// global memory, among the group's for one in local memory, also after one thread resets it
+/// before a barrier that fences local memory. A counter also updated otherwise, incremented in a
+/// loop, or read after the increments, returns any value; `run` hands the values out in the order the threads
 /// take them, as the atomics would.
 #[test]
 fn counters_hand_out_distinct_values() {
@@ -1487,6 +1488,33 @@ fn counters_hand_out_distinct_values() {
             ("in_loop", "failed", &["kernel.resources:54"]),
             ("decremented_too", "failed", &["kernel.resources:62"]),
             ("fixed_slot_for_one", "failed", &["group.resources:71", "kernel.resources:71"]),
+            ("reset_then_count", "verified", &[]),
+            ("reset_while_counting", "failed", &["group.resources:91", "group.resources:91"]),
+            ("reset_unfenced", "failed", &["barrier.resources:101", "barrier.resources:101", "barrier.resources:101"],),
+            (
+                "count_read_back",
+                "failed",
+                &[
+                    "barrier.resources:111",
+                    "group.resources:113",
+                    "barrier.resources:113",
+                    "barrier.resources:113",
+                    "barrier.resources:111",
+                ],
+            ),
+            (
+                "global_reset",
+                "failed",
+                &[
+                    "group.resources:122",
+                    "group.resources:119",
+                    "kernel.resources:122",
+                    "kernel.resources:119",
+                    "barrier.resources:122",
+                    "kernel.resources:122",
+                    "barrier.resources:122",
+                ],
+            ),
         ])
     );
     assert_eq!(
@@ -1501,6 +1529,10 @@ fn counters_hand_out_distinct_values() {
             ("local_counter_local_slots", None),
             ("counter_per_group", None),
             ("next_slot_too", Some(46)),
+            ("reset_then_count", None),
+            ("reset_while_counting", Some(91)),
+            ("reset_unfenced", Some(101)),
+            ("global_reset", Some(122)),
         ],
     );
 }

@@ -26,8 +26,11 @@
 //! site of that counter, known to differ from every other thread's and site's (in global memory;
 //! in local memory, from those of the thread's group, which has its own copy), with the launch
 //! promising `sites * tcount <= 2^N` (`gsize` for local memory) for an `N`-bit counter. So a
-//! counter handing out slots (`out[atomic_inc(next)] = x`) is race-free. An increment in a loop,
-//! or a counter also decremented, added to or exchanged, returns an arbitrary value as above.
+//! counter handing out slots (`out[atomic_inc(next)] = x`) is race-free. A counter in local
+//! memory may also be used otherwise (one thread resetting it) before a barrier of the body that
+//! fences local memory and precedes every increment: the group's increments then all follow the
+//! reset, and nothing else touches the cell while they run. An increment in a loop, or a counter
+//! also decremented, added to, exchanged or read after counting, keeps the reading above.
 
 use crate::c::ast;
 use crate::c::integers::{self, CType, Value};
@@ -36,7 +39,7 @@ use crate::pvl::ast as surface;
 use lockstep_logic::{MachineInt, Span};
 use num_bigint::BigInt;
 use num_traits::One;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// What an atomic operation computes from the old value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -280,22 +283,54 @@ impl<'f> Lowerer<'f> {
     }
 }
 
-/// The names that `stmts` and `contract` use only as the pointer of atomic operations (`p`,
-/// `p + i`, `&p[i]`): every other use of a name, in code or annotation, rules it out. And of
-/// those, the counters: the names every atomic operation of which is an increment outside any
-/// loop, so that each runs at most once per thread.
-pub(super) fn atomic_only(stmts: &[ast::Stmt], contract: &[&ast::SpecClause]) -> (HashSet<String>, HashSet<String>) {
+/// How a kernel's code and contract use memory through atomic operations ([`atomic_uses`]).
+pub(super) struct AtomicUses {
+    /// The names used only as the pointer of atomic operations (`p`, `p + i`, `&p[i]`, `&x`):
+    /// every other use of a name, in code or annotation, rules it out.
+    pub(super) only: HashSet<String>,
+    /// The counters: names whose every atomic operation is an increment outside any loop (so that
+    /// each runs at most once per thread), and that are used only by atomic operations, or are in
+    /// local memory and used otherwise only before a barrier of the body (outside branches and
+    /// loops) that fences local memory and comes before every atomic operation on them (a counter
+    /// reset by one thread before the group starts counting).
+    pub(super) counters: HashSet<String>,
+}
+
+/// The uses of atomic operations in a kernel's body `stmts` and `contract`. `is_local` tells the
+/// names of local memory, and `fences_local` the barrier statements that fence it.
+pub(super) fn atomic_uses(
+    stmts: &[ast::Stmt],
+    contract: &[&ast::SpecClause],
+    is_local: &dyn Fn(&str) -> bool,
+    fences_local: &dyn Fn(&ast::Stmt) -> bool,
+) -> AtomicUses {
     let mut uses = Uses::default();
     for clause in contract {
         if let ast::SpecClause::Clause { formula, .. } = clause {
             uses.expr(formula);
         }
     }
-    uses.stmts(stmts);
-    let Uses { mut atomic, other, not_counted, .. } = uses;
-    atomic.retain(|name| !other.contains(name));
-    let counters = atomic.iter().filter(|name| !not_counted.contains(*name)).cloned().collect();
-    (atomic, counters)
+    // Positions: the contract's 0, the body's statements from 1 on.
+    let mut barriers = Vec::new();
+    for (index, stmt) in stmts.iter().enumerate() {
+        uses.position = index + 1;
+        if fences_local(stmt) {
+            barriers.push(uses.position);
+        }
+        uses.stmts(std::slice::from_ref(stmt));
+    }
+    let Uses { atomic, plain, not_counted, .. } = uses;
+    let only: HashSet<String> = atomic.keys().filter(|name| !plain.contains_key(*name)).cloned().collect();
+    let reset_before = |name: &String| {
+        let (last_plain, first_atomic) = (plain[name], atomic[name]);
+        is_local(name) && barriers.iter().any(|&barrier| last_plain < barrier && barrier < first_atomic)
+    };
+    let counters = atomic
+        .keys()
+        .filter(|name| !not_counted.contains(*name) && (only.contains(*name) || reset_before(name)))
+        .cloned()
+        .collect();
+    AtomicUses { only, counters }
 }
 
 /// Whether an atomic operation adds one to its cell: `atomic_inc(p)`, `atom_inc(p)`, or an
@@ -312,12 +347,16 @@ fn is_increment(name: &str, args: &[ast::Expr]) -> bool {
 
 #[derive(Default)]
 struct Uses {
-    atomic: HashSet<String>,
-    other: HashSet<String>,
+    /// The position of the first atomic operation on each name.
+    atomic: HashMap<String, usize>,
+    /// The position of the last other use of each name.
+    plain: HashMap<String, usize>,
     /// Names some atomic operation updates otherwise than by an increment, or inside a loop.
     not_counted: HashSet<String>,
     /// How many loops enclose the statement being read.
     loops: usize,
+    /// The position of the body's statement being read.
+    position: usize,
 }
 
 impl Uses {
@@ -366,7 +405,7 @@ impl Uses {
     fn expr(&mut self, expr: &ast::Expr) {
         match &expr.kind {
             ast::ExprKind::Name(name) => {
-                self.other.insert(name.clone());
+                self.plain.insert(name.clone(), self.position);
             }
             ast::ExprKind::Call { function, args } if is_atomic(&function.name) && !args.is_empty() => {
                 if let Some(name) = self.pointer(&args[0]) {
@@ -390,7 +429,7 @@ impl Uses {
     fn pointer(&mut self, expr: &ast::Expr) -> Option<String> {
         match &expr.kind {
             ast::ExprKind::Name(name) => {
-                self.atomic.insert(name.clone());
+                self.atomic.entry(name.clone()).or_insert(self.position);
                 Some(name.clone())
             }
             ast::ExprKind::Binary { op: ast::BinaryOp::Add, lhs, rhs } => {
@@ -402,6 +441,7 @@ impl Uses {
                     self.expr(index);
                     self.pointer(base)
                 }
+                ast::ExprKind::Name(_) => self.pointer(operand),
                 _ => {
                     self.expr(expr);
                     None

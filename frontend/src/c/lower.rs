@@ -587,9 +587,17 @@ impl<'f> Lowerer<'f> {
         self.shared_arrays(&body.stmts, &mut parts);
         let unstated =
             |name: &String| parts.length_params.iter().any(|param| param.name.name.ends_with(&format!("({name})")));
-        (self.atomic_only, self.counters) = crate::c::atomics::atomic_only(&body.stmts, &written);
+        let is_local = |name: &str| {
+            parts.members.iter().any(|member| {
+                matches!(member, surface::Member::Arrays { memory: surface::MemorySpace::Local, names, .. }
+                    if names.iter().any(|local| local.name == name))
+            })
+        };
+        let uses = crate::c::atomics::atomic_uses(&body.stmts, &written, &is_local, &fences_local);
+        self.atomic_only = uses.only;
         self.atomic_only.retain(unstated);
-        self.counters.retain(unstated);
+        // A counter's increments touch no cell, so its length matters only to their bounds.
+        self.counters = uses.counters;
         self.counter_sites = HashMap::new();
         let mut clauses = Vec::new();
         for clause in written {
@@ -3562,6 +3570,18 @@ fn barrier_fences(expr: &ast::Expr) -> Option<Fences<'_>> {
         ("__syncthreads", []) => Some(Fences::Both),
         ("barrier" | "work_group_barrier", [flags]) => Some(Fences::Flags(flags)),
         _ => None,
+    }
+}
+
+/// Whether a statement is a barrier that fences local memory.
+fn fences_local(stmt: &ast::Stmt) -> bool {
+    let ast::StmtKind::Expr(expr) = &stmt.kind else { return false };
+    match barrier_fences(expr) {
+        Some(Fences::Both) => true,
+        Some(Fences::Flags(flags)) => flags_of(flags)
+            .iter()
+            .any(|flag| matches!(&flag.kind, ast::ExprKind::Name(word) if word == "CLK_LOCAL_MEM_FENCE")),
+        None => false,
     }
 }
 

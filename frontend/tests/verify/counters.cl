@@ -70,3 +70,54 @@ kernel void fixed_slot_for_one(global unsigned* next, global int* out) {
     }
     out[slot] = 1;
 }
+
+// A local counter one thread resets before the group counts: the barrier orders the reset
+// before every increment.
+kernel void reset_then_count(local int* tile) {
+    local unsigned count;
+    if (get_local_id(0) == 0) {
+        count = 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    tile[atomic_inc(&count)] = get_local_id(0);
+}
+
+// Without the barrier the reset races with the increments.
+kernel void reset_while_counting(local int* tile) {
+    local unsigned count;
+    if (get_local_id(0) == 0) {
+        count = 0;
+    }
+    tile[atomic_inc(&count)] = get_local_id(0);
+}
+
+// A barrier that fences only global memory does not order the reset.
+kernel void reset_unfenced(local int* tile) {
+    local unsigned count;
+    if (get_local_id(0) == 0) {
+        count = 0;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    tile[atomic_inc(&count)] = get_local_id(0);
+}
+
+// Reading the count after the increments is a plain access among atomic ones.
+kernel void count_read_back(local int* tile, global unsigned* total) {
+    local unsigned count;
+    if (get_local_id(0) == 0) {
+        count = 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    tile[atomic_inc(&count)] = get_local_id(0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    total[get_group_id(0)] = count;
+}
+
+// A global counter reset before a barrier: barriers do not order the groups.
+kernel void global_reset(global unsigned* next, global int* out) {
+    if (get_global_id(0) == 0) {
+        next[0] = 0;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    out[atomic_inc(next)] = get_global_id(0);
+}
