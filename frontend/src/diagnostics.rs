@@ -76,6 +76,7 @@ codes! {
     Vacuous => "warning::vacuous": "assumptions no state satisfies, after which everything holds vacuously",
     LeftOut => "warning::left-out": "a proof hint (GPUVerify's, or VerCors's ghost arguments) that lockstep leaves out: neither assumed nor checked",
     VariableFlags => "warning::variable-flags": "a barrier flag that is a variable, taken to fence no memory",
+    KernelArgs => "launch::kernel-args": "`--kernel-args` that do not fit the file's kernels",
 }
 
 impl fmt::Display for Code {

@@ -106,6 +106,11 @@ enum Command {
         /// `barrier.resources` are not checked, and the report says so.
         #[arg(long, visible_alias = "only-log")]
         no_race_checks: bool,
+        /// Verify the kernel KERNEL only for these values of its scalar parameters (those that
+        /// are not pointers, in order), as GPUVerify's option of that name: decimal, `0x`
+        /// hexadecimal (a struct's or vector's bytes, little endian), or `*` for any value.
+        #[arg(long, value_name = "KERNEL,V1,...")]
+        kernel_args: Option<lockstep_frontend::verify::KernelArgs>,
     },
     /// Print what lockstep proves of each kernel of a file, as the seed writes it.
     ///
@@ -345,6 +350,7 @@ fn main() -> ExitCode {
             only_intra_group,
             only_divergence,
             no_race_checks,
+            kernel_args,
         } => {
             let groups = match global_size.zip(gsize).map(|(global, gsize)| global.per_group(gsize)) {
                 Some(Ok(groups)) => Some(groups),
@@ -373,6 +379,7 @@ fn main() -> ExitCode {
                 } else {
                     lockstep_frontend::verify::Checks::All
                 },
+                kernel_args,
             };
             cli::verify::run(&files, &settings, reporting)
         }

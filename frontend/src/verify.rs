@@ -112,6 +112,43 @@ pub struct Settings {
     pub benign_races: bool,
     /// Which obligations are checked: all of them unless the user asks for fewer.
     pub checks: Checks,
+    /// The values of a kernel's scalar parameters to verify it for (`--kernel-args`).
+    pub kernel_args: Option<KernelArgs>,
+}
+
+/// GPUVerify's `--kernel-args=K,v1,...,vn`: kernel `K` is verified only for runs whose scalar
+/// parameters (those that are not pointers, in order) have the values `v1` to `vn`, each decimal
+/// or `0x` hexadecimal, or `*` for any value. A struct or vector parameter's value is its bytes
+/// ([`crate::c::arguments`]): `0x0000000300000003` gives both `int` fields of a struct 3.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelArgs {
+    pub kernel: String,
+    pub values: Vec<Option<num_bigint::BigInt>>,
+}
+
+impl std::str::FromStr for KernelArgs {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<KernelArgs, String> {
+        let mut parts = text.split(',');
+        let kernel = parts.next().filter(|kernel| !kernel.is_empty()).ok_or("write KERNEL,V1,...,VN")?;
+        let value = |part: &str| -> Result<Option<num_bigint::BigInt>, String> {
+            let part = part.trim();
+            let (negative, digits) = match part.strip_prefix('-') {
+                Some(digits) => (true, digits),
+                None => (false, part),
+            };
+            let parsed = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+                Some(hex) => num_bigint::BigInt::parse_bytes(hex.as_bytes(), 16),
+                None if part == "*" => return Ok(None),
+                None => digits.parse().ok(),
+            };
+            let value = parsed.ok_or_else(|| format!("`{part}` is not a number (write 12, 0xC or *)"))?;
+            Ok(Some(if negative { -value } else { value }))
+        };
+        let values = parts.map(value).collect::<Result<_, _>>()?;
+        Ok(KernelArgs { kernel: kernel.to_string(), values })
+    }
 }
 
 /// Which obligations `verify` checks: all of them, or those GPUVerify's `--only-intra-group`,
@@ -165,6 +202,7 @@ impl Default for Settings {
             invariants_as_candidates: false,
             benign_races: false,
             checks: Checks::All,
+            kernel_args: None,
         }
     }
 }
@@ -217,7 +255,89 @@ pub fn check(path: &str, bytes: Vec<u8>, settings: &Settings) -> Checked {
             lockstep_logic::benign::first_thread_writes(kernel);
         }
     }
+    if let Some(kernel_args) = &settings.kernel_args {
+        if let Err(diagnostic) = restrict_arguments(&mut checked, kernel_args) {
+            checked.diagnostics.push(*diagnostic);
+        }
+    }
     checked
+}
+
+/// Restricts the kernel `--kernel-args` names to runs with the given values of its scalar
+/// parameters: `param == value` for each part of each value given, assumed at every level as a
+/// launch's facts are. A part that is not an integer (a `float` field) is left free, which
+/// claims more runs, never fewer.
+fn restrict_arguments(checked: &mut Checked, kernel_args: &KernelArgs) -> Result<(), Box<Diagnostic>> {
+    use lockstep_logic::{BinaryOp, Expr, ExprKind, Type};
+    let start = Span::new(0, 0);
+    let refuse =
+        |message: String, span: Span, label: &str| Box::new(Diagnostic::error(Code::KernelArgs, message, span, label));
+    let Some(program) = checked.program.as_mut() else { return Ok(()) };
+    let name = &kernel_args.kernel;
+    let Some(kernel) = program.kernels.iter_mut().find(|kernel| kernel.name == *name) else {
+        return Err(refuse(
+            format!("`--kernel-args` names the kernel `{name}`, which the file does not have"),
+            start,
+            "in this file",
+        ));
+    };
+    let span = Span::new(kernel.span.start, kernel.span.start);
+    let arguments = match crate::c_dialect(&checked.file.path) {
+        Some(dialect) => match crate::c::arguments::host_arguments(&checked.file.text, dialect, name) {
+            Some(Ok(arguments)) => arguments,
+            Some(Err(reason)) => return Err(refuse(format!("`--kernel-args`: {reason}"), span, "this kernel")),
+            None => return Ok(()),
+        },
+        // A PVL kernel's scalar parameters are its parameters, mathematical integers and booleans.
+        None => kernel
+            .params
+            .iter()
+            .map(|param| {
+                let name = kernel.var(*param).name.clone();
+                let part = crate::c::arguments::Part { param: name.clone(), offset: 0, bits: 0, int: None };
+                crate::c::arguments::HostArgument { name, parts: vec![part] }
+            })
+            .collect(),
+    };
+    if arguments.len() != kernel_args.values.len() {
+        let names: Vec<&str> = arguments.iter().map(|argument| argument.name.as_str()).collect();
+        return Err(refuse(
+            format!(
+                "`--kernel-args` gives {} values, and the kernel `{name}` has {} scalar parameters ({})",
+                kernel_args.values.len(),
+                arguments.len(),
+                names.join(", ")
+            ),
+            span,
+            "this kernel",
+        ));
+    }
+    let mut facts = Vec::new();
+    for (argument, value) in arguments.iter().zip(&kernel_args.values) {
+        let Some(value) = value else { continue };
+        for part in &argument.parts {
+            let Some(param) = kernel.params.iter().find(|param| kernel.var(**param).name == part.param) else {
+                continue;
+            };
+            let (value, ty) = match part.int {
+                Some(int) => (int.wrap(&(value >> part.offset)), Type::Int),
+                None if argument.parts.len() == 1 && kernel.var(*param).ty == Type::Int => (value.clone(), Type::Int),
+                None if argument.parts.len() == 1 && kernel.var(*param).ty == Type::Bool => {
+                    let truth = !num_traits::Zero::is_zero(value);
+                    let lhs = Box::new(Expr { kind: ExprKind::Var(*param), ty: Type::Bool, span });
+                    let rhs = Box::new(Expr { kind: ExprKind::Bool(truth), ty: Type::Bool, span });
+                    facts.push(Expr { kind: ExprKind::Binary { op: BinaryOp::Eq, lhs, rhs }, ty: Type::Bool, span });
+                    continue;
+                }
+                None => continue,
+            };
+            let lhs = Box::new(Expr { kind: ExprKind::Var(*param), ty, span });
+            let rhs = Box::new(Expr { kind: ExprKind::Int(value), ty, span });
+            facts.push(Expr { kind: ExprKind::Binary { op: BinaryOp::Eq, lhs, rhs }, ty: Type::Bool, span });
+        }
+    }
+    kernel.assume(facts);
+    Ok(())
 }
 
 /// What a launch tells of `get_work_dim()` ([`crate::c::lower::WORK_DIM`]), a parameter of the

@@ -1537,6 +1537,45 @@ fn counters_hand_out_distinct_values() {
     );
 }
 
+/// `--kernel-args K,v1,...` (GPUVerify's) verifies kernel `K` only for those values of its scalar
+/// parameters: a struct's or vector's value is its bytes, little endian, each field at its natural
+/// alignment; `*` leaves one free; the file's other kernels are verified as ever. Values that do
+/// not fit the kernel are refused with `launch::kernel-args`.
+#[test]
+fn kernel_arguments_restrict_one_kernel() {
+    let file = "frontend/tests/verify/kernel_args.cl";
+    let unrestricted = [
+        ("branch", "failed", &["group.resources:12"][..]),
+        ("fields", "failed", &["assert:18", "assert:19"][..]),
+        ("aligned", "failed", &["assert:24", "assert:25"][..]),
+        ("components", "failed", &["assert:30", "assert:31"][..]),
+    ];
+    assert_eq!(verdicts_of(file, &[]), expected(&unrestricted));
+    let given = [
+        ("branch,3", 0),
+        ("fields,0x0000000400000003", 1),
+        ("aligned,0x0000000200000001", 2),
+        ("components,0xFFFFFFFF00000005,7", 3),
+    ];
+    for (values, verified) in given {
+        let mut verdicts = unrestricted;
+        verdicts[verified] = (verdicts[verified].0, "verified", &[]);
+        assert_eq!(verdicts_of(file, &["--kernel-args", values]), expected(&verdicts), "{values}");
+    }
+    let mut free_vector = unrestricted;
+    free_vector[3] = ("components", "failed", &["assert:30"]);
+    assert_eq!(verdicts_of(file, &["--kernel-args", "components,*,7"]), expected(&free_vector));
+    let pvl = "frontend/tests/verify/kernel_args.pvl";
+    assert_eq!(verdicts_of(pvl, &["--kernel-args", "branch,2,1"]), expected(&[("branch", "verified", &[])]));
+    assert_eq!(verdicts_of(pvl, &["--kernel-args", "branch,2,0"])[0].1, "failed");
+    for (values, message) in [("branch,3,4", "gives 2 values"), ("nothing,3", "which the file does not have")] {
+        let output = lockstep(&["verify", "--kernel-args", values, file]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("launch::kernel-args") && stderr.contains(message), "{stderr}");
+    }
+}
+
 /// `--only-intra-group` leaves races between groups unchecked, `--only-divergence` everything but
 /// barrier divergence, and `--no-race-checks` every race; what is left unchecked is reported so (`not checked`, with the reason),
 /// never verified, and every other obligation is decided as without the flag.

@@ -8,6 +8,7 @@
 //! [`lockstep_logic::Program`], so that the two languages share one type checker and one meaning.
 //! It reads no file and prints nothing: problems are [`Diagnostic`]s with a stable code and a span.
 
+pub mod arguments;
 pub mod ast;
 mod atomics;
 mod barrier_invariants;

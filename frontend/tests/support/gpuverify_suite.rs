@@ -10,8 +10,8 @@
 //! `--no-annotations` and `--only-requires` (the loop invariants ignored) are read as it too, which
 //! keeps a written invariant that holds. Benign races are accepted (`--benign-races`) unless a
 //! kernel asks `--no-benign-tolerance`, as GPUVerify does; `--only-intra-group`,
-//! `--only-divergence` and `--only-log` are lockstep's too. GPUVerify's flags that lockstep has no
-//! counterpart for (`--no-inline`, `--kernel-args`, `--warp-sync`, ...) are dropped and counted.
+//! `--only-divergence`, `--only-log` and `--kernel-args` are lockstep's too. GPUVerify's flags that lockstep has no
+//! counterpart for (`--no-inline`, `--warp-sync`, ...) are dropped and counted.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -113,7 +113,9 @@ fn launch(second_line: &str) -> (Vec<String>, Vec<String>) {
             }
             "--no-benign-tolerance" => {}
             // Which obligations are checked: lockstep's flags of the same names.
-            "--only-intra-group" | "--only-divergence" | "--only-log" => launch.push(flag.to_string()),
+            "--only-intra-group" | "--only-divergence" | "--only-log" | "--kernel-args" => {
+                launch.push(flag.to_string())
+            }
             _ => dropped.push(name.to_string()),
         }
     }
