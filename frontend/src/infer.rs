@@ -139,29 +139,35 @@ impl Printer<'_> {
         (!self.unspellable.get()).then(|| format!("{keyword} {printed};"))
     }
 
-    /// The thread's inferred `requires` and `ensures`, where inference put them: before the
-    /// first written clause that follows them (one that reads memory, which they frame), else
-    /// after the written ones.
+    /// The thread's inferred `requires` and `ensures`, where inference put them: each run of
+    /// them before the first written clause that follows it (one that reads memory, which they
+    /// frame, or, for permissions named through memory, that bounds what they read), else after
+    /// the written ones.
     fn contract(&self, text: &str, written: &Kernel, edits: &mut Vec<Edit>) {
         let contract = &self.kernel.thread_contract;
         let mut lines = Vec::new();
-        for (clauses, keyword) in [(&contract.requires, "requires"), (&contract.ensures, "ensures")] {
-            let inferred = added(clauses, written.span);
-            if inferred.is_empty() {
-                continue;
-            }
+        let start = Span::new(written.span.start, written.span.start);
+        let runs = [(&contract.requires, "requires"), (&contract.ensures, "ensures")].into_iter().flat_map(
+            |(clauses, keyword)| {
+                let inferred: Vec<usize> = (0..clauses.len()).filter(|&at| clauses[at].span == start).collect();
+                let mut runs: Vec<(&[Clause], usize, usize, &str)> = Vec::new();
+                for at in inferred {
+                    match runs.last_mut() {
+                        Some((_, _, end, _)) if *end == at => *end = at + 1,
+                        _ => runs.push((&clauses[..], at, at + 1, keyword)),
+                    }
+                }
+                runs
+            },
+        );
+        for (clauses, first, end, keyword) in runs {
             let printed: Vec<String> =
-                inferred.iter().filter_map(|assertion| self.clause(keyword, assertion)).collect();
-            let start = Span::new(written.span.start, written.span.start);
+                clauses[first..end].iter().filter_map(|clause| self.clause(keyword, &clause.assertion)).collect();
             // In C, only a clause of the comment before the kernel: the frontend's own clauses
             // (the launch's limit, the parameters' types) stand at the kernel's signature.
             let (kernel_line, _) = line_of(text, written.span.start);
             let in_text = |clause: &&Clause| self.syntax == Syntax::Pvl || clause.span.end <= kernel_line;
-            let next = clauses
-                .iter()
-                .skip_while(|clause| clause.span != start)
-                .filter(|clause| clause.span != start)
-                .find(in_text);
+            let next = clauses[end..].iter().find(in_text);
             match next.and_then(|clause| keyword_before(text, clause.span.start)) {
                 Some(at) => {
                     let (_, indent) = line_of(text, at);

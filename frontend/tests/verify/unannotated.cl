@@ -108,3 +108,18 @@ __kernel void uniform_return(__global int* a, int n) {
   barrier(CLK_GLOBAL_MEM_FENCE);
   a[get_global_id(0)] = 2;
 }
+
+// Each thread writes the cell a permutation names: an array the kernel never writes has, at the
+// launch, the value the write reads, and the precondition says no two entries are equal.
+/*@
+  requires 0 <= perm[get_global_id(0)] && perm[get_global_id(0)] < get_global_size(0);
+  requires (\forall int j; 0 <= j && j < get_global_size(0) && j != get_global_id(0); perm[j] != perm[get_global_id(0)]);
+@*/
+__kernel void scatter_permutation(__global const int* perm, __global const int* in, __global int* out) {
+  out[perm[get_global_id(0)]] = in[get_global_id(0)];
+}
+
+// Without that precondition two threads may name one cell.
+__kernel void scatter_anywhere(__global const int* index, __global int* out) {
+  out[index[get_global_id(0)]] = get_global_id(0);
+}

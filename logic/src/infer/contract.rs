@@ -12,20 +12,32 @@ use num_rational::BigRational;
 use std::collections::HashMap;
 
 impl Inference<'_> {
-    /// The footprint as one clause (none when it is empty), spanning `span`.
+    /// The footprint as clauses (none when it is empty), spanning `span`: [`Inference::clauses`]
+    /// one after the other.
     pub(super) fn clause(&mut self, footprint: Footprint, span: Span) -> Vec<Clause> {
+        let (free, reading) = self.clauses(footprint, span);
+        free.into_iter().chain(reading).collect()
+    }
+
+    /// The footprint as a clause of the atoms whose cells are named without reading memory, and
+    /// one of those named through a read of memory (an array no statement writes, `out[p[tid]]`),
+    /// which the first frames and a written fact may bound, so that it comes after both.
+    pub(super) fn clauses(&mut self, footprint: Footprint, span: Span) -> (Option<Clause>, Option<Clause>) {
         let (writes, reads): (Vec<Access>, Vec<Access>) =
             footprint.accesses.into_iter().partition(|access| access.write);
         let (writes, written) = self.disjoint(writes, &[]);
         let (reads, _) = self.disjoint(reads, &written);
-        let atoms: Vec<Assertion> = writes.iter().chain(&reads).map(|access| self.atom(access)).collect();
-        let Some(assertion) = atoms.into_iter().reduce(|lhs, rhs| {
-            let span = lhs.span.to(rhs.span);
-            Assertion { kind: AssertionKind::Star(Box::new(lhs), Box::new(rhs)), span }
-        }) else {
-            return Vec::new();
+        let (reading, free): (Vec<&Access>, Vec<&Access>) =
+            writes.iter().chain(&reads).partition(|access| reads_memory_anywhere(access));
+        let mut star = |accesses: Vec<&Access>| {
+            let atoms = accesses.into_iter().map(|access| self.atom(access));
+            let assertion = atoms.reduce(|lhs, rhs| {
+                let span = lhs.span.to(rhs.span);
+                Assertion { kind: AssertionKind::Star(Box::new(lhs), Box::new(rhs)), span }
+            })?;
+            Some(Clause { assertion, span })
         };
-        vec![Clause { assertion, span }]
+        (star(free), star(reading))
     }
 
     /// `g -> (\forall* b1; r1; ... (\forall* bn; rn; Perm(a[index], q)))`, each guard in the
@@ -180,4 +192,9 @@ fn with_offset(index: &Expr) -> (&Expr, BigInt) {
         },
         _ => (index, BigInt::from(0)),
     }
+}
+
+/// Whether an access's index or guards read memory.
+fn reads_memory_anywhere(access: &Access) -> bool {
+    footprint::reads_memory(&access.index) || access.guards.iter().any(footprint::reads_memory)
 }

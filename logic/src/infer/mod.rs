@@ -19,7 +19,8 @@
 //! A loop with a barrier holds, at its head, the footprint from its head. What cannot be told
 //! (a variable with no known value, an index read from memory that no fact of the barrier or
 //! launch where it is claimed tells, [`Inference::settled`]) becomes every cell of the array,
-//! which claims more, never less.
+//! which claims more, never less. An index that reads only arrays no statement writes is told
+//! already: the read has the same value at the launch or barrier as at the access.
 
 mod candidates;
 mod contract;
@@ -120,8 +121,11 @@ pub fn permissions(kernel: &Kernel) -> Inferred {
     let start = start.union(Footprint { accesses: global, open: false });
     let mut inferred = kernel.clone();
     let span = Span::new(kernel.span.start, kernel.span.start);
-    let requires = inference.clause(start, span);
-    after_facts(&mut inferred.thread_contract.requires, requires);
+    // Permissions whose cells are named by reads of memory come after every written clause,
+    // which may bound the values read (`0 <= p[tid] && p[tid] < tcount`).
+    let (requires, reading) = inference.clauses(start, span);
+    after_facts(&mut inferred.thread_contract.requires, requires.into_iter().collect());
+    inferred.thread_contract.requires.extend(reading);
     let ensures = inference.clause(ensures, span);
     after_facts(&mut inferred.thread_contract.ensures, ensures);
     for (id, barrier) in inferred.barriers.iter_mut().enumerate() {
@@ -247,9 +251,14 @@ impl Inference<'_> {
             .flat_map(|clause| memory_values(&clause.assertion))
             .map(|(read, value)| (remainders_as_modulo(&read), value))
             .collect();
-        let reads = |expr: &Expr| match array {
-            Some(array) => expr.any(|part| matches!(part.kind, ExprKind::Read { array: read, .. } if read == array)),
-            None => footprint::reads_memory(expr),
+        // A read of an array no statement writes has the same value wherever it stands (the
+        // thread's contract frames it with its own read permission): `out[p[tid]]`.
+        let kernel = self.kernel;
+        let reads = |expr: &Expr| {
+            expr.any(|part| match part.kind {
+                ExprKind::Read { array: read, .. } => array.is_none_or(|array| read == array) && kernel.writes(read),
+                _ => false,
+            })
         };
         for access in &mut footprint.accesses {
             if !known.is_empty() && reads(&access.index) {
