@@ -8,6 +8,7 @@
 //! added is written: the clauses the frontend generates itself come back when the file is read.
 
 use std::cell::Cell;
+use std::collections::HashMap;
 
 use lockstep_logic::{
     Amount, Assertion, AssertionKind, Axis, BinaryOp, Block, Builtin, Clause, Expr, ExprKind, Kernel, Quantifier, Span,
@@ -37,9 +38,16 @@ impl Syntax {
 /// written, with the one inference gave it (`None` where it was verified as written).
 pub fn annotated(text: &str, syntax: Syntax, kernels: &[(&Kernel, Option<&Kernel>)]) -> String {
     let mut edits: Vec<Edit> = Vec::new();
+    let strides = match syntax {
+        Syntax::Pvl => HashMap::new(),
+        Syntax::OpenCl => crate::c::array_strides(text, crate::c::Dialect::OpenCl),
+        Syntax::Cuda => crate::c::array_strides(text, crate::c::Dialect::Cuda),
+    };
+    let no_vectors = HashMap::new();
     for &(written, inferred) in kernels {
         let Some(inferred) = inferred else { continue };
-        let printer = Printer { kernel: inferred, syntax, unspellable: Cell::new(false) };
+        let strides = strides.get(&written.name).unwrap_or(&no_vectors);
+        let printer = Printer { kernel: inferred, syntax, unspellable: Cell::new(false), strides };
         printer.contract(text, written, &mut edits);
         for (id, barrier) in inferred.barriers.iter().enumerate() {
             let contract = &barrier.contract;
@@ -125,8 +133,11 @@ struct Printer<'k> {
     kernel: &'k Kernel,
     syntax: Syntax,
     /// Whether what was printed names a variable the frontend made, which the source cannot
-    /// spell (an inlined helper's `x@f1`, a `break`'s flag, the value an atomic increment returns).
+    /// spell (an inlined helper's `x@f1`, a `break`'s flag, the value an atomic increment returns,
+    /// a cell of an array of vectors that is not one component of one vector).
     unspellable: Cell<bool>,
+    /// The kernel's arrays of vectors, with the cells each vector takes.
+    strides: &'k HashMap<String, u32>,
 }
 
 impl Printer<'_> {
@@ -338,13 +349,41 @@ impl Printer<'_> {
     /// A cell as a permission names it: `a[i]` in PVL, `&a[i]` in C (`&s[i].f` for the field
     /// `f` of an array of structs, whose array the kernel calls `s.f`).
     fn location(&self, array: &str, index: &Expr) -> String {
-        let index = self.expr(index);
         match self.syntax {
-            Syntax::Pvl => format!("{array}[{index}]"),
-            Syntax::OpenCl | Syntax::Cuda => match array.split_once('.') {
-                Some((base, field)) => format!("&{base}[{index}].{field}"),
-                None => format!("&{array}[{index}]"),
+            Syntax::Pvl => format!("{array}[{}]", self.expr(index)),
+            Syntax::OpenCl | Syntax::Cuda => format!("&{}", self.cell(array, index)),
+        }
+    }
+
+    /// A cell of an array as C code names it: `a[i]`, `s[i].f` for the field `f` of an array of
+    /// structs (whose array the kernel calls `s.f`), `v[i].y` for a component of an array of
+    /// vectors (whose cells the kernel numbers `i * stride + k`).
+    fn cell(&self, array: &str, index: &Expr) -> String {
+        if let Some((base, field)) = array.split_once('.') {
+            return format!("{base}[{}].{field}", self.expr(index));
+        }
+        let Some(&stride) = self.strides.get(array) else { return format!("{array}[{}]", self.expr(index)) };
+        let times_stride = |expr: &Expr| match &expr.kind {
+            ExprKind::Binary { op: BinaryOp::Mul, lhs, rhs } if matches!(&rhs.kind, ExprKind::Int(s) if *s == stride.into()) => {
+                Some((**lhs).clone())
+            }
+            _ => None,
+        };
+        let (vector, component) = match &index.kind {
+            ExprKind::Binary { op: BinaryOp::Add, lhs, rhs } => match (times_stride(lhs), &rhs.kind) {
+                (Some(vector), ExprKind::Int(k)) => (Some(vector), u32::try_from(k).ok().filter(|k| *k < stride)),
+                _ => (None, None),
             },
+            _ => (times_stride(index), Some(0)),
+        };
+        match (vector, component) {
+            (Some(vector), Some(k)) => {
+                format!("{array}[{}].{}", self.expr(&vector), crate::c::component_in_annotation(k))
+            }
+            _ => {
+                self.unspellable.set(true);
+                format!("{array}[{}]", self.expr(index))
+            }
         }
     }
 
@@ -362,9 +401,9 @@ impl Printer<'_> {
                     name.clone()
                 }
             }
-            ExprKind::Read { array, index } => match (self.syntax, self.kernel.array(*array).name.split_once('.')) {
-                (Syntax::OpenCl | Syntax::Cuda, Some((base, field))) => format!("{base}[{}].{field}", self.expr(index)),
-                _ => format!("{}[{}]", self.kernel.array(*array).name, self.expr(index)),
+            ExprKind::Read { array, index } => match self.syntax {
+                Syntax::OpenCl | Syntax::Cuda => self.cell(&self.kernel.array(*array).name, index),
+                Syntax::Pvl => format!("{}[{}]", self.kernel.array(*array).name, self.expr(index)),
             },
             ExprKind::Unary { op: UnaryOp::Not, operand } => format!("!{}", self.expr(operand)),
             ExprKind::Unary { op: UnaryOp::Neg, operand } => format!("-{}", self.expr(operand)),

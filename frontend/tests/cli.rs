@@ -1371,7 +1371,16 @@ fn unannotated_kernels_hold_their_verdicts() {
 fn inferred_contracts_verify_when_pasted_back() {
     let dir = std::env::temp_dir().join(format!("lockstep-pasted-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for name in ["unannotated.cl", "unannotated.cu", "unannotated.pvl", "inferred.cl", "inferred.cu", "inferred.pvl"] {
+    let files = [
+        "unannotated.cl",
+        "unannotated_vectors.cl",
+        "unannotated.cu",
+        "unannotated.pvl",
+        "inferred.cl",
+        "inferred.cu",
+        "inferred.pvl",
+    ];
+    for name in files {
         let file = format!("frontend/tests/verify/{name}");
         let infer = lockstep(&["infer", "--gsize", "64", &file]);
         assert_eq!(infer.status.code(), Some(0), "{}", String::from_utf8_lossy(&infer.stderr));

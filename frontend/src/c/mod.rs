@@ -30,6 +30,8 @@ mod grammar {
     include!(concat!(env!("OUT_DIR"), "/c/grammar.rs"));
 }
 
+pub use vectors::{array_strides, component_in_annotation};
+
 use crate::diagnostics::Diagnostic;
 use lockstep_logic::Program;
 

@@ -25,6 +25,7 @@ use crate::diagnostics::{Code, Diagnostic};
 use crate::pvl::ast as surface;
 use lockstep_logic::{MachineInt, Span};
 use num_bigint::BigInt;
+use std::collections::HashMap;
 
 /// The type of a vector: its components' type and how many there are (2, 3, 4, 8 or 16).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,6 +94,49 @@ fn component_field(k: u32) -> String {
 /// The surface name of component `k` of the private vector `base`: `v.s0`.
 pub(super) fn component_name(base: &str, k: u32) -> String {
     format!("{base}.{}", component_field(k))
+}
+
+/// The arrays of vectors of each kernel of a C file that parses, by kernel name: each array's
+/// name with the cells one vector takes ([`VectorType::stride`]), for the kernel's pointer
+/// parameters and the local arrays its body declares at its top level.
+pub fn array_strides(text: &str, dialect: crate::c::Dialect) -> HashMap<String, HashMap<String, u32>> {
+    let mut strides = HashMap::new();
+    let Some(tree) = crate::c::parser::parse(text, dialect).0 else { return strides };
+    let (tree, _) = crate::c::structs::flatten(&tree);
+    for item in &tree.items {
+        let ast::Item::Function(function) = item else { continue };
+        if !function.specifiers.has(ast::Qualifier::Kernel) {
+            continue;
+        }
+        let mut arrays = HashMap::new();
+        let mut add = |specifiers: &ast::Specifiers, declarator: &ast::Declarator| {
+            let is_array = declarator.pointers > 0 || !declarator.dimensions.is_empty();
+            let vector = scalar_of(&specifiers.ty).map(|element| VectorType { element, width: specifiers.ty.width });
+            if let Some(vector) = vector.filter(|vector| is_array && vector.width > 1) {
+                arrays.insert(declarator.name.name.clone(), vector.stride());
+            }
+        };
+        for param in &function.params {
+            add(&param.specifiers, &param.declarator);
+        }
+        for stmt in function.body.iter().flat_map(|body| &body.stmts) {
+            if let ast::StmtKind::Declaration(declaration) = &stmt.kind {
+                for (declarator, _) in &declaration.declarators {
+                    add(&declaration.specifiers, declarator);
+                }
+            }
+        }
+        strides.insert(function.name.name.clone(), arrays);
+    }
+    strides
+}
+
+/// How C names component `k` of a vector in an annotation: `x`, `y`, `z`, `w`, then `s4`, ...
+pub fn component_in_annotation(k: u32) -> String {
+    match k {
+        0..4 => ["x", "y", "z", "w"][k as usize].to_string(),
+        _ => component_field(k),
+    }
 }
 
 /// OpenCL's geometric functions that take vectors and give a scalar.

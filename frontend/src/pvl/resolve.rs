@@ -883,9 +883,7 @@ impl Resolver {
                 typed(ExprKind::PrivateIndex { index: Box::new(index), length: *length }, Type::Int)
             }
             ast::ExprKind::Ticket { counter, cell, site, int } => {
-                let counter = self.array_access(names, context, counter);
-                let cell = self.expr(names, context, cell, Some(Type::Int));
-                typed(ExprKind::Ticket { counter: counter?, cell: Box::new(cell?), site: *site, int: *int }, Type::Int)
+                self.ticket(names, context, counter, cell, (*site, *int), span)
             }
             ast::ExprKind::Index { array, index } => {
                 let array = self.array_access(names, context, array);
@@ -953,6 +951,22 @@ impl Resolver {
         let operand = self.expr(names, context, operand, Some(ty))?;
         let negated = Expr { kind: ExprKind::Unary { op, operand: Box::new(operand) }, ty, span };
         Some(in_machine(context, negated))
+    }
+
+    /// The value of an increment of a counter, in a function of its own (see [`Resolver::sum`]).
+    fn ticket(
+        &mut self,
+        names: &mut Names,
+        context: Context,
+        counter: &ast::Ident,
+        cell: &ast::Expr,
+        (site, int): (u32, MachineInt),
+        span: Span,
+    ) -> Option<Expr> {
+        let counter = self.array_access(names, context, counter);
+        let cell = self.expr(names, context, cell, Some(Type::Int));
+        let kind = ExprKind::Ticket { counter: counter?, cell: Box::new(cell?), site, int };
+        Some(Expr { kind, ty: Type::Int, span })
     }
 
     /// A machine result that must stay in its type, in a function of its own (see

@@ -1,6 +1,6 @@
 // Unannotated OpenCL kernels over arrays of vectors: `verify` infers their permissions (with
-// `--gsize 64`; any number of groups). `infer` prints a vector's cells as the IR numbers them
-// (`&v[4 * i + 3]`), not as C names them (`&v[i].w`), so these are not pasted back.
+// `--gsize 64`; any number of groups), and `infer` prints a vector's cells as C names them
+// (`&v[i].w`).
 
 // An array of vectors whose length nothing states has no bounds to check, as an array of
 // scalars: each thread rounds its own `float4`.
