@@ -152,9 +152,10 @@ impl std::str::FromStr for KernelArgs {
 }
 
 /// Which obligations `verify` checks: all of them, or those GPUVerify's `--only-intra-group`,
-/// `--only-divergence` and `--only-log` ask for. An obligation not checked is reported so, never verified; the
-/// others are decided as ever, each with the unchecked ones assumed (as Boogie assumes a checked
-/// assertion after it), which is what the user asked: a verdict on the rest, granted those.
+/// `--only-divergence` and `--only-log` ask for. An obligation not checked is reported so, never
+/// verified; the others are decided as ever, each with the unchecked ones assumed (as Boogie
+/// assumes a checked assertion after it), which is what the user asked: a verdict on the rest,
+/// granted those.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Checks {
     #[default]
