@@ -38,17 +38,9 @@ use std::collections::HashSet;
 
 /// Rewrites the kernel's uniform writes so that only a first thread makes each; returns how many.
 pub fn first_thread_writes(kernel: &mut Kernel) -> usize {
-    let mut written = HashSet::new();
-    for stmt in &kernel.body.stmts {
-        visit(stmt, &mut |stmt| {
-            if let StmtKind::Write { array, .. } = &stmt.kind {
-                written.insert(*array);
-            }
-        });
-    }
     let stable: HashSet<ArrayId> = (0..kernel.arrays.len() as u32)
         .map(ArrayId)
-        .filter(|array| kernel.array(*array).memory == Memory::Global && !written.contains(array))
+        .filter(|array| kernel.array(*array).memory == Memory::Global && !kernel.writes(*array))
         .collect();
     let analyses = Analyses {
         in_group: LockStep::over(kernel, Builtin::is_thread_specific, stable.clone()),
