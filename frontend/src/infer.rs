@@ -61,9 +61,8 @@ pub fn annotated(text: &str, syntax: Syntax, kernels: &[(&Kernel, Option<&Kernel
             if !clauses.is_empty() {
                 // Before the written postcondition that reads memory, which the inferred
                 // permissions frame (inference put them there), else after the written clauses.
-                let start = Span::new(barrier.span.start, barrier.span.start);
-                let mut after_added = contract.ensures.iter().skip_while(|clause| clause.span != start);
-                let next = after_added.find(|clause| clause.span != start);
+                let mut after_added = contract.ensures.iter().skip_while(|clause| !is_added(clause, barrier.span));
+                let next = after_added.find(|clause| !is_added(clause, barrier.span));
                 let written = &written.barriers[id].contract;
                 let last = written.requires.iter().chain(&written.ensures).max_by_key(|clause| clause.span.end);
                 let place = next.map_or(Place::After(last), Place::Before);
@@ -95,11 +94,14 @@ struct Edit {
     inserted: String,
 }
 
-/// The clauses inference added to a contract: those it placed at the start of `place` (an empty
-/// span there, which no written clause has).
+/// The clauses inference added to a contract: those it placed in `place`, the span of what the
+/// contract belongs to (an empty span there, which no written clause has).
 fn added(clauses: &[Clause], place: Span) -> Vec<&Assertion> {
-    let start = Span::new(place.start, place.start);
-    clauses.iter().filter(|clause| clause.span == start).map(|clause| &clause.assertion).collect()
+    clauses.iter().filter(|clause| is_added(clause, place)).map(|clause| &clause.assertion).collect()
+}
+
+fn is_added(clause: &Clause, place: Span) -> bool {
+    clause.span.start == clause.span.end && place.start <= clause.span.start && clause.span.start <= place.end
 }
 
 /// Where the keyword of the clause whose span starts at `offset` stands: there (a PVL clause's

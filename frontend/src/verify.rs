@@ -13,7 +13,7 @@ use lockstep_encoder::smt::Limits;
 use lockstep_encoder::smt::Value;
 use lockstep_encoder::verify::Status;
 use lockstep_logic::fences::MemoryModel;
-use lockstep_logic::infer::Inferred;
+use lockstep_logic::infer::{Candidate, Inferred};
 use lockstep_logic::outline::Outline;
 use lockstep_logic::{Kernel, Obligation, ObligationId, Program, Span};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -467,7 +467,7 @@ pub fn houdini(
     for _ in 1..HOUDINI_ROUNDS {
         let failing = {
             let outline = Outline::of(program, &inferred.kernel, model);
-            let checks = inferred.candidate_checks(&outline.thread);
+            let checks = inferred.candidate_checks(&outline);
             if checks.is_empty() {
                 break;
             }
@@ -486,11 +486,11 @@ pub fn houdini(
 
 /// The candidate invariants of `inferred` that do not hold (fail or are undecided) in `result`,
 /// the verdicts on `outline`.
-fn failing_candidates(inferred: &Inferred, outline: &Outline, result: &KernelResult) -> Vec<(usize, usize)> {
+fn failing_candidates(inferred: &Inferred, outline: &Outline, result: &KernelResult) -> Vec<Candidate> {
     let offset = outline.divergence.len();
     let failed =
         |number: usize| result.results.get(offset + number).is_some_and(|outcome| outcome.verdict != Verdict::Verified);
-    inferred.failing_candidates(&outline.thread, &failed)
+    inferred.failing_candidates(outline, &failed)
 }
 
 /// The result of a kernel verified with inferred contracts, each failure that only shows them

@@ -1333,6 +1333,8 @@ fn unannotated_kernels_hold_their_verdicts() {
                 ("alternating_rounds", "verified", &[]),
                 ("tree_sum_any_size", "verified", &[]),
                 ("index_from_barrier_fact", "verified", &[]),
+                ("tree_sum_in_place", "verified", &[]),
+                ("tree_sum_in_place_unguarded", "failed", &["barrier.resources:290"]),
             ],
         ),
     ];
@@ -1364,6 +1366,31 @@ fn unannotated_kernels_hold_their_verdicts() {
     }
 }
 
+/// A barrier hands over values too: inference proposes, as candidates it checks, what each thread
+/// wrote before a barrier and what the threads read after it, so that the arithmetic on a tile or
+/// a broadcast factor is proved inside `int`. Where no thread wrote the cell read, no candidate
+/// holds and the overflow stays.
+#[test]
+fn values_written_before_a_barrier_are_known_after_it() {
+    let expectations: [(&str, &[Expectation]); 2] = [
+        (
+            "frontend/tests/verify/barrier_values.cl",
+            &[("tile_sum", "verified", &[]), ("tile_sum_even_filled", "failed", &["arith.overflow:38"])],
+        ),
+        (
+            "frontend/tests/verify/barrier_values.cu",
+            &[("broadcast_scale", "verified", &[]), ("broadcast_scale_half_loaded", "failed", &["arith.overflow:40"])],
+        ),
+    ];
+    for (file, kernels) in expectations {
+        let output = lockstep(&["verify", "--gsize", "64", "--format", "json", file]);
+        assert_eq!(failures_by_kernel(&output), expected(kernels), "{file}");
+        let infer = lockstep(&["infer", "--gsize", "64", file]);
+        let annotated = String::from_utf8(infer.stdout).unwrap();
+        assert!(annotated.contains("== \\old("), "{file}: {annotated}");
+    }
+}
+
 /// `lockstep infer` prints the file with the inferred contracts written in, in its own language;
 /// pasted back, they verify as written (`--no-infer`: nothing is inferred again) to the same
 /// verdicts, kernel by kernel, as the unannotated file.
@@ -1376,6 +1403,8 @@ fn inferred_contracts_verify_when_pasted_back() {
         "unannotated_vectors.cl",
         "unannotated.cu",
         "unannotated.pvl",
+        "barrier_values.cl",
+        "barrier_values.cu",
         "inferred.cl",
         "inferred.cu",
         "inferred.pvl",

@@ -526,17 +526,22 @@ impl Kernel {
     /// Whether some statement of the kernel writes `array`. An array no thread writes keeps its
     /// launch contents throughout, the same in every thread, whatever the barriers fence.
     pub fn writes(&self, array: ArrayId) -> bool {
-        fn in_block(block: &Block, array: ArrayId) -> bool {
-            block.stmts.iter().any(|stmt| match &stmt.kind {
-                StmtKind::Write { array: written, .. } => *written == array,
-                StmtKind::If { then_branch, else_branch, .. } => {
-                    in_block(then_branch, array) || else_branch.as_ref().is_some_and(|block| in_block(block, array))
-                }
-                StmtKind::While { body, .. } | StmtKind::Block(body) => in_block(body, array),
-                _ => false,
-            })
+        self.body.stmts.iter().any(|stmt| stmt.writes(array))
+    }
+}
+
+impl Stmt {
+    /// Whether the statement, or one in it, writes `array`.
+    pub fn writes(&self, array: ArrayId) -> bool {
+        let in_block = |block: &Block| block.stmts.iter().any(|stmt| stmt.writes(array));
+        match &self.kind {
+            StmtKind::Write { array: written, .. } => *written == array,
+            StmtKind::If { then_branch, else_branch, .. } => {
+                in_block(then_branch) || else_branch.as_ref().is_some_and(in_block)
+            }
+            StmtKind::While { body, .. } | StmtKind::Block(body) => in_block(body),
+            _ => false,
         }
-        in_block(&self.body, array)
     }
 }
 
@@ -742,6 +747,32 @@ impl Expr {
             next.children(&mut work);
         }
         false
+    }
+
+    /// The expression with every node spanning `span`.
+    pub fn spanning(&self, span: Span) -> Expr {
+        let mut expr = self.clone();
+        let mut work = vec![&mut expr];
+        while let Some(next) = work.pop() {
+            next.span = span;
+            match &mut next.kind {
+                ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Builtin(_) | ExprKind::Var(_) | ExprKind::Result => {}
+                ExprKind::Read { index: operand, .. }
+                | ExprKind::Unary { operand, .. }
+                | ExprKind::Old(operand)
+                | ExprKind::InRange { value: operand, .. }
+                | ExprKind::PrivateIndex { index: operand, .. }
+                | ExprKind::Ticket { cell: operand, .. } => work.push(operand),
+                ExprKind::Binary { lhs, rhs, .. } => work.extend([&mut **lhs, &mut **rhs]),
+                ExprKind::Cond { cond, then_value, else_value } => {
+                    work.extend([&mut **cond, &mut **then_value, &mut **else_value])
+                }
+                ExprKind::Call { args, .. } => work.extend(args.iter_mut()),
+                ExprKind::Quantifier { range, body, .. } => work.extend([&mut **range, &mut **body]),
+                ExprKind::Sum { lower, upper, body, .. } => work.extend([&mut **lower, &mut **upper, &mut **body]),
+            }
+        }
+        expr
     }
 
     /// Appends the expression's immediate subexpressions to `out`: a work list, so that a walk

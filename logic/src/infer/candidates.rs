@@ -6,9 +6,9 @@
 
 use super::footprint::{self, reads_memory, same};
 use super::{Inferred, Pins};
-use crate::outline::Command;
+use crate::outline::{Command, Outline};
 use crate::resources::normal_form;
-use crate::{BinaryOp, Block, Clause, Expr, ExprKind, StmtKind, UnaryOp, VarId};
+use crate::{BinaryOp, Block, Clause, Expr, ExprKind, Span, StmtKind, UnaryOp, VarId};
 use std::collections::{BTreeSet, HashMap};
 
 /// What the code before a point says of variables: `x` equals `e` where nothing `e` names, nor
@@ -50,6 +50,11 @@ impl Known {
         {
             self.values.insert(var, value);
         }
+    }
+
+    /// The known values of variables.
+    pub fn values(&self) -> &HashMap<VarId, Expr> {
+        &self.values
     }
 
     pub fn forget(&mut self, var: VarId) {
@@ -237,13 +242,21 @@ fn conjuncts(cond: &Expr) -> Vec<&Expr> {
     }
 }
 
+/// A candidate the Houdini driver may drop: a loop invariant, as its loop's position (loops
+/// numbered in the order they stand) and its clause's, or a barrier clause, by its span.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Candidate {
+    Invariant { position: usize, clause: usize },
+    BarrierClause(Span),
+}
+
 impl Inferred {
-    /// The checks of the candidate invariants in the thread triple `thread` of this kernel's
-    /// outline: each candidate, as a (loop, invariant) position with loops numbered in the order
-    /// they stand, with the number of an obligation that checks it (on entry or preserved).
-    pub fn candidate_checks(&self, thread: &[Command]) -> Vec<((usize, usize), usize)> {
+    /// The checks of the candidates in `outline`, this kernel's: each candidate with the number
+    /// of an obligation that checks it (an invariant on entry or preserved; a barrier clause's
+    /// every check, which has its span).
+    pub fn candidate_checks(&self, outline: &Outline) -> Vec<(Candidate, usize)> {
         let mut loops = Vec::new();
-        loop_commands(thread, &mut loops);
+        loop_commands(&outline.thread, &mut loops);
         let mut checks = Vec::new();
         for (position, command) in loops.iter().enumerate() {
             let Command::Loop { invariants, entry, preserved, .. } = command else { continue };
@@ -255,20 +268,25 @@ impl Inferred {
             }
             for exhale in [entry, preserved] {
                 let Command::Exhale { parts, .. } = &**exhale else { continue };
-                for (part, owner) in parts.iter().zip(&owners).filter(|(_, owner)| is_candidate(**owner)) {
+                for (part, &clause) in parts.iter().zip(&owners).filter(|(_, owner)| is_candidate(**owner)) {
                     let obligations = part.holds.into_iter().chain(part.checks.iter().map(|check| check.obligation));
-                    checks.extend(obligations.map(|obligation| ((position, *owner), obligation)));
+                    checks
+                        .extend(obligations.map(|obligation| (Candidate::Invariant { position, clause }, obligation)));
                 }
+            }
+        }
+        for (number, obligation) in outline.obligations.iter().enumerate() {
+            if self.barrier_candidates.contains(&obligation.span) {
+                checks.push((Candidate::BarrierClause(obligation.span), number));
             }
         }
         checks
     }
 
-    /// The candidates among the obligations that `failed` (by number) in the thread triple
-    /// `thread` of this kernel's outline, as [`Inferred::candidate_checks`] names them.
-    pub fn failing_candidates(&self, thread: &[Command], failed: &dyn Fn(usize) -> bool) -> Vec<(usize, usize)> {
+    /// The candidates among the obligations of `outline` that `failed` (by number).
+    pub fn failing_candidates(&self, outline: &Outline, failed: &dyn Fn(usize) -> bool) -> Vec<Candidate> {
         let mut failing = Vec::new();
-        for (candidate, obligation) in self.candidate_checks(thread) {
+        for (candidate, obligation) in self.candidate_checks(outline) {
             if failed(obligation) && !failing.contains(&candidate) {
                 failing.push(candidate);
             }
@@ -276,10 +294,29 @@ impl Inferred {
         failing
     }
 
-    /// The kernel without the given candidates (as [`Inferred::failing_candidates`] names them).
-    pub fn without(&mut self, dropped: &[(usize, usize)]) {
+    /// The kernel without the given candidates.
+    pub fn without(&mut self, dropped: &[Candidate]) {
+        let invariants: Vec<(usize, usize)> = dropped
+            .iter()
+            .filter_map(|candidate| match *candidate {
+                Candidate::Invariant { position, clause } => Some((position, clause)),
+                Candidate::BarrierClause(_) => None,
+            })
+            .collect();
         let mut position = 0;
-        drop_in(&mut self.kernel.body, dropped, &mut position, &mut self.candidates);
+        drop_in(&mut self.kernel.body, &invariants, &mut position, &mut self.candidates);
+        let clauses: Vec<Span> = dropped
+            .iter()
+            .filter_map(|candidate| match *candidate {
+                Candidate::BarrierClause(span) => Some(span),
+                Candidate::Invariant { .. } => None,
+            })
+            .collect();
+        for barrier in &mut self.kernel.barriers {
+            barrier.contract.requires.retain(|clause| !clauses.contains(&clause.span));
+            barrier.contract.ensures.retain(|clause| !clauses.contains(&clause.span));
+        }
+        self.barrier_candidates.retain(|span| !clauses.contains(span));
     }
 }
 

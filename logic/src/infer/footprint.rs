@@ -337,8 +337,8 @@ fn simplify(expr: &Expr, wraps: Wraps) -> Expr {
     }
 }
 
-/// `expr` with each builtin that `value` gives a value replaced by it, through reads, operators
-/// and conditionals; under a quantifier or a call a builtin is left as it is.
+/// `expr` with each builtin that `value` gives a value replaced by it, through reads, operators,
+/// conditionals and `\old`; under a quantifier or a call a builtin is left as it is.
 pub(super) fn with_builtins(expr: &Expr, value: &dyn Fn(Builtin) -> Option<Expr>) -> Expr {
     if !expr.any(|inner| matches!(inner.kind, ExprKind::Builtin(_))) {
         return expr.clone();
@@ -356,6 +356,8 @@ pub(super) fn with_builtins(expr: &Expr, value: &dyn Fn(Builtin) -> Option<Expr>
             ExprKind::Cond { cond: recurse(cond), then_value: recurse(then_value), else_value: recurse(else_value) }
         }
         ExprKind::InRange { value: inner, int } => ExprKind::InRange { value: recurse(inner), int: *int },
+        // The ids and sizes are the same at the launch.
+        ExprKind::Old(inner) => ExprKind::Old(recurse(inner)),
         _ => return expr.clone(),
     };
     Expr { kind, ..expr.clone() }
@@ -382,6 +384,43 @@ pub(super) fn linear(expr: &Expr, var: VarId) -> Option<(Expr, Expr)> {
             let (a, b) = linear(lhs, var)?;
             Some((binary(BinaryOp::Mul, a, (**rhs).clone()), binary(BinaryOp::Mul, b, (**rhs).clone())))
         }
+        _ => None,
+    }
+}
+
+/// `expr` of the thread of the same group whose local id is the variable `other`: `None` where a
+/// thread-specific value is left that no replacement makes the other thread's (an id along
+/// another axis, an increment's value).
+pub(super) fn as_thread(expr: &Expr, other: VarId) -> Option<Expr> {
+    let span = expr.span;
+    let lid = var(other, span);
+    let builtin = |builtin| Expr { kind: ExprKind::Builtin(builtin), ty: Type::Int, span };
+    let first = binary(BinaryOp::Mul, builtin(Builtin::Gid), builtin(Builtin::Gsize));
+    let tid = binary(BinaryOp::Add, first, lid.clone());
+    let replaced = with_builtins(expr, &|builtin| match builtin {
+        Builtin::Lid | Builtin::LocalId(crate::Axis::X) => Some(lid.clone()),
+        Builtin::Tid => Some(tid.clone()),
+        _ => None,
+    });
+    let thread_specific = |inner: &Expr| match inner.kind {
+        ExprKind::Builtin(builtin) => builtin.is_thread_specific(),
+        ExprKind::Ticket { .. } => true,
+        _ => false,
+    };
+    (!replaced.any(thread_specific)).then_some(replaced)
+}
+
+/// The `k` of a conjunct `other == k` (or `k == other`) of `guard`.
+pub(super) fn named_thread(guard: &Expr, other: VarId) -> Option<Expr> {
+    match &guard.kind {
+        ExprKind::Binary { op: BinaryOp::And, lhs, rhs } => {
+            named_thread(lhs, other).or_else(|| named_thread(rhs, other))
+        }
+        ExprKind::Binary { op: BinaryOp::Eq, lhs, rhs } => match (&lhs.kind, &rhs.kind) {
+            (ExprKind::Var(found), _) if *found == other && !rhs.mentions(other) => Some((**rhs).clone()),
+            (_, ExprKind::Var(found)) if *found == other && !lhs.mentions(other) => Some((**lhs).clone()),
+            _ => None,
+        },
         _ => None,
     }
 }

@@ -21,11 +21,17 @@
 //! launch where it is claimed tells, [`Inference::settled`]) becomes every cell of the array,
 //! which claims more, never less. An index that reads only arrays no statement writes is told
 //! already: the read has the same value at the launch or barrier as at the access.
+//!
+//! Candidates, which the driver checks and drops as Houdini does ([`candidates`]): loop
+//! invariants about the loops' variables, the same as preconditions of the barriers in the loops,
+//! and the values barriers hand over ([`values`]).
 
 mod candidates;
+pub use candidates::Candidate;
 mod contract;
 mod footprint;
 mod summary;
+mod values;
 
 use crate::{
     ArrayId, Assertion, AssertionKind, Axis, BarrierId, BinaryOp, Block, Builtin, Clause, Expr, ExprKind, Kernel,
@@ -45,6 +51,8 @@ pub struct Inferred {
     /// For each loop, in the order the loops stand (an enclosing loop before the ones in its
     /// body): which of its invariants are candidates, which may be dropped.
     pub candidates: Vec<Vec<bool>>,
+    /// The spans of the candidate barrier clauses ([`values`]), each empty and its own.
+    pub barrier_candidates: Vec<Span>,
     /// The spans of the loop invariants the kernel was written with.
     written_invariants: Vec<Span>,
 }
@@ -68,6 +76,7 @@ impl Inferred {
             {
                 Some("could not infer an invariant of the loop that holds")
             }
+            _ if self.barrier_candidates.contains(&span) => Some("could not infer a barrier contract that holds"),
             _ => None,
         }
     }
@@ -82,6 +91,8 @@ pub fn permissions(kernel: &Kernel) -> Inferred {
         vars: kernel.vars.clone(),
         barriers: HashMap::new(),
         barrier_facts: HashMap::new(),
+        loop_guesses: Vec::new(),
+        barrier_guesses: HashMap::new(),
         loops: HashMap::new(),
         pins,
         cut: true,
@@ -109,11 +120,32 @@ pub fn permissions(kernel: &Kernel) -> Inferred {
     // (both claims would add up to more than the cell).
     let is_global = |access: &Access| kernel.array(access.array).memory == Memory::Global;
     let claims: Vec<Access> = start.accesses.iter().filter(|access| is_global(access)).cloned().collect();
+    // What the threads write anywhere: a thread brings the cells it writes, so the group owns
+    // them already, and no thread of another group may access them.
+    let writers: Vec<Access> =
+        everything.accesses.iter().filter(|access| access.write && is_global(access)).cloned().collect();
     let mut global = Vec::new();
     for mut access in everything.accesses.into_iter().filter(is_global) {
-        for claim in claims.iter().filter(|claim| claim.array == access.array && (claim.write || !access.write)) {
-            if let Some(claimed) = inference.claimed_in_group(claim, &access.index) {
+        let brought = claims
+            .iter()
+            .filter(|claim| claim.write || !access.write)
+            .chain(writers.iter().filter(|writer| !(access.write && footprint::same(&writer.index, &access.index))));
+        for owner in brought.filter(|owner| owner.array == access.array) {
+            if let Some(claimed) = inference.claimed_in_group(owner, &access.index) {
                 access.guards.push(footprint::not(&claimed));
+            }
+        }
+        // A cell some thread of another group writes, this group can never read without a race
+        // (no barrier orders two groups): bringing it would only turn that race into a conflict
+        // of the launch's claims. Left out, a read of it finds no permission at the barrier that
+        // hands it over, and fails there. (A write of it is still brought, so that the race of
+        // two writes shows in the launch's claims, where the solver finds it readily.)
+        let reads = !access.write;
+        for writer in
+            claims.iter().chain(&writers).filter(|writer| reads && writer.write && writer.array == access.array)
+        {
+            if let Some(written) = inference.written_by_other_groups(writer, &access.index) {
+                access.guards.push(footprint::not(&written));
             }
         }
         global.push(access);
@@ -128,8 +160,12 @@ pub fn permissions(kernel: &Kernel) -> Inferred {
     inferred.thread_contract.requires.extend(reading);
     let ensures = inference.clause(ensures, span);
     after_facts(&mut inferred.thread_contract.ensures, ensures);
+    // The variables each barrier's resources name: what its checks need told.
+    let mut named: HashMap<BarrierId, Vec<VarId>> = HashMap::new();
     for (id, barrier) in inferred.barriers.iter_mut().enumerate() {
         let after = inference.barriers.remove(&BarrierId(id as u32)).unwrap_or_default();
+        let vars = (0..inference.vars.len() as u32).map(VarId).filter(|&var| after.mentions(var)).collect();
+        named.insert(BarrierId(id as u32), vars);
         let resources = inference.clause(after, Span::new(barrier.span.start, barrier.span.start));
         after_facts(&mut barrier.contract.ensures, resources);
     }
@@ -143,10 +179,24 @@ pub fn permissions(kernel: &Kernel) -> Inferred {
             .map(|fact| Clause { assertion: Assertion { kind: AssertionKind::Pure(fact), span }, span });
         barrier.contract.requires.splice(0..0, facts);
     }
+    let other = inference.fresh(kernel.span);
+    let mut values = values::candidates(kernel, other);
+    for (id, mut guesses) in inference.barrier_guesses.drain() {
+        let vars = named.get(&id).map_or(&[][..], |vars| &vars[..]);
+        guesses.retain(|guess| vars.iter().any(|&var| guess.mentions(var)));
+        match values.iter_mut().find(|(barrier, _)| *barrier == id) {
+            Some((_, found)) => {
+                found.requires.splice(0..0, guesses);
+            }
+            None => values.push((id, values::BarrierValues { requires: guesses, ensures: Vec::new() })),
+        }
+    }
+    values.sort_by_key(|(id, _)| *id);
+    let barrier_candidates = barrier_values(&mut inferred, values);
     inferred.vars = inference.vars;
     let written_invariants =
         kernel.loop_invariant_spans().into_iter().filter(|span| !kernel.candidate_invariants.contains(span)).collect();
-    Inferred { kernel: inferred, candidates, written_invariants }
+    Inferred { kernel: inferred, candidates, barrier_candidates, written_invariants }
 }
 
 struct Inference<'k> {
@@ -159,6 +209,12 @@ struct Inference<'k> {
     /// tells the barrier's checks which of its resources apply (in a loop, that the loop has not
     /// ended before the barrier). The thread proves them when it reaches the barrier.
     barrier_facts: HashMap<BarrierId, Vec<Expr>>,
+    /// The candidate invariants of the loops around the point ([`Inference::with_invariants`]).
+    loop_guesses: Vec<Expr>,
+    /// Those of the loops around each barrier: candidates of its precondition too (those that
+    /// name a variable its resources name), which tell its checks what the loops' invariants tell
+    /// the thread (a tree's stride at most `gsize`).
+    barrier_guesses: HashMap<BarrierId, Vec<Expr>>,
     /// The footprint each loop's invariant holds, by the loop's statement.
     loops: HashMap<*const Stmt, Footprint>,
     pins: Pins,
@@ -275,6 +331,50 @@ impl Inference<'_> {
         footprint
     }
 
+    /// Whether some thread of another group writes `cell` by `write`, an access every thread
+    /// makes, as a condition free of quantifiers: where the index is `tid + c` (with `c` the same
+    /// in every thread) and no guard limits it, the cells `c <= cell < c + tcount` but for the
+    /// group's own `c + gid * gsize <= cell < c + gid * gsize + gsize`. `None` where that cannot
+    /// be told so.
+    fn written_by_other_groups(&mut self, write: &Access, cell: &Expr) -> Option<Expr> {
+        if !write.binders.is_empty() || !write.guards.is_empty() || self.kernel.dimensions != 1 {
+            return None;
+        }
+        let span = cell.span;
+        let (lid, gid) = (self.fresh(span), self.fresh(span));
+        let index = footprint::with_builtins(&footprint::as_thread(&write.index, lid)?, &|builtin| match builtin {
+            Builtin::Gid | Builtin::GroupId(Axis::X) => Some(footprint::var(gid, span)),
+            _ => None,
+        });
+        let (by_lid, rest) = footprint::linear(&index, lid)?;
+        let (by_gid, first) = footprint::linear(&rest, gid)?;
+        let one = matches!(footprint::simplified(&by_lid).kind, ExprKind::Int(one) if one == BigInt::from(1));
+        let gsize = matches!(
+            footprint::simplified(&by_gid).kind,
+            ExprKind::Builtin(Builtin::Gsize | Builtin::GroupSize(Axis::X))
+        );
+        let varies = |expr: &Expr| {
+            expr.any(|inner| match inner.kind {
+                ExprKind::Builtin(builtin) => builtin.is_thread_specific() || builtin.is_group_specific(),
+                ExprKind::Var(var) => self.vars[var.0 as usize].kind != VarKind::KernelParam,
+                ExprKind::Read { .. } | ExprKind::Ticket { .. } => true,
+                _ => false,
+            })
+        };
+        if !one || !gsize || varies(&first) {
+            return None;
+        }
+        let builtin = |builtin| Expr { kind: ExprKind::Builtin(builtin), ty: Type::Int, span };
+        let within = |first: Expr, size: Expr| {
+            let last = footprint::binary(BinaryOp::Add, first.clone(), size);
+            let low = footprint::binary(BinaryOp::Le, first, cell.clone());
+            footprint::binary(BinaryOp::And, low, footprint::binary(BinaryOp::Lt, cell.clone(), last))
+        };
+        let group = footprint::binary(BinaryOp::Mul, builtin(Builtin::Gid), builtin(Builtin::Gsize));
+        let own = within(footprint::binary(BinaryOp::Add, first.clone(), group), builtin(Builtin::Gsize));
+        Some(footprint::binary(BinaryOp::And, within(first, builtin(Builtin::Tcount)), footprint::not(&own)))
+    }
+
     /// Whether some thread of the group claims `cell` by `claim`, an access of the launch's
     /// footprint (over the thread's ids and the kernel's parameters), as a condition free of
     /// quantifiers: the claimant solved for from the cell where the index moves with the local id
@@ -286,40 +386,17 @@ impl Inference<'_> {
         }
         let span = cell.span;
         let other = self.fresh(span);
-        let lid = footprint::var(other, span);
-        let builtin = |builtin| Expr { kind: ExprKind::Builtin(builtin), ty: Type::Int, span };
-        let first = footprint::binary(BinaryOp::Mul, builtin(Builtin::Gid), builtin(Builtin::Gsize));
-        let tid = footprint::binary(BinaryOp::Add, first, lid.clone());
-        let as_other = |expr: &Expr| {
-            let replaced = footprint::with_builtins(expr, &|builtin| match builtin {
-                Builtin::Lid | Builtin::LocalId(Axis::X) => Some(lid.clone()),
-                Builtin::Tid => Some(tid.clone()),
-                _ => None,
-            });
-            // An increment's value is this thread's, which no replacement makes another's.
-            let thread_specific = |inner: &Expr| match inner.kind {
-                ExprKind::Builtin(builtin) => builtin.is_thread_specific(),
-                ExprKind::Ticket { .. } => true,
-                _ => false,
-            };
-            (!replaced.any(thread_specific)).then_some(replaced)
-        };
-        let index = as_other(&claim.index)?;
-        let guards = claim.guards.iter().map(as_other).collect::<Option<Vec<Expr>>>()?;
+        let index = footprint::as_thread(&claim.index, other)?;
+        let guards =
+            claim.guards.iter().map(|guard| footprint::as_thread(guard, other)).collect::<Option<Vec<Expr>>>()?;
         let (coefficient, rest) = footprint::linear(&index, other)?;
         let mut parts = Vec::new();
+        let builtin = |builtin| Expr { kind: ExprKind::Builtin(builtin), ty: Type::Int, span };
         let claimant = match footprint::simplified(&coefficient).kind {
             ExprKind::Int(one) if one == BigInt::from(1) => footprint::binary(BinaryOp::Sub, cell.clone(), rest),
             ExprKind::Int(zero) if zero == BigInt::from(0) => {
                 parts.push(footprint::binary(BinaryOp::Eq, cell.clone(), index));
-                let named = guards.iter().find_map(|guard| match &guard.kind {
-                    ExprKind::Binary { op: BinaryOp::Eq, lhs, rhs } => match (&lhs.kind, &rhs.kind) {
-                        (ExprKind::Var(found), _) if *found == other && !rhs.mentions(other) => Some((**rhs).clone()),
-                        (_, ExprKind::Var(found)) if *found == other && !lhs.mentions(other) => Some((**lhs).clone()),
-                        _ => None,
-                    },
-                    _ => None,
-                });
+                let named = guards.iter().find_map(|guard| footprint::named_thread(guard, other));
                 match named {
                     Some(named) => named,
                     None if guards.iter().all(|guard| !guard.mentions(other)) => footprint::int(0, span),
@@ -608,7 +685,7 @@ impl Inference<'_> {
                     marks.extend(std::iter::repeat_n(false, permissions.len()));
                     marks.extend(std::iter::repeat_n(true, reading.len()));
                     marks.extend(std::iter::repeat_n(false, written.len()));
-                    candidates.push(marks);
+                    candidates.push(marks.clone());
                     let invariants: Vec<Clause> =
                         guesses.into_iter().chain(permissions).chain(reading).chain(written).collect();
                     let mut assigned = BTreeSet::new();
@@ -618,7 +695,15 @@ impl Inference<'_> {
                     }
                     let mut in_body = known.clone();
                     in_body.holds(cond);
+                    let enclosing = self.loop_guesses.len();
+                    self.loop_guesses.extend(invariants.iter().zip(&marks).filter(|(_, &mark)| mark).filter_map(
+                        |(clause, _)| match &clause.assertion.kind {
+                            AssertionKind::Pure(fact) if !footprint::reads_memory(fact) => Some(fact.clone()),
+                            _ => None,
+                        },
+                    ));
                     let body = self.with_invariants(body, &mut in_body, candidates);
+                    self.loop_guesses.truncate(enclosing);
                     StmtKind::While { invariants, cond: cond.clone(), body }
                 }
                 StmtKind::If { cond, then_branch, else_branch } => {
@@ -638,6 +723,7 @@ impl Inference<'_> {
                         StmtKind::Assign { var, value } => known.assign(*var, Some(value)),
                         StmtKind::Barrier(id) => {
                             self.barrier_facts.insert(*id, known.facts(stmt.span));
+                            self.barrier_guesses.insert(*id, self.loop_guesses.clone());
                         }
                         _ => {}
                     }
@@ -648,6 +734,31 @@ impl Inference<'_> {
         }
         Block { stmts, span: block.span }
     }
+}
+
+/// Adds the candidate clauses of each barrier ([`values`]) after its clauses, each with a span of
+/// its own: empty, inside the barrier statement (past its start, where the inferred resources
+/// stand), so that only the candidate's checks have it. A barrier takes as many as its statement
+/// has room for. The spans, in order.
+fn barrier_values(kernel: &mut Kernel, candidates: Vec<(BarrierId, values::BarrierValues)>) -> Vec<Span> {
+    let mut spans = Vec::new();
+    for (id, values) in candidates {
+        let barrier = &mut kernel.barriers[id.0 as usize];
+        let offsets = barrier.span.start + 1..barrier.span.end;
+        let facts = values
+            .requires
+            .into_iter()
+            .map(|fact| (fact, true))
+            .chain(values.ensures.into_iter().map(|fact| (fact, false)));
+        for (offset, (fact, requires)) in offsets.zip(facts) {
+            let span = Span::new(offset, offset);
+            let clause = Clause { assertion: Assertion { kind: AssertionKind::Pure(fact.spanning(span)), span }, span };
+            let clauses = if requires { &mut barrier.contract.requires } else { &mut barrier.contract.ensures };
+            clauses.push(clause);
+            spans.push(span);
+        }
+    }
+    spans
 }
 
 /// Adds the inferred `clauses` to a contract's, after the facts that read no memory (the
