@@ -1368,14 +1368,20 @@ fn unannotated_kernels_hold_their_verdicts() {
 
 /// A barrier hands over values too: inference proposes, as candidates it checks, what each thread
 /// wrote before a barrier and what the threads read after it, so that the arithmetic on a tile or
-/// a broadcast factor is proved inside `int`. Where no thread wrote the cell read, no candidate
-/// holds and the overflow stays.
+/// a broadcast factor is proved inside `int`, and what the launch says of a cell nothing wrote
+/// still holds after the first barrier. Where no thread wrote the cell read, or the thread
+/// overwrote it, no candidate holds and the check fails.
 #[test]
 fn values_written_before_a_barrier_are_known_after_it() {
     let expectations: [(&str, &[Expectation]); 2] = [
         (
             "frontend/tests/verify/barrier_values.cl",
-            &[("tile_sum", "verified", &[]), ("tile_sum_even_filled", "failed", &["arith.overflow:38"])],
+            &[
+                ("tile_sum", "verified", &[]),
+                ("tile_sum_even_filled", "failed", &["arith.overflow:38"]),
+                ("launch_fact_after_barrier", "verified", &[]),
+                ("launch_fact_overwritten", "failed", &["assert:66"]),
+            ],
         ),
         (
             "frontend/tests/verify/barrier_values.cu",

@@ -38,3 +38,30 @@ __kernel void tile_sum_even_filled(__global const int* in, __global int* out) {
     out[i] = tile[l - 1] + tile[l];
   }
 }
+
+// What the launch says of a cell the code has not written holds after the first barrier too.
+/*@
+  requires \pointer_length(a) == get_global_size(0);
+  requires a[get_global_id(0)] == 7;
+@*/
+__kernel void launch_fact_after_barrier(__global int* a, __global int* out) {
+  __local int tile[64];
+  tile[get_local_id(0)] = 1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[get_local_id(0)];
+  __assert(a[get_global_id(0)] == 7);
+}
+
+// Written before the barrier, the cell no longer holds its launch value.
+/*@
+  requires \pointer_length(a) == get_global_size(0);
+  requires a[get_global_id(0)] == 7;
+@*/
+__kernel void launch_fact_overwritten(__global int* a, __global int* out) {
+  __local int tile[64];
+  tile[get_local_id(0)] = 1;
+  a[get_global_id(0)] = 8;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[get_local_id(0)];
+  __assert(a[get_global_id(0)] == 7);
+}

@@ -140,7 +140,12 @@ impl Walk<'_> {
                 self.guards = outer;
             }
             StmtKind::Block(inner) => self.block(inner, top),
-            StmtKind::Assert(_) | StmtKind::Assume(_) => {}
+            StmtKind::Assert(assertion) => {
+                if let crate::AssertionKind::Pure(fact) = &assertion.kind {
+                    self.reads([fact]);
+                }
+            }
+            StmtKind::Assume(fact) => self.reads([fact]),
             // A loop, or a barrier not every thread reaches once: the interval ends (no candidate
             // speaks of what follows), and what it writes is written.
             _ => {
