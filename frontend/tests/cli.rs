@@ -853,8 +853,9 @@ fn gpuverify_proof_hints_are_left_out_with_a_warning() {
 }
 
 /// GPUVerify's barrier invariants are the next barrier's contract: a neighbour's cell is known
-/// after the barrier (and unknown without the invariant), a false invariant fails where the
-/// barrier is reached, and an instantiation that names no thread of the group is not proved.
+/// after the barrier (without the invariant, where inference finds the value written), a false
+/// invariant fails where the barrier is reached, and an instantiation that names no thread of the
+/// group is not proved.
 #[test]
 fn gpuverify_barrier_invariants_are_barrier_contracts() {
     let file = "frontend/tests/verify/barrier_invariants.cl";
@@ -863,7 +864,7 @@ fn gpuverify_barrier_invariants_are_barrier_contracts() {
         failures_by_kernel(&output),
         expected(&[
             ("neighbour", "verified", &[]),
-            ("neighbour_unknown", "failed", &["assert:20"]),
+            ("neighbour_inferred", "verified", &[]),
             ("false_invariant", "failed", &["barrier.pre:28"]),
             ("beyond_the_group", "failed", &["barrier.functional:37"]),
             ("conditional", "verified", &[]),

@@ -12,8 +12,8 @@ __kernel void neighbour(__global int* out) {
   out[get_global_id(0)] = A[get_local_id(0)];
 }
 
-// The same without the invariant: after the barrier the neighbour's cell is unknown.
-__kernel void neighbour_unknown(__global int* out) {
+// The same without the invariant: inference proposes the value written, a candidate it checks.
+__kernel void neighbour_inferred(__global int* out) {
   __local int A[8];
   A[get_local_id(0)] = get_local_id(0);
   barrier(CLK_LOCAL_MEM_FENCE);
