@@ -233,6 +233,11 @@ fn warnings(report: &serde_json::Value) -> Vec<(String, u64)> {
         .collect()
 }
 
+/// Each kernel's verdict, without its failures (whose lines move when contracts are written in).
+fn verdicts(output: &Output) -> Vec<(String, String)> {
+    failures_by_kernel(output).into_iter().map(|(kernel, verdict, _)| (kernel, verdict)).collect()
+}
+
 fn failures_by_kernel(output: &Output) -> Vec<(String, String, Vec<String>)> {
     json(output)["files"][0]["kernels"]
         .as_array()
@@ -1398,6 +1403,45 @@ fn values_written_before_a_barrier_are_known_after_it() {
     }
 }
 
+/// A loop of barriers computes its values round by round (a tree sum, rows of Pascal's triangle):
+/// inference bounds them a round at a time, as candidates it checks, so that signed sums are
+/// proved inside `int`, and a thread keeps its own cell through a round in which only it may touch
+/// it, so that its value is still known at the next barrier. Where the values do outgrow `int`, no
+/// candidate hides it. The inferred contracts verify pasted back.
+#[test]
+fn values_computed_round_by_round_are_bounded() {
+    let expectations: [(&str, &[Expectation]); 2] = [
+        (
+            "frontend/tests/verify/round_values.cl",
+            &[
+                ("tree_sum_of_ones", "verified", &[]),
+                ("tree_sum_of_small_inputs", "verified", &[]),
+                ("tree_sum_overflows", "failed", &["arith.overflow:62"]),
+                ("pascal_rows", "verified", &[]),
+                ("pascal_rows_overflow", "failed", &["arith.overflow:113"]),
+            ],
+        ),
+        (
+            "frontend/tests/verify/round_values.cu",
+            &[("block_sum", "verified", &[]), ("block_sum_of_large_inputs", "failed", &["arith.overflow:40"])],
+        ),
+    ];
+    let dir = std::env::temp_dir().join(format!("lockstep-rounds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (file, kernels) in expectations {
+        let output = lockstep(&["verify", "--format", "json", file]);
+        assert_eq!(failures_by_kernel(&output), expected(kernels), "{file}");
+        let infer = lockstep(&["infer", file]);
+        let annotated = String::from_utf8(infer.stdout).unwrap();
+        assert!(annotated.contains(" == 32) ==> ") || annotated.contains(" == 64) ==> "), "{file}: {annotated}");
+        let pasted = dir.join(file.rsplit('/').next().unwrap());
+        std::fs::write(&pasted, &annotated).unwrap();
+        let as_written = lockstep(&["verify", "--no-infer", "--format", "json", pasted.to_str().unwrap()]);
+        assert_eq!(verdicts(&as_written), verdicts(&output), "{file}:\n{annotated}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `lockstep infer` prints the file with the inferred contracts written in, in its own language;
 /// pasted back, they verify as written (`--no-infer`: nothing is inferred again) to the same
 /// verdicts, kernel by kernel, as the unannotated file.
@@ -1424,9 +1468,6 @@ fn inferred_contracts_verify_when_pasted_back() {
         assert!(annotated.contains("Perm("), "{name}: {annotated}");
         let pasted = dir.join(name);
         std::fs::write(&pasted, &annotated).unwrap();
-        let verdicts = |output: &Output| -> Vec<(String, String)> {
-            failures_by_kernel(output).into_iter().map(|(kernel, verdict, _)| (kernel, verdict)).collect()
-        };
         let unannotated = verdicts(&lockstep(&["verify", "--gsize", "64", "--format", "json", &file]));
         let as_written = verdicts(&lockstep(&[
             "verify",

@@ -231,7 +231,7 @@ fn is_minus_one(step: &Expr) -> bool {
 }
 
 /// The conjuncts of a condition.
-fn conjuncts(cond: &Expr) -> Vec<&Expr> {
+pub(super) fn conjuncts(cond: &Expr) -> Vec<&Expr> {
     match &cond.kind {
         ExprKind::Binary { op: BinaryOp::And, lhs, rhs } => {
             let mut parts = conjuncts(lhs);

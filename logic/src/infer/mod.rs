@@ -24,12 +24,16 @@
 //!
 //! Candidates, which the driver checks and drops as Houdini does ([`candidates`]): loop
 //! invariants about the loops' variables, the same as preconditions of the barriers in the loops,
-//! and the values barriers hand over ([`values`]).
+//! the values barriers hand over ([`values`]), and bounds on the values a loop of barriers
+//! computes round by round ([`rounds`]). For those values to be stated at the next barrier, a
+//! thread keeps its own cell through an interval in which only it may touch it
+//! ([`Inference::keep_own_cells`]).
 
 mod candidates;
 pub use candidates::Candidate;
 mod contract;
 mod footprint;
+mod rounds;
 mod summary;
 mod values;
 
@@ -94,6 +98,7 @@ pub fn permissions(kernel: &Kernel) -> Inferred {
         loop_guesses: Vec::new(),
         barrier_guesses: HashMap::new(),
         loops: HashMap::new(),
+        loop_bounds: HashMap::new(),
         pins,
         cut: true,
     };
@@ -115,6 +120,7 @@ pub fn permissions(kernel: &Kernel) -> Inferred {
     let everything = inference.block(&kernel.body.stmts, end);
     let everything = inference.settled(everything, None, &kernel.thread_contract.requires);
     inference.cut = true;
+    inference.keep_own_cells(&everything);
     // A cell that a thread of the group claims at the launch is in what the group owns already,
     // and a barrier hands it on: another thread that accesses it only later does not bring it too
     // (both claims would add up to more than the cell).
@@ -151,6 +157,9 @@ pub fn permissions(kernel: &Kernel) -> Inferred {
         global.push(access);
     }
     let start = start.union(Footprint { accesses: global, open: false });
+    let held = rounds::Held { launch: &start, barriers: &inference.barriers, loops: &inference.loops };
+    let (round_bounds, loop_bounds) = rounds::candidates(kernel, &held);
+    inference.loop_bounds = loop_bounds;
     let mut inferred = kernel.clone();
     let span = Span::new(kernel.span.start, kernel.span.start);
     // Permissions whose cells are named by reads of memory come after every written clause,
@@ -191,6 +200,15 @@ pub fn permissions(kernel: &Kernel) -> Inferred {
             None => values.push((id, values::BarrierValues { requires: guesses, ensures: Vec::new() })),
         }
     }
+    for (id, bounds) in round_bounds {
+        match values.iter_mut().find(|(barrier, _)| *barrier == id) {
+            Some((_, found)) => {
+                found.requires.extend(bounds.requires);
+                found.ensures.extend(bounds.ensures);
+            }
+            None => values.push((id, bounds)),
+        }
+    }
     values.sort_by_key(|(id, _)| *id);
     let barrier_candidates = barrier_values(&mut inferred, values);
     inferred.vars = inference.vars;
@@ -217,6 +235,8 @@ struct Inference<'k> {
     barrier_guesses: HashMap<BarrierId, Vec<Expr>>,
     /// The footprint each loop's invariant holds, by the loop's statement.
     loops: HashMap<*const Stmt, Footprint>,
+    /// The candidate bounds of the loops that compute values round by round ([`rounds`]).
+    loop_bounds: HashMap<*const Stmt, rounds::LoopBounds>,
     pins: Pins,
     /// Whether a barrier ends the footprint (else the analysis runs through barriers, and
     /// records nothing: every access of the rest of the kernel).
@@ -541,6 +561,56 @@ impl Inference<'_> {
         (head.clone(), head)
     }
 
+    /// A thread keeps its own cell `a[lid]` through a barrier interval in which its code accesses
+    /// it only under conditions, where no thread accesses another cell of `a` there: the cell is
+    /// no other thread's to take, and kept, its value is still the thread's to state at the next
+    /// barrier (Pascal's triangle: `if (0 < i && i < N) bin[i] += tmp[i - 1]`, and thread 0's
+    /// `bin[0]` keeps its value for the next round). Only a cell the launch brings whatever the
+    /// conditions (`everything`, the accesses of the whole code), within the array's bounds for
+    /// every thread, and no other group's: in local memory, or with one group.
+    fn keep_own_cells(&mut self, everything: &Footprint) {
+        let kernel = self.kernel;
+        let fixed = fixed_vars(kernel);
+        let is_own = |access: &Access| {
+            let index = access.index.substitute(&fixed);
+            access.binders.is_empty()
+                && match index.kind {
+                    ExprKind::Builtin(Builtin::Lid) => true,
+                    ExprKind::Builtin(Builtin::LocalId(Axis::X)) => kernel.dimensions == 1,
+                    _ => false,
+                }
+        };
+        let one_group = self.pins.values.get(&Builtin::Groups(Axis::X)).is_some_and(|groups| *groups == 1.into())
+            && kernel.dimensions == 1;
+        let mut owned: Vec<ArrayId> = everything
+            .accesses
+            .iter()
+            .filter(|access| access.guards.is_empty() && is_own(access))
+            .map(|access| access.array)
+            .filter(|&array| {
+                let array = kernel.array(array);
+                let size = self.pins.pinned(&array.size);
+                let fits = match &size.kind {
+                    ExprKind::Builtin(Builtin::Gsize | Builtin::Tcount | Builtin::GroupSize(Axis::X)) => true,
+                    ExprKind::Int(length) => self.pins.values.get(&Builtin::Gsize).is_some_and(|gsize| gsize <= length),
+                    _ => false,
+                };
+                (!array.bounded || fits) && (array.memory == Memory::Local || one_group)
+            })
+            .collect();
+        owned.dedup();
+        for after in self.barriers.values_mut() {
+            for &array in &owned {
+                let of_array = |access: &&Access| access.array == array;
+                if after.accesses.iter().filter(of_array).all(is_own) {
+                    for access in after.accesses.iter_mut().filter(|access| access.array == array) {
+                        access.guards.clear();
+                    }
+                }
+            }
+        }
+    }
+
     /// Collapses a footprint too large to keep into every cell of each array it names.
     fn bounded(&mut self, footprint: Footprint) -> Footprint {
         if footprint.accesses.len() <= MOST_ACCESSES {
@@ -680,7 +750,13 @@ impl Inference<'_> {
                     let span = Span::new(stmt.span.start, stmt.span.start);
                     let mut guesses = candidates::of_loop(cond, body, known, &self.pins, span);
                     guesses.extend(pure);
+                    let bounds = self.loop_bounds.remove(&(stmt as *const Stmt)).unwrap_or_default();
+                    let as_clause =
+                        |fact: Expr| Clause { assertion: Assertion { kind: AssertionKind::Pure(fact), span }, span };
+                    guesses.extend(bounds.counter.into_iter().map(as_clause));
                     let permissions = self.clause(held, span);
+                    // The bounds on cells read memory: after the permissions that frame them.
+                    let reading: Vec<Clause> = bounds.cells.into_iter().map(as_clause).chain(reading).collect();
                     let mut marks = vec![true; guesses.len()];
                     marks.extend(std::iter::repeat_n(false, permissions.len()));
                     marks.extend(std::iter::repeat_n(true, reading.len()));
@@ -769,24 +845,19 @@ fn after_facts(contract: &mut Vec<Clause>, clauses: Vec<Clause>) {
     contract.splice(at..at, clauses);
 }
 
+/// The conjuncts of an assertion's facts (through its `**`).
+fn facts_of(assertion: &Assertion) -> Vec<&Expr> {
+    match &assertion.kind {
+        AssertionKind::Pure(expr) => candidates::conjuncts(expr),
+        AssertionKind::Star(lhs, rhs) => [facts_of(lhs), facts_of(rhs)].concat(),
+        _ => Vec::new(),
+    }
+}
+
 /// The conjuncts `m == e` (or `e == m`) of an assertion's facts with `m` a read of memory and `e`
 /// free of it, as `(m, e)`.
 fn memory_values(assertion: &Assertion) -> Vec<(Expr, Expr)> {
-    fn conjuncts<'e>(expr: &'e Expr, out: &mut Vec<&'e Expr>) {
-        match &expr.kind {
-            ExprKind::Binary { op: BinaryOp::And, lhs, rhs } => {
-                conjuncts(lhs, out);
-                conjuncts(rhs, out);
-            }
-            _ => out.push(expr),
-        }
-    }
-    let mut parts = Vec::new();
-    match &assertion.kind {
-        AssertionKind::Pure(expr) => conjuncts(expr, &mut parts),
-        AssertionKind::Star(lhs, rhs) => return [memory_values(lhs), memory_values(rhs)].concat(),
-        _ => {}
-    }
+    let parts = facts_of(assertion);
     let is_read = |expr: &Expr| matches!(expr.kind, ExprKind::Read { .. });
     parts
         .into_iter()
@@ -844,6 +915,30 @@ fn binder(vars: &mut Vec<Var>, span: Span) -> VarId {
 struct Scope {
     guards: Vec<Expr>,
     binders: Vec<VarId>,
+}
+
+/// The variables the kernel's body declares at its top with a value of the launch alone
+/// (`int i = get_local_id(0);`) and never assigns again, with those values.
+fn fixed_vars(kernel: &Kernel) -> HashMap<VarId, Expr> {
+    let mut declared = HashMap::new();
+    for stmt in &kernel.body.stmts {
+        if let StmtKind::Declare { var, init: Some(value) } = &stmt.kind {
+            if !footprint::reads_memory(value) && !value.any(|expr| matches!(expr.kind, ExprKind::Var(_))) {
+                declared.insert(*var, value.clone());
+            }
+        }
+    }
+    let mut assigned = BTreeSet::new();
+    let others: Vec<Stmt> = kernel
+        .body
+        .stmts
+        .iter()
+        .filter(|stmt| !matches!(&stmt.kind, StmtKind::Declare { var, .. } if declared.contains_key(var)))
+        .cloned()
+        .collect();
+    assigned_vars(&others, &mut assigned);
+    declared.retain(|var, _| !assigned.contains(var));
+    declared
 }
 
 /// Whether a barrier stands anywhere in `stmts`.
