@@ -598,6 +598,7 @@ impl Inference<'_> {
                 (!array.bounded || fits) && (array.memory == Memory::Local || one_group)
             })
             .collect();
+        owned.sort_by_key(|array| array.0);
         owned.dedup();
         for after in self.barriers.values_mut() {
             for &array in &owned {
@@ -751,8 +752,10 @@ impl Inference<'_> {
                     let mut guesses = candidates::of_loop(cond, body, known, &self.pins, span);
                     guesses.extend(pure);
                     let bounds = self.loop_bounds.remove(&(stmt as *const Stmt)).unwrap_or_default();
-                    let as_clause =
-                        |fact: Expr| Clause { assertion: Assertion { kind: AssertionKind::Pure(fact), span }, span };
+                    let as_clause = |fact: Expr| Clause {
+                        assertion: Assertion { kind: AssertionKind::Pure(fact.spanning(span)), span },
+                        span,
+                    };
                     guesses.extend(bounds.counter.into_iter().map(as_clause));
                     let permissions = self.clause(held, span);
                     // The bounds on cells read memory: after the permissions that frame them.

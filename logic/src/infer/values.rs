@@ -219,7 +219,12 @@ impl Walk<'_> {
             return;
         }
         let value = launch_reads(&value);
-        self.pending.push(Write { array, index, value, guard: footprint::all(guards.clone(), stmt_span(kernel)) });
+        self.pending.push(Write {
+            array,
+            index,
+            value,
+            guard: footprint::all(guards.clone(), placeholder_span(kernel)),
+        });
     }
 
     /// The candidates of the reads of `exprs` in the interval after a barrier.
@@ -246,7 +251,7 @@ impl Walk<'_> {
         let Some(guards) = self.guards.clone() else { return };
         let Some(index) = self.in_ids(index).filter(|index| !reads_memory(index)) else { return };
         let kernel = self.kernel;
-        let span = stmt_span(kernel);
+        let span = placeholder_span(kernel);
         let cell = Expr { kind: ExprKind::Read { array, index: Box::new(index.clone()) }, ty: Type::Int, span };
         let after = self.after.as_mut().expect("a read after a barrier");
         let guard = footprint::all(guards.clone(), span);
@@ -354,6 +359,8 @@ fn push_new(facts: &mut Vec<Expr>, fact: Expr) {
     }
 }
 
-fn stmt_span(kernel: &Kernel) -> crate::Span {
+/// The span a candidate is built with: [`super::barrier_values`] gives each its own when it places
+/// it in its barrier.
+fn placeholder_span(kernel: &Kernel) -> crate::Span {
     crate::Span::new(kernel.span.start, kernel.span.start)
 }
