@@ -5,7 +5,7 @@ use lockstep_encoder::ivl::{self, Declaration, Expr, Program};
 use lockstep_encoder::run::{self, Backend};
 use lockstep_encoder::smt::process::{Flavour, ProcessSolver};
 use lockstep_encoder::smt::z3_native::Z3Solver;
-use lockstep_encoder::smt::{Answer, Command, Limits, Script, Solver, SolverError, Term, Value};
+use lockstep_encoder::smt::{Answer, Cancel, Command, Limits, Script, Solver, SolverError, Term, Value};
 use lockstep_encoder::vcgen;
 use lockstep_encoder::verify::{self, Definition, Evaluation, Status};
 use num_bigint::BigInt;
@@ -91,6 +91,38 @@ fn a_timeout_is_undecided_too() {
         let found = statuses(&program, solver.as_mut(), &[]);
         assert!(matches!(found.as_slice(), [Status::Undecided(_)]), "{name}: {found:?}");
     }
+}
+
+/// The cubes of Fermat's last theorem: no solver here decides them in minutes.
+const CUBES: &str =
+    "procedure p(x: int, y: int, z: int)\n{\n  assume x > 1 && y > 1 && z > 1;\n  assert x * x * x + y * y * y != z * z * z;\n}\n";
+
+#[test]
+fn cancelled_checks_are_undecided() {
+    let cancel = Cancel::default();
+    cancel.cancel();
+    let limits = Limits { cancel: Some(cancel), ..Limits::default() };
+    for (name, mut solver) in backends(limits) {
+        let found = statuses(&program(CUBES), solver.as_mut(), &[]);
+        assert_eq!(found, [Status::Undecided("cancelled".into())], "{name}");
+    }
+}
+
+#[test]
+fn cancelling_stops_the_check_in_flight() {
+    // Only a cancel can end this check before the test harness gives up on it.
+    let cancel = Cancel::default();
+    let limits =
+        Limits { timeout: std::time::Duration::from_secs(3600), cancel: Some(cancel.clone()), ..Limits::default() };
+    let mut solver = Z3Solver::new(limits);
+    let found = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            cancel.cancel();
+        });
+        statuses(&program(CUBES), &mut solver, &[])
+    });
+    assert_eq!(found, [Status::Undecided("cancelled".into())]);
 }
 
 /// A solver that answers for another script than the one it was given: each integer literal
@@ -185,7 +217,7 @@ procedure quantified(n: int) {
 
 /// cvc5 spends its whole time limit on the axioms of [`SUM`]; the ground questions without them
 /// take milliseconds.
-const SHORT: Limits = Limits { timeout: std::time::Duration::from_secs(2), resource_limit: 0, seed: 0 };
+const SHORT: Limits = Limits { timeout: std::time::Duration::from_secs(2), resource_limit: 0, seed: 0, cancel: None };
 
 fn sum_definition(evaluate: impl Fn(&[Value]) -> Evaluation + Send + Sync + 'static) -> Definition {
     Definition {

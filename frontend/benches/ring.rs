@@ -9,6 +9,10 @@
 //! kernel is not verified (undecided included) or when 32 barriers take more than ten times as
 //! long as 4.
 
+#[path = "../tests/support/ring.rs"]
+mod family;
+
+use family::ring;
 use lockstep_frontend::verify::{self, Verdict};
 use std::time::{Duration, Instant};
 
@@ -16,22 +20,6 @@ const RUNS: usize = 5;
 const BARRIERS: [usize; 5] = [2, 4, 8, 16, 32];
 /// How much slower 32 barriers may be than 4.
 const RATIO_TARGET: f64 = 10.0;
-
-/// The ring kernel with `barriers` barriers.
-fn ring(barriers: usize) -> String {
-    let cell = |k: usize| if k == 0 { "lid".to_string() } else { format!("(lid + {k}) % gsize") };
-    let mut text = format!(
-        "kernel ring{barriers} {{\n  local int[gsize] a;\n  requires Perm(a[lid], write);\n  ensures Perm(a[{last}], write) ** a[{last}] == (lid + 1) % gsize;\n  void main() {{\n",
-        last = cell(barriers)
-    );
-    for k in 0..barriers {
-        let (held, next) = (cell(k), cell(k + 1));
-        text.push_str(&format!(
-            "    a[{held}] := lid;\n    barrier(local) {{\n      requires Perm(a[{held}], write) ** a[{held}] == lid;\n      ensures Perm(a[{next}], write) ** a[{next}] == (lid + 1) % gsize;\n    }}\n"
-        ));
-    }
-    text + "  }\n}\n"
-}
 
 /// The median time of verifying `text`, its obligation count, and the verdicts that are not
 /// `verified`.

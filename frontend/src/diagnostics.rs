@@ -28,6 +28,13 @@ macro_rules! codes {
                     $(Code::$variant => $text,)*
                 }
             }
+
+            /// What the code is about, in a phrase (the rule's description in SARIF output).
+            pub fn description(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $doc,)*
+                }
+            }
         }
     };
 }
@@ -77,6 +84,7 @@ codes! {
     LeftOut => "warning::left-out": "a proof hint (GPUVerify's, or VerCors's ghost arguments) that lockstep leaves out: neither assumed nor checked",
     VariableFlags => "warning::variable-flags": "a barrier flag that is a variable, taken to fence no memory",
     KernelArgs => "launch::kernel-args": "`--kernel-args` that do not fit the file's kernels",
+    SolverFailed => "verify::solver-failed": "a kernel the solver could not be run on (it crashed, or gave an answer that cannot be read)",
 }
 
 impl fmt::Display for Code {

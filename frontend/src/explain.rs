@@ -93,6 +93,46 @@ pub fn explain(file: &SourceFile, outline: &Outline) -> Explanation {
     }
 }
 
+fn holds_obligations(step: &Step) -> bool {
+    !step.obligations.is_empty() || step.steps.iter().any(holds_obligations)
+}
+
+/// A kernel's explanation, with the verdicts of its obligations when it was verified.
+pub struct Explained {
+    pub explanation: Explanation,
+    /// The verdict on each of the outline's obligations, by number.
+    pub verdicts: Option<Vec<Verdict>>,
+    /// Whether some barrier may be reached divergently (failed without a solver).
+    pub divergent: bool,
+}
+
+/// Explains every kernel of a well-formed program: the kernel verified, with the contracts
+/// inferred for it, when `results` (of [`crate::verify::file`]) are given; otherwise the kernel
+/// as written, as inferring contracts takes the solver.
+pub fn kernels(
+    file: &SourceFile,
+    program: &lockstep_logic::Program,
+    results: Option<&[crate::verify::KernelResult]>,
+    memory_model: lockstep_logic::fences::MemoryModel,
+) -> Vec<Explained> {
+    program
+        .kernels
+        .iter()
+        .enumerate()
+        .map(|(index, written)| {
+            let result = results.map(|results| &results[index]);
+            let kernel = result.and_then(|result| result.inferred.as_ref()).unwrap_or(written);
+            let outline = Outline::of(program, kernel, memory_model);
+            // Verification reports the divergent barriers first, then the outline's obligations
+            // in their numbering.
+            let verdicts = result.map(|result| {
+                result.results[outline.divergence.len()..].iter().map(|outcome| outcome.verdict.clone()).collect()
+            });
+            Explained { explanation: explain(file, &outline), verdicts, divergent: !outline.divergence.is_empty() }
+        })
+        .collect()
+}
+
 struct Writer<'a> {
     file: &'a SourceFile,
     kernel: &'a Kernel,
@@ -502,6 +542,37 @@ impl Explanation {
         for inner in &step.steps {
             self.write_step(out, file, inner, depth + 1, verdicts);
         }
+    }
+
+    /// What the explanation says of the construct at byte `offset` (a contract clause, a barrier,
+    /// a statement): the steps about the innermost place that holds it, as the human form prints
+    /// them, with that place. A step is about a place when the place is its own, or that of one of
+    /// its obligations (a permission of the thread's precondition, say, is the place of the
+    /// group's resource checks). `None` where no obligation is about.
+    pub fn at(&self, file: &SourceFile, offset: usize, verdicts: Option<&[Verdict]>) -> Option<(Span, String)> {
+        let holds = |span: Span| span.start <= offset && offset <= span.end;
+        let mut places: Vec<(Span, &Step)> = Vec::new();
+        let mut steps: Vec<&Step> =
+            [&self.specifications, &self.global, &self.thread, &self.functions].into_iter().flatten().collect();
+        while let Some(step) = steps.pop() {
+            let own = step.span.filter(|&span| holds(span) && holds_obligations(step));
+            let obligations = step.obligations.iter().map(|&number| self.obligations[number].span);
+            places.extend(own.into_iter().chain(obligations.filter(|&span| holds(span))).map(|span| (span, step)));
+            steps.extend(&step.steps);
+        }
+        let (span, _) = *places.iter().min_by_key(|(span, _)| span.end - span.start)?;
+        // In the order of the text, each step once (a step's places are pushed together).
+        let mut chosen: Vec<&Step> = places.iter().filter(|(place, _)| *place == span).map(|(_, step)| *step).collect();
+        chosen.dedup_by(|later, earlier| std::ptr::eq(*later, *earlier));
+        chosen.sort_by_key(|step| step.span.map_or(0, |span| span.start));
+        let mut out = String::new();
+        for step in chosen {
+            self.write_step(&mut out, file, step, 0, verdicts);
+        }
+        for divergent in self.divergence.iter().filter(|obligation| obligation.span == span) {
+            let _ = writeln!(out, "{}", obligation_line(file, divergent, verdicts.map(|_| &Verdict::Failed)));
+        }
+        Some((span, out))
     }
 
     /// The explanation as JSON, each obligation with its verdict when `verdicts` are given.

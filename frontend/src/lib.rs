@@ -9,7 +9,8 @@
 //! whole pipeline, from the bytes of a file to a verdict per obligation: parse and resolve,
 //! outline (`lockstep_logic::outline`), encode (`lockstep_encoder::kernel`), solve, report;
 //! [`run`] executes a kernel on one launch, [`explain`] prints an outline as the seed writes it,
-//! and [`hunt`] compares `verify` with `run` on generated kernels.
+//! [`editor`] gives what an editor shows of a file (the language server's and the playground's
+//! answers), and [`hunt`] compares `verify` with `run` on generated kernels.
 //!
 //! ```
 //! use lockstep_frontend::{check_file, source::SourceFile};
@@ -26,6 +27,7 @@
 
 pub mod c;
 pub mod diagnostics;
+pub mod editor;
 pub mod explain;
 pub mod hunt;
 pub mod infer;

@@ -9,6 +9,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 mod cli;
+use cli::ReportFormat;
 
 /// lockstep: a deductive verifier for GPU kernels annotated in permission-based separation logic.
 ///
@@ -33,10 +34,10 @@ enum Command {
         /// The files to check.
         #[arg(required = true, value_name = "FILE")]
         files: Vec<String>,
-        /// How to report: `human` (diagnostics on stderr, a summary line per file on stdout) or
-        /// `json` (one JSON document on stdout).
-        #[arg(long, value_enum, default_value_t = Format::Human)]
-        format: Format,
+        /// How to report: `human` (diagnostics on stderr, a summary line per file on stdout),
+        /// `json` (one JSON document on stdout) or `sarif` (a SARIF 2.1.0 log on stdout).
+        #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+        format: ReportFormat,
     },
     /// Verify kernel files (.pvl, .cl, .cu): every obligation of every kernel, for any number of
     /// threads.
@@ -50,8 +51,13 @@ enum Command {
         files: Vec<String>,
         #[command(flatten)]
         solver: SolverOptions,
-        #[command(flatten)]
-        output: Output,
+        /// Write the program to verify (Boogie, or the SMT-LIB of its checks) instead of verifying it.
+        #[arg(long, value_enum)]
+        emit: Option<cli::ivl::Emit>,
+        /// How to report: `human`, `json` (one JSON document on stdout) or `sarif` (a SARIF 2.1.0
+        /// log on stdout: a result for every diagnostic and every obligation).
+        #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+        format: ReportFormat,
         /// Replay each failure's counterexample with `lockstep run` (its sizes, parameters and input
         /// values), and say whether a concrete run confirms it or it may be spurious.
         #[arg(long)]
@@ -212,6 +218,14 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
     },
+    /// Serve the Language Server Protocol on stdin and stdout, for verifying in an editor.
+    ///
+    /// Diagnostics on open and on every change: syntax and type errors at once, verification
+    /// results after a short pause (verification runs in the background and is cancelled when
+    /// the text changes), each counterexample in the diagnostic's related information; hover on
+    /// a contract clause or a barrier shows its obligations with their verdicts, as `explain`
+    /// does; go to definition for arrays, variables and functions. `editors/vscode/` is a client.
+    Lsp,
     /// Verify a program in the intermediate verification language (a subset of Boogie) directly.
     ///
     /// A debugging aid for the encoding of kernels into this language, and a way to compare the
@@ -230,7 +244,7 @@ enum Command {
     },
 }
 
-/// What `verify` and `ivl` write.
+/// What `ivl` writes.
 #[derive(clap::Args)]
 struct Output {
     /// Write the program to verify (Boogie, or the SMT-LIB of its checks) instead of verifying it.
@@ -266,6 +280,7 @@ impl SolverOptions {
             timeout: std::time::Duration::from_secs(self.timeout.max(1)),
             resource_limit: self.resource_limit,
             seed: self.seed,
+            cancel: None,
         }
     }
 }
@@ -337,7 +352,8 @@ fn main() -> ExitCode {
         Command::Verify {
             files,
             solver,
-            output,
+            emit,
+            format,
             replay,
             groups,
             gsize,
@@ -360,7 +376,7 @@ fn main() -> ExitCode {
                 }
                 None => groups,
             };
-            let reporting = cli::verify::Reporting { emit: output.emit, json: output.format == Format::Json, replay };
+            let reporting = cli::verify::Reporting { emit, format, replay };
             let settings = lockstep_frontend::verify::Settings {
                 backend: cli::ivl::backend_of(solver.backend),
                 limits: solver.limits(),
@@ -430,6 +446,7 @@ fn main() -> ExitCode {
             };
             infer(&file, &settings)
         }
+        Command::Lsp => cli::lsp::run(),
         Command::Ivl { file, solver, output } => {
             cli::ivl::run(&file, solver.backend, &solver.limits(), output.emit, output.format == Format::Json)
         }
@@ -506,23 +523,15 @@ fn explain(
     let mut kernels_json = Vec::new();
     let mut all: Vec<Verdict> = Vec::new();
     let mut divergent = false;
-    for (index, written) in program.kernels.iter().enumerate() {
-        // Without verdicts, the kernel as written: inferring contracts takes the solver.
-        let kernel = results.as_ref().and_then(|results| results[index].inferred.as_ref()).unwrap_or(written);
-        let outline = lockstep_logic::outline::Outline::of(program, kernel, settings.memory_model_of(path));
-        let explanation = lockstep_frontend::explain::explain(&checked.file, &outline);
-        // Verification reports the divergent barriers first, then the outline's obligations in
-        // their numbering.
-        let kernel_verdicts: Option<Vec<Verdict>> = results.as_ref().map(|results| {
-            let outcomes = &results[index].results[outline.divergence.len()..];
-            outcomes.iter().map(|outcome| outcome.verdict.clone()).collect()
-        });
+    let memory_model = settings.memory_model_of(path);
+    for explained in lockstep_frontend::explain::kernels(&checked.file, program, results.as_deref(), memory_model) {
+        let verdicts = explained.verdicts.as_deref();
         match format {
-            Format::Human => print!("{}", explanation.human(&checked.file, kernel_verdicts.as_deref())),
-            Format::Json => kernels_json.push(explanation.json(&checked.file, kernel_verdicts.as_deref())),
+            Format::Human => print!("{}", explained.explanation.human(&checked.file, verdicts)),
+            Format::Json => kernels_json.push(explained.explanation.json(&checked.file, verdicts)),
         }
-        divergent |= !outline.divergence.is_empty();
-        all.extend(kernel_verdicts.into_iter().flatten());
+        divergent |= explained.divergent;
+        all.extend(explained.verdicts.into_iter().flatten());
     }
     if format == Format::Json {
         let document = serde_json::json!({ "path": path, "kernels": kernels_json });
@@ -553,11 +562,11 @@ fn read(path: &str) -> Checked {
     }
 }
 
-fn check(paths: &[String], format: Format) -> ExitCode {
+fn check(paths: &[String], format: ReportFormat) -> ExitCode {
     let results: Vec<Checked> = paths.iter().map(|path| read(path)).collect();
     let failed = results.iter().any(Checked::has_errors);
     match format {
-        Format::Human => {
+        ReportFormat::Human => {
             let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
             let mut stderr = std::io::stderr().lock();
             let mut stdout = std::io::stdout().lock();
@@ -575,12 +584,21 @@ fn check(paths: &[String], format: Format) -> ExitCode {
                 let _ = writeln!(stdout, "{}", summary(result));
             }
         }
-        Format::Json => {
+        ReportFormat::Json => {
             let files: Vec<serde_json::Value> = results.iter().map(file_json).collect();
             println!(
                 "{}",
                 serde_json::to_string_pretty(&serde_json::json!({ "files": files })).expect("JSON values serialise")
             );
+        }
+        ReportFormat::Sarif => {
+            let mut log = cli::sarif::Log::default();
+            for result in &results {
+                for diagnostic in &result.diagnostics {
+                    log.diagnostic(&result.file, diagnostic);
+                }
+            }
+            println!("{}", log.into_json(!failed));
         }
     }
     if failed {

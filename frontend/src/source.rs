@@ -59,6 +59,39 @@ impl SourceFile {
         let column = self.text.get(line_start..offset).map_or(offset - line_start, |prefix| prefix.chars().count());
         Position { line: line_index + 1, column: column + 1 }
     }
+
+    /// The 0-based line and UTF-16 column of a byte offset (clamped to the text): a position as
+    /// the Language Server Protocol and JavaScript editors count.
+    pub fn utf16_position(&self, offset: usize) -> (u32, u32) {
+        let offset = self.boundary(offset.min(self.text.len()));
+        let line_index = self.line_starts.partition_point(|&start| start <= offset) - 1;
+        let column: usize = self.text[self.line_starts[line_index]..offset].chars().map(char::len_utf16).sum();
+        (u32::try_from(line_index).unwrap_or(u32::MAX), u32::try_from(column).unwrap_or(u32::MAX))
+    }
+
+    /// The byte offset of a 0-based line and UTF-16 column, clamped to the text and to the line's
+    /// end (before its line break).
+    pub fn offset_of_utf16(&self, line: u32, column: u32) -> usize {
+        let Some(&start) = self.line_starts.get(line as usize) else { return self.text.len() };
+        let end = self.line_starts.get(line as usize + 1).copied().unwrap_or(self.text.len());
+        let content = self.text[start..end].trim_end_matches(['\n', '\r']);
+        let mut units = 0;
+        for (offset, character) in content.char_indices() {
+            if units >= column as usize {
+                return start + offset;
+            }
+            units += character.len_utf16();
+        }
+        start + content.len()
+    }
+
+    /// The last character boundary at or before `offset`.
+    fn boundary(&self, mut offset: usize) -> usize {
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        offset
+    }
 }
 
 #[cfg(test)]
@@ -73,6 +106,23 @@ mod tests {
         assert_eq!(file.position(5), Position { line: 2, column: 2 });
         assert_eq!(file.position(7), Position { line: 3, column: 1 });
         assert_eq!(file.position(99), Position { line: 3, column: 1 });
+    }
+
+    #[test]
+    fn utf16_positions_go_there_and_back() {
+        let file = SourceFile::new("f.pvl", "ab\r\n𝔸ç=1\nz");
+        assert_eq!(file.utf16_position(0), (0, 0));
+        assert_eq!(file.utf16_position(4), (1, 0));
+        // `𝔸` is four bytes and two UTF-16 units, `ç` two bytes and one unit.
+        assert_eq!(file.utf16_position(8), (1, 2));
+        assert_eq!(file.utf16_position(10), (1, 3));
+        for offset in [0, 1, 4, 8, 10, 11, 13, 14] {
+            let (line, column) = file.utf16_position(offset);
+            assert_eq!(file.offset_of_utf16(line, column), offset, "offset {offset}");
+        }
+        // Past a line's end, the end of the line; past the text, its end.
+        assert_eq!(file.offset_of_utf16(0, 40), 2);
+        assert_eq!(file.offset_of_utf16(9, 0), file.text.len());
     }
 
     #[test]

@@ -105,6 +105,46 @@ impl ObligationId {
         }
     }
 
+    /// What must hold, in a sentence (DESIGN.md's obligation table).
+    pub fn summary(self) -> &'static str {
+        match self {
+            ObligationId::KernelResources => {
+                "the global-memory resources of all work groups fit together (no race between groups)"
+            }
+            ObligationId::GroupResources => {
+                "the resources of the threads of a group fit in what the group owns (no race inside a group)"
+            }
+            ObligationId::BarrierResources => {
+                "what a barrier hands out to the threads of a group fits in what the group owns"
+            }
+            ObligationId::KernelPre => "the kernel precondition implies every group's precondition",
+            ObligationId::GroupPre => "the group precondition implies every thread's precondition",
+            ObligationId::GroupPost => "the threads' postconditions imply the group postcondition",
+            ObligationId::KernelPost => "the groups' postconditions imply the kernel postcondition",
+            ObligationId::BarrierFunctional => {
+                "a barrier's postcondition follows from the preconditions of the threads it may use"
+            }
+            ObligationId::BarrierPre => "a thread's barrier precondition holds when it reaches the barrier",
+            ObligationId::AccessRead => "every read holds a positive permission",
+            ObligationId::AccessWrite => "every write holds the full permission",
+            ObligationId::AccessBounds => "every array access and permission lies inside the array's declared size",
+            ObligationId::ThreadPost => "the thread's postcondition holds when its body ends",
+            ObligationId::LoopInvariantEntry => "a loop invariant holds when the loop is entered",
+            ObligationId::LoopInvariantPreserved => "a loop invariant is preserved by every iteration",
+            ObligationId::Assert => "an assert holds",
+            ObligationId::CallPre => "a pure function's precondition holds where it is called",
+            ObligationId::FunctionPost => "a pure function's postcondition follows from its body",
+            ObligationId::FunctionTermination => "a recursive pure function's calls decrease its measure",
+            ObligationId::DivisionByZero => "no division or remainder by zero",
+            ObligationId::ArithOverflow => "an operation on signed machine integers stays in its type's range",
+            ObligationId::AmountPositive => "a permission amount that depends on the launch is positive",
+            ObligationId::Frame => "a contract reads only memory its own resources hold",
+            ObligationId::BarrierDivergence => {
+                "barriers and lock-step-safe assignments are reached by all threads of a group alike"
+            }
+        }
+    }
+
     pub fn parse(text: &str) -> Option<ObligationId> {
         ObligationId::ALL.into_iter().find(|id| id.as_str() == text)
     }

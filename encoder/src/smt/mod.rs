@@ -330,13 +330,50 @@ pub struct Limits {
     pub resource_limit: u64,
     /// The solver's random seed.
     pub seed: u32,
+    /// Set from another thread, stops the check in flight (the in-process z3; a solver process
+    /// finishes its check) and answers every later one `unknown`: how a language server drops a
+    /// verification its user has typed past. The answers are undecided, never failed.
+    pub cancel: Option<Cancel>,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { timeout: Duration::from_secs(10), resource_limit: 0, seed: 0 }
+        Limits { timeout: Duration::from_secs(10), resource_limit: 0, seed: 0, cancel: None }
     }
 }
+
+impl Limits {
+    /// The answer every check gets once the checks are cancelled.
+    pub fn cancelled(&self) -> Option<Answer> {
+        self.cancel.as_ref().filter(|cancel| cancel.is_cancelled()).map(|_| Answer::Unknown(CANCELLED.to_string()))
+    }
+}
+
+/// The reason of an `unknown` answer to a cancelled check.
+pub const CANCELLED: &str = "cancelled";
+
+/// A flag shared by whoever may cancel a verification and the solvers that run it.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Cancel {
+    pub fn cancel(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+/// Two flags are the same when they are one flag.
+impl PartialEq for Cancel {
+    fn eq(&self, other: &Cancel) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Cancel {}
 
 /// Something went wrong with the solver itself (not with the program being checked).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -283,6 +283,9 @@ impl Solver for ProcessSolver {
     /// first one's reason.
     fn check(&mut self, assumptions: &[(String, bool)]) -> Result<Answer, SolverError> {
         self.alone = None;
+        if let Some(cancelled) = self.limits.cancelled() {
+            return Ok(cancelled);
+        }
         let literals: Vec<String> = assumptions
             .iter()
             .map(|(name, value)| {
@@ -333,6 +336,9 @@ impl Solver for ProcessSolver {
     /// A fresh process of the first configuration, given the script and the assumptions as
     /// facts, and one plain `check-sat`.
     fn check_alone(&mut self, assumptions: &[(String, bool)]) -> Result<Answer, SolverError> {
+        if let Some(cancelled) = self.limits.cancelled() {
+            return Ok(cancelled);
+        }
         let script = self.script.clone().ok_or_else(|| SolverError("no script loaded".into()))?;
         let mut running = self.start(0)?;
         let mut text = script;

@@ -5,7 +5,7 @@
 //! the same reader as a solver process's answers, so both backends give the same [`Value`]s.
 
 use super::sexp;
-use super::{Answer, Command, Limits, Op, Script, Solver, SolverError, Sort, Term, Value};
+use super::{Answer, Cancel, Command, Limits, Op, Script, Solver, SolverError, Sort, Term, Value};
 use std::collections::BTreeMap;
 use z3::ast::{Array, Ast, Bool, Dynamic, Int, Real};
 use z3::{FuncDecl, Params, Pattern, SatResult};
@@ -291,6 +291,9 @@ impl Solver for Z3Solver {
     }
 
     fn check_alone(&mut self, assumptions: &[(String, bool)]) -> Result<Answer, SolverError> {
+        if let Some(cancelled) = self.limits.cancelled() {
+            return Ok(cancelled);
+        }
         let solver = self.fresh_solver();
         if self.seed_offset > 0 {
             let mut params = Params::new();
@@ -302,7 +305,7 @@ impl Solver for Z3Solver {
             let constant = Bool::new_const(name.as_str());
             solver.assert(if *value { constant } else { constant.not() });
         }
-        let answer = answer(&solver, within(self.limits.timeout, || solver.check()), self.limits.timeout);
+        let answer = answer(&solver, within(&self.limits, || solver.check()), &self.limits);
         self.used += rlimit_count(&solver);
         // The model of this answer is the one `values` reads, until the next check.
         self.alone = Some(solver);
@@ -311,6 +314,9 @@ impl Solver for Z3Solver {
 
     fn check(&mut self, assumptions: &[(String, bool)]) -> Result<Answer, SolverError> {
         self.alone = None;
+        if let Some(cancelled) = self.limits.cancelled() {
+            return Ok(cancelled);
+        }
         if self.gave_up {
             let solver = self.fresh_solver();
             self.rlimit_in_force = self.limits.resource_limit;
@@ -340,8 +346,8 @@ impl Solver for Z3Solver {
             .collect();
         // A solver's count grows over its life, which spans many scripts.
         let before = rlimit_count(solver);
-        let (result, interrupted) = within(self.limits.timeout, || solver.check_assumptions(&literals));
-        let answer = answer(solver, (result, interrupted), self.limits.timeout);
+        let (result, interrupted) = within(&self.limits, || solver.check_assumptions(&literals));
+        let answer = answer(solver, (result, interrupted), &self.limits);
         let spent = rlimit_count(solver).saturating_sub(before);
         self.used += spent;
         // Stopped by a limit, z3 leaves its search half done; an `unknown` of incompleteness
@@ -405,25 +411,35 @@ fn rlimit_count(solver: &z3::Solver) -> u64 {
     }
 }
 
-/// Runs a check with a time limit enforced by interrupting z3 from a watchdog thread. z3's own
-/// `timeout` parameter is not used: in Debian's z3 4.8.12 its timer can deadlock when a timer
-/// expires (z3 issues #5369 to #5371 and #5990), which hung the test suite. An interrupted check
-/// answers `unknown` ("canceled"), which is undecided.
-fn within(limit: std::time::Duration, check: impl FnOnce() -> SatResult) -> (SatResult, bool) {
+/// Runs a check with a time limit enforced by interrupting z3 from a watchdog thread, which also
+/// interrupts it when the checks are cancelled ([`Limits::cancel`]). z3's own `timeout` parameter
+/// is not used: in Debian's z3 4.8.12 its timer can deadlock when a timer expires (z3 issues #5369
+/// to #5371 and #5990), which hung the test suite. An interrupted check answers `unknown`
+/// ("canceled"), which is undecided.
+fn within(limits: &Limits, check: impl FnOnce() -> SatResult) -> (SatResult, bool) {
+    // How often the watchdog looks at the cancel flag: the delay before typing stops a check.
+    const CANCEL_POLL: std::time::Duration = std::time::Duration::from_millis(20);
     let context = z3::Context::thread_local();
     let handle = context.handle();
     let (done, finished) = std::sync::mpsc::channel::<()>();
     let interrupted = std::sync::atomic::AtomicBool::new(false);
+    let deadline = std::time::Instant::now() + limits.timeout;
     let answer = std::thread::scope(|scope| {
         let interrupted = &interrupted;
+        let cancel = limits.cancel.as_ref();
         scope.spawn(move || {
-            let mut wait = limit;
+            let mut wait = if cancel.is_some() { CANCEL_POLL.min(limits.timeout) } else { limits.timeout };
             // Interrupt again and again until the check ends: an interrupt that lands before z3
             // has started the check (or between its phases) would otherwise be lost.
             while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(wait) {
-                interrupted.store(true, std::sync::atomic::Ordering::SeqCst);
-                handle.interrupt();
-                wait = std::time::Duration::from_millis(10);
+                let now = std::time::Instant::now();
+                if now >= deadline || cancel.is_some_and(Cancel::is_cancelled) {
+                    interrupted.store(true, std::sync::atomic::Ordering::SeqCst);
+                    handle.interrupt();
+                    wait = std::time::Duration::from_millis(10);
+                } else {
+                    wait = (deadline - now).min(if cancel.is_some() { CANCEL_POLL } else { limits.timeout });
+                }
             }
         });
         let answer = check();
@@ -437,9 +453,11 @@ fn within(limit: std::time::Duration, check: impl FnOnce() -> SatResult) -> (Sat
 /// The answer of a check run [`within`] a time limit. A check the watchdog interrupted is
 /// `unknown` whatever z3 answered: an interrupt that lands while z3 builds its model leaves a
 /// `sat` whose model is not one.
-fn answer(solver: &z3::Solver, (result, interrupted): (SatResult, bool), limit: std::time::Duration) -> Answer {
+fn answer(solver: &z3::Solver, (result, interrupted): (SatResult, bool), limits: &Limits) -> Answer {
     match result {
-        _ if interrupted => Answer::Unknown(format!("timeout after {} s", limit.as_secs_f64())),
+        _ if interrupted => limits
+            .cancelled()
+            .unwrap_or_else(|| Answer::Unknown(format!("timeout after {} s", limits.timeout.as_secs_f64()))),
         SatResult::Sat => Answer::Sat,
         SatResult::Unsat => Answer::Unsat,
         SatResult::Unknown => Answer::Unknown(solver.get_reason_unknown().unwrap_or_else(|| "unknown".into())),

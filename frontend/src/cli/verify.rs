@@ -1,14 +1,18 @@
 //! `lockstep verify`: check, encode and verify kernel files.
 
 use crate::cli::ivl::{self, Emit};
+use crate::cli::sarif;
+use crate::cli::ReportFormat;
 use lockstep_encoder::kernel;
 use lockstep_logic::outline::Outline;
 
+use lockstep_frontend::diagnostics::{Code, Diagnostic};
 use lockstep_frontend::run::{self, Replay};
 use lockstep_frontend::source::SourceFile;
 use lockstep_frontend::verify::{self, KernelResult, ObligationResult, Verdict, VerifyError};
 use lockstep_frontend::Checked;
 use lockstep_logic::fences::MemoryModel;
+use lockstep_logic::Span;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
@@ -16,13 +20,15 @@ use std::process::ExitCode;
 #[derive(Clone, Copy)]
 pub struct Reporting {
     pub emit: Option<Emit>,
-    pub json: bool,
+    pub format: ReportFormat,
     /// Replay each failure's counterexample with the concrete executor.
     pub replay: bool,
 }
 
 pub fn run(paths: &[String], settings: &verify::Settings, reporting: Reporting) -> ExitCode {
-    let Reporting { emit, json, replay } = reporting;
+    let Reporting { emit, format, replay } = reporting;
+    let human = format == ReportFormat::Human;
+    let mut log = sarif::Log::default();
     let mut rejected = false;
     let mut failed = false;
     let mut undecided = false;
@@ -48,13 +54,22 @@ pub fn run(paths: &[String], settings: &verify::Settings, reporting: Reporting) 
     for ((path, bytes), verification) in read.iter().zip(verified) {
         let (Ok(_), Some(verify::Verification { checked, kernels })) = (bytes, verification) else {
             let error = bytes.as_ref().err().map_or_else(String::new, ToString::to_string);
-            eprintln!("error: cannot read `{path}`: {error}");
+            let message = format!("cannot read `{path}`: {error}");
+            if format == ReportFormat::Sarif {
+                let unreadable = Diagnostic::error(Code::Unreadable, &message, Span::new(0, 0), "");
+                log.diagnostic(&SourceFile::new(path.as_str(), ""), &unreadable);
+            }
+            eprintln!("error: {message}");
             rejected = true;
             continue;
         };
         let Some(program) = checked.program.as_ref().filter(|_| !checked.has_errors()) else {
             for diagnostic in &checked.diagnostics {
-                eprint!("{}", diagnostic.render(&checked.file));
+                if format == ReportFormat::Sarif {
+                    log.diagnostic(&checked.file, diagnostic);
+                } else {
+                    eprint!("{}", diagnostic.render(&checked.file));
+                }
             }
             files.push(file_json(&checked, &[], &[], None));
             rejected = true;
@@ -90,11 +105,16 @@ pub fn run(paths: &[String], settings: &verify::Settings, reporting: Reporting) 
                         }
                     })
                     .collect();
-                if !json {
-                    // `check`'s warnings, which verification does not make go away.
+                // `check`'s warnings, which verification does not make go away.
+                let warnings = checked.diagnostics.iter().filter(|diagnostic| !diagnostic.is_error());
+                if human {
                     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-                    for warning in checked.diagnostics.iter().filter(|diagnostic| !diagnostic.is_error()) {
+                    for warning in warnings {
                         eprint!("{}", warning.render_with(&checked.file, color));
+                    }
+                } else if format == ReportFormat::Sarif {
+                    for warning in warnings {
+                        log.diagnostic(&checked.file, warning);
                     }
                 }
                 for (result, replays) in kernels.iter().zip(&replays) {
@@ -103,24 +123,40 @@ pub fn run(paths: &[String], settings: &verify::Settings, reporting: Reporting) 
                         Verdict::Undecided(_) => undecided = true,
                         Verdict::Verified | Verdict::NotChecked(_) => {}
                     }
-                    if !json {
-                        report_human(&checked.file, result, replays);
+                    match format {
+                        ReportFormat::Human => report_human(&checked.file, result, replays),
+                        ReportFormat::Json => {}
+                        ReportFormat::Sarif => {
+                            for warning in &result.warnings {
+                                log.diagnostic(&checked.file, warning);
+                            }
+                            for (outcome, replay) in result.results.iter().zip(replays) {
+                                log.obligation(&checked.file, &result.name, outcome, replay.as_ref().map(replay_json));
+                            }
+                        }
                     }
                 }
                 files.push(file_json(&checked, &kernels, &replays, None));
             }
             Err(error) => {
+                if format == ReportFormat::Sarif {
+                    let failure = Diagnostic::error(Code::SolverFailed, &error.message, error.span, "");
+                    log.diagnostic(&checked.file, &failure);
+                }
                 report_error(&checked.file, error.span, &error.message);
                 files.push(file_json(&checked, &[], &[], Some(&error)));
                 rejected = true;
             }
         }
     }
-    if json && emit.is_none() {
-        println!(
+    match format {
+        _ if emit.is_some() => {}
+        ReportFormat::Human => {}
+        ReportFormat::Json => println!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({ "files": files })).expect("JSON values serialise")
-        );
+        ),
+        ReportFormat::Sarif => println!("{}", log.into_json(!rejected)),
     }
     if rejected {
         ExitCode::from(2)
@@ -323,7 +359,7 @@ fn file_json(
         .collect();
     if let Some(error) = error {
         let position = file.position(error.span.start);
-        errors.push(serde_json::json!({ "code": "verify::solver-failed", "line": position.line, "column": position.column, "message": error.message }));
+        errors.push(serde_json::json!({ "code": Code::SolverFailed.as_str(), "line": position.line, "column": position.column, "message": error.message }));
     }
     let warnings: Vec<serde_json::Value> = checked
         .diagnostics

@@ -84,7 +84,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
-            limits: Limits { timeout: Duration::from_secs(60), resource_limit: 3_000_000, seed: 0 },
+            limits: Limits { timeout: Duration::from_secs(60), resource_limit: 3_000_000, seed: 0, cancel: None },
             launches: [1, 2, 3].into_iter().flat_map(|groups| [1, 2, 3, 4].map(|gsize| (groups, gsize))).collect(),
         }
     }
