@@ -5,146 +5,12 @@
 mod family;
 
 use family::ring;
+#[path = "support/lsp_client.rs"]
+mod client;
+
+use client::Client;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc;
-use std::time::Duration;
-
-/// How long a test waits for a message before it gives up: a guard against a hung server, not a
-/// measure of speed (the benchmark measures that).
-const PATIENCE: Duration = Duration::from_secs(300);
-
-struct Client {
-    server: Child,
-    stdin: ChildStdin,
-    incoming: mpsc::Receiver<Value>,
-    /// Every message received, in order.
-    received: Vec<Value>,
-    next_id: i64,
-}
-
-impl Client {
-    fn start() -> Client {
-        let mut server = Command::new(env!("CARGO_BIN_EXE_lockstep"))
-            .arg("lsp")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("the server starts");
-        let stdin = server.stdin.take().expect("stdin");
-        let mut stdout = BufReader::new(server.stdout.take().expect("stdout"));
-        let (sender, incoming) = mpsc::channel();
-        std::thread::spawn(move || loop {
-            let mut length = None;
-            loop {
-                let mut header = String::new();
-                if stdout.read_line(&mut header).unwrap_or(0) == 0 {
-                    return;
-                }
-                let header = header.trim_end();
-                if header.is_empty() {
-                    break;
-                }
-                if let Some(value) = header.strip_prefix("Content-Length: ") {
-                    length = value.parse::<usize>().ok();
-                }
-            }
-            let mut body = vec![0; length.expect("a Content-Length header")];
-            stdout.read_exact(&mut body).expect("the body");
-            if sender.send(serde_json::from_slice(&body).expect("JSON")).is_err() {
-                return;
-            }
-        });
-        let mut client = Client { server, stdin, incoming, received: Vec::new(), next_id: 1 };
-        let result = client.request(
-            "initialize",
-            json!({ "processId": null, "rootUri": null, "capabilities": { "textDocument": { "publishDiagnostics": { "relatedInformation": true } } } }),
-        );
-        assert_eq!(result["capabilities"]["hoverProvider"], true, "{result}");
-        assert_eq!(result["capabilities"]["definitionProvider"], true, "{result}");
-        client.notify("initialized", json!({}));
-        client
-    }
-
-    fn send(&mut self, message: Value) {
-        let body = message.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("the server reads");
-        self.stdin.flush().expect("flushed");
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }));
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
-        let response = self.wait_for(|message| message["id"] == id && message.get("method").is_none());
-        assert!(response.get("error").is_none(), "{response}");
-        response["result"].clone()
-    }
-
-    /// The first message received, or to come, that `wanted` accepts.
-    fn wait_for(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
-        if let Some(found) = self.received.iter().find(|message| wanted(message)) {
-            return found.clone();
-        }
-        loop {
-            let message = self.incoming.recv_timeout(PATIENCE).expect("the server answers");
-            self.received.push(message.clone());
-            if wanted(&message) {
-                return message;
-            }
-        }
-    }
-
-    fn notification(&mut self, method: &str, version: i64) -> Value {
-        self.wait_for(|message| message["method"] == method && message["params"]["version"] == version)["params"]
-            .clone()
-    }
-
-    /// The diagnostics published for `version` after its verification.
-    fn verified_diagnostics(&mut self, version: i64) -> (Value, Vec<Value>) {
-        let verdicts = self.notification("lockstep/verified", version);
-        let published: Vec<Value> = self
-            .received
-            .iter()
-            .filter(|message| {
-                message["method"] == "textDocument/publishDiagnostics" && message["params"]["version"] == version
-            })
-            .map(|message| message["params"]["diagnostics"].clone())
-            .collect();
-        let last = published.last().and_then(Value::as_array).cloned().expect("diagnostics before the verdicts");
-        (verdicts, last)
-    }
-
-    fn open(&mut self, uri: &str, text: &str) {
-        let document = json!({ "uri": uri, "languageId": "pvl", "version": 1, "text": text });
-        self.notify("textDocument/didOpen", json!({ "textDocument": document }));
-    }
-
-    fn change(&mut self, uri: &str, version: i64, text: &str) {
-        let document = json!({ "uri": uri, "version": version });
-        self.notify(
-            "textDocument/didChange",
-            json!({ "textDocument": document, "contentChanges": [{ "text": text }] }),
-        );
-    }
-
-    /// Shuts the server down as an editor does, and waits for it to end.
-    fn shut_down(mut self) -> Vec<Value> {
-        assert_eq!(self.request("shutdown", Value::Null), Value::Null);
-        self.notify("exit", Value::Null);
-        let status = self.server.wait().expect("the server ends");
-        assert!(status.success(), "{status}");
-        self.received.extend(self.incoming.try_iter());
-        self.received
-    }
-}
 
 fn demo() -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/seed/demo.pvl")).expect("the demo")
@@ -246,4 +112,54 @@ fn typing_cancels_the_verification_it_makes_stale() {
         .map(|message| &message["params"]["version"])
         .collect();
     assert_eq!(verified, [&json!(2), &json!(5)]);
+}
+
+fn repository_file(path: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)).expect("readable")
+}
+
+/// Every keyword of the PVL lexer, and every name of the launch, is highlighted by the grammar
+/// of `editors/vscode/`, which the package names for `.pvl` files.
+#[test]
+fn the_editor_package_highlights_every_keyword() {
+    let package: Value = serde_json::from_str(&repository_file("editors/vscode/package.json")).expect("JSON");
+    assert_eq!(package["contributes"]["languages"][0]["extensions"], json!([".pvl"]));
+    let grammar_path = package["contributes"]["grammars"][0]["path"].as_str().expect("a grammar");
+    let grammar: Value =
+        serde_json::from_str(&repository_file(&format!("editors/vscode/{}", grammar_path.trim_start_matches("./"))))
+            .expect("JSON");
+    let patterns: Vec<(String, regex::Regex)> = grammar["repository"]
+        .as_object()
+        .expect("a repository of patterns")
+        .values()
+        .flat_map(|group| group["patterns"].as_array().expect("patterns").clone())
+        .filter_map(|pattern| {
+            let source = pattern["match"].as_str()?;
+            Some((
+                pattern["name"].as_str()?.to_string(),
+                regex::Regex::new(&format!("^(?:{source})$")).expect("a regex"),
+            ))
+        })
+        .collect();
+    let scope = |word: &str| patterns.iter().find(|(_, regex)| regex.is_match(word)).map(|(name, _)| name.clone());
+    let lexer = repository_file("frontend/src/pvl/lexer.rs");
+    let keywords: Vec<&str> = lexer
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("#[token(\"")?.split("\")]").next())
+        .map(|token| token.trim_start_matches("\\\\"))
+        .filter(|token| token.chars().next().is_some_and(|first| first.is_ascii_alphabetic()))
+        .collect();
+    assert!(keywords.len() > 30, "{keywords:?}");
+    for keyword in keywords {
+        let word = if lexer.contains(&format!("#[token(\"\\\\{keyword}\")]")) {
+            format!("\\{keyword}")
+        } else {
+            keyword.to_string()
+        };
+        assert!(scope(&word).is_some_and(|name| !name.starts_with("comment")), "`{word}` is not highlighted");
+    }
+    for builtin in lockstep_logic::Builtin::ALL {
+        assert_eq!(scope(builtin.name()).as_deref(), Some("variable.language.launch.pvl"), "{}", builtin.name());
+    }
+    assert_eq!(scope("total"), None);
 }
