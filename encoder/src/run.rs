@@ -3,7 +3,8 @@
 
 use crate::boogie;
 use crate::ivl::{self, Declaration, Expr, Program};
-use crate::smt::process::{Flavour, ProcessSolver};
+use crate::smt::process;
+use crate::smt::smtlib::Flavour;
 use crate::smt::z3_native::Z3Solver;
 use crate::smt::{Limits, Solver, SolverError};
 use crate::vcgen;
@@ -53,7 +54,7 @@ pub fn program_requesting(
     let run = |program: &Program| match backend {
         Backend::Z3 => with_solvers(program, &|| Box::new(Z3Solver::new(limits.clone())), &questions),
         Backend::Process(flavour) => {
-            with_solvers(program, &|| Box::new(ProcessSolver::new(flavour, limits.clone())), &questions)
+            with_solvers(program, &|| Box::new(process::solver(flavour, limits.clone())), &questions)
         }
         Backend::Boogie => with_boogie(&without_probes(program, probe), limits),
     };

@@ -18,7 +18,8 @@
 
 use lockstep_encoder::boogie;
 use lockstep_encoder::ivl::{self, Declaration, Program};
-use lockstep_encoder::smt::process::{Flavour, ProcessSolver};
+use lockstep_encoder::smt::process;
+use lockstep_encoder::smt::smtlib::Flavour;
 use lockstep_encoder::smt::z3_native::Z3Solver;
 use lockstep_encoder::smt::{Limits, Solver};
 use lockstep_encoder::vcgen::{self, CheckKind};
@@ -146,7 +147,7 @@ fn the_built_in_engine_gives_the_expected_outcomes() {
 
 #[test]
 fn a_z3_process_gives_the_same_outcomes() {
-    check_backend(|| Box::new(ProcessSolver::new(Flavour::Z3, limits())));
+    check_backend(|| Box::new(process::solver(Flavour::Z3, limits())));
 }
 
 /// cvc5 gives the expected outcomes, except on the checks marked `// cvc5 undecided:`, which it
@@ -162,15 +163,14 @@ fn cvc5_gives_the_same_outcomes_but_the_marked_undecided_checks() {
             let refused = program.declarations.iter().any(|declaration| match declaration {
                 Declaration::Procedure(procedure) if procedure.body.is_some() => {
                     let vc = vcgen::procedure(&program, procedure);
-                    verify::procedure(&vc, &mut ProcessSolver::new(Flavour::Cvc5, limits()), &[], &[], &|_| false)
-                        .is_err()
+                    verify::procedure(&vc, &mut process::solver(Flavour::Cvc5, limits()), &[], &[], &|_| false).is_err()
                 }
                 _ => false,
             });
             assert!(refused, "{}: cvc5 was expected to refuse the lambdas", path.display());
             continue;
         }
-        let mut solver = ProcessSolver::new(Flavour::Cvc5, limits());
+        let mut solver = process::solver(Flavour::Cvc5, limits());
         let found = outcomes(&program, &mut solver, &path.display().to_string());
         let mut wanted = expected(&text);
         for check in marked(&text, "// cvc5 undecided: ") {

@@ -1,11 +1,13 @@
 //! SMT terms and scripts: what the VC generator produces and every solver consumes.
 //!
-//! [`Script`] prints as SMT-LIB 2 for any solver process; the in-process z3 backend builds the same
+//! [`Script`] prints as SMT-LIB 2 for any solver that reads it ([`smtlib`], whatever carries the
+//! text: a process, or JavaScript in the browser); the in-process z3 backend builds the same
 //! terms through z3's API instead of parsing text. A [`Solver`] is the narrow interface both offer:
 //! load a script, check it under assumptions, read values from the model.
 
 pub mod process;
 pub mod sexp;
+pub mod smtlib;
 pub mod z3_native;
 
 use num_bigint::BigInt;

@@ -2,7 +2,7 @@
 
 use lockstep_encoder::ivl::{self, Declaration, Position};
 use lockstep_encoder::run::{self, Backend, ProcedureOutcome};
-use lockstep_encoder::smt::process::Flavour;
+use lockstep_encoder::smt::smtlib::Flavour;
 use lockstep_encoder::smt::Limits;
 use lockstep_encoder::vcgen;
 use lockstep_encoder::verify::Status;
