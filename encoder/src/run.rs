@@ -4,7 +4,8 @@
 use crate::boogie;
 use crate::ivl::{self, Declaration, Expr, Program};
 use crate::smt::process;
-use crate::smt::smtlib::Flavour;
+use crate::smt::smtlib::{Flavour, SmtLibSolver, Transport};
+#[cfg(feature = "z3-native")]
 use crate::smt::z3_native::Z3Solver;
 use crate::smt::{Limits, Solver, SolverError};
 use crate::vcgen;
@@ -14,12 +15,34 @@ use std::collections::BTreeSet;
 /// Who decides the checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
-    /// z3 in this process: the default and fast path.
+    /// z3 in this process: the default and fast path (with the `z3-native` feature).
     Z3,
     /// A solver process speaking SMT-LIB.
     Process(Flavour),
+    /// A solver speaking SMT-LIB, reached through the transport given (the playground's z3 in
+    /// the browser).
+    SmtLib(Flavour, TransportRef),
     /// Real Boogie on the printed program: the reference.
     Boogie,
+}
+
+/// A transport for [`Backend::SmtLib`], which lives as long as the program.
+#[derive(Clone, Copy)]
+pub struct TransportRef(pub &'static (dyn Fn() -> Box<dyn Transport> + Sync));
+
+/// Transports compare as the same function.
+impl PartialEq for TransportRef {
+    fn eq(&self, other: &TransportRef) -> bool {
+        std::ptr::addr_eq(self.0, other.0)
+    }
+}
+
+impl Eq for TransportRef {}
+
+impl std::fmt::Debug for TransportRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a transport")
+    }
 }
 
 /// The outcomes of one procedure's checks, in the order of the checks.
@@ -52,7 +75,13 @@ pub fn program_requesting(
 ) -> Result<Vec<ProcedureOutcome>, SolverError> {
     let questions = Questions { extra, definitions, probe };
     let run = |program: &Program| match backend {
+        #[cfg(feature = "z3-native")]
         Backend::Z3 => with_solvers(program, &|| Box::new(Z3Solver::new(limits.clone())), &questions),
+        #[cfg(not(feature = "z3-native"))]
+        Backend::Z3 => Err(SolverError("this build of lockstep has no z3 in-process (feature `z3-native`)".into())),
+        Backend::SmtLib(flavour, TransportRef(transport)) => {
+            with_solvers(program, &|| Box::new(SmtLibSolver::new(flavour, transport(), limits.clone())), &questions)
+        }
         Backend::Process(flavour) => {
             with_solvers(program, &|| Box::new(process::solver(flavour, limits.clone())), &questions)
         }
@@ -254,6 +283,11 @@ fn with_solvers(
         let resources = solver.resources_used().zip(before).map(|(after, before)| after - before);
         Ok(ProcedureOutcome { procedure: procedure.name.clone(), outcomes, resources })
     };
+    // WebAssembly in the browser has no threads: one solver takes the procedures in order.
+    if cfg!(target_family = "wasm") {
+        let mut solver = new_solver();
+        return procedures.iter().map(|procedure| verify_one(procedure, solver.as_mut())).collect();
+    }
     let workers = WORKERS.min(procedures.len()).max(1);
     let mut results: Vec<Option<Result<ProcedureOutcome, SolverError>>> = vec![None; procedures.len()];
     std::thread::scope(|scope| {

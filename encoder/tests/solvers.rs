@@ -4,14 +4,17 @@
 use lockstep_encoder::ivl::{self, Declaration, Expr, Program};
 use lockstep_encoder::run::{self, Backend};
 use lockstep_encoder::smt::process;
-use lockstep_encoder::smt::smtlib::{Flavour, Session, SmtLibSolver, Transport};
+use lockstep_encoder::smt::smtlib::{Batches, Flavour, SmtLibSolver};
 use lockstep_encoder::smt::z3_native::Z3Solver;
 use lockstep_encoder::smt::{Answer, Cancel, Command, Limits, Script, Solver, SolverError, Term, Value};
 use lockstep_encoder::vcgen;
 use lockstep_encoder::verify::{self, Definition, Evaluation, Status};
 use num_bigint::BigInt;
+#[path = "support/z3_batches.rs"]
+mod z3_batches;
 use num_rational::BigRational;
 use std::sync::Arc;
+use z3_batches::Z3Batches;
 
 fn program(text: &str) -> Program {
     let program = ivl::parse::program(text).expect("parses");
@@ -23,76 +26,13 @@ fn backends(limits: Limits) -> Vec<(&'static str, Box<dyn Solver>)> {
     vec![
         ("z3 in-process", Box::new(Z3Solver::new(limits.clone()))),
         ("z3 process", Box::new(process::solver(Flavour::Z3, limits.clone()))),
-        ("z3 in batches", Box::new(SmtLibSolver::new(Flavour::Z3, Box::new(Batches), limits.clone()))),
+        // As the playground reaches z3: batches of commands, evaluated at once.
+        (
+            "z3 in batches",
+            Box::new(SmtLibSolver::new(Flavour::Z3, Box::new(Batches(Z3Batches::start)), limits.clone())),
+        ),
         ("cvc5", Box::new(process::solver(Flavour::Cvc5, limits))),
     ]
-}
-
-/// z3 reached as the playground reaches its WebAssembly build: the commands sent are gathered,
-/// and a read evaluates them all at once and gives their whole output (`Z3.eval_smtlib2_string`).
-/// Here a z3 process evaluates each batch, which an `echo` closes. The check loop
-/// ([`SmtLibSolver`]) must not care.
-struct Batches;
-
-impl Transport for Batches {
-    fn start(&self, _: Flavour, arguments: &[String]) -> Result<Box<dyn Session>, SolverError> {
-        let program = std::env::var("LOCKSTEP_Z3").unwrap_or_else(|_| "z3".into());
-        let mut child = std::process::Command::new(program)
-            .args(arguments)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .map_err(|error| SolverError(error.to_string()))?;
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
-        Ok(Box::new(Batch { child, stdin, stdout, gathered: String::new() }))
-    }
-}
-
-struct Batch {
-    child: std::process::Child,
-    stdin: std::process::ChildStdin,
-    stdout: std::io::BufReader<std::process::ChildStdout>,
-    gathered: String,
-}
-
-const END_OF_BATCH: &str = "end-of-batch";
-
-impl Session for Batch {
-    fn send(&mut self, text: &str) -> Result<(), SolverError> {
-        self.gathered.push_str(text);
-        Ok(())
-    }
-
-    fn read(&mut self, _: std::time::Duration) -> Result<Option<String>, SolverError> {
-        use std::io::{BufRead, Write};
-        if self.gathered.is_empty() {
-            return Ok(None);
-        }
-        let batch = std::mem::take(&mut self.gathered) + &format!("(echo \"{END_OF_BATCH}\")\n");
-        self.stdin
-            .write_all(batch.as_bytes())
-            .and_then(|()| self.stdin.flush())
-            .map_err(|e| SolverError(e.to_string()))?;
-        let mut output = String::new();
-        loop {
-            let mut line = String::new();
-            if self.stdout.read_line(&mut line).map_err(|e| SolverError(e.to_string()))? == 0 {
-                return Err(SolverError("z3 stopped".into()));
-            }
-            if line.trim_end() == END_OF_BATCH {
-                return Ok(Some(output));
-            }
-            output.push_str(&line);
-        }
-    }
-}
-
-impl Drop for Batch {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 fn statuses(program: &Program, solver: &mut dyn Solver, requested: &[Expr]) -> Vec<Status> {

@@ -8,6 +8,7 @@
 pub mod process;
 pub mod sexp;
 pub mod smtlib;
+#[cfg(feature = "z3-native")]
 pub mod z3_native;
 
 use num_bigint::BigInt;

@@ -101,6 +101,46 @@ pub trait Session: Send {
     fn read(&mut self, wait: Duration) -> Result<Option<String>, SolverError>;
 }
 
+/// A solver that evaluates a batch of commands at once and gives back their whole output, as
+/// z3's WebAssembly build does (`Z3.eval_smtlib2_string`): the playground's solver.
+pub trait Evaluator: Send {
+    fn evaluate(&mut self, commands: &str) -> Result<String, SolverError>;
+}
+
+/// The transport to [`Evaluator`]s, one started per session by the function it holds. A session
+/// gathers the commands sent, and a read evaluates them. The configuration's command line does
+/// not apply: the evaluator is set up by the script's preamble alone, and bounded by the solver's
+/// own timer (`:timeout`), as nothing can stop an evaluation from outside.
+pub struct Batches<F>(pub F);
+
+impl<F> Transport for Batches<F>
+where
+    F: Fn() -> Result<Box<dyn Evaluator>, SolverError> + Send,
+{
+    fn start(&self, _: Flavour, _: &[String]) -> Result<Box<dyn Session>, SolverError> {
+        Ok(Box::new(Batch { evaluator: (self.0)()?, gathered: String::new() }))
+    }
+}
+
+struct Batch {
+    evaluator: Box<dyn Evaluator>,
+    gathered: String,
+}
+
+impl Session for Batch {
+    fn send(&mut self, text: &str) -> Result<(), SolverError> {
+        self.gathered.push_str(text);
+        Ok(())
+    }
+
+    fn read(&mut self, _: Duration) -> Result<Option<String>, SolverError> {
+        if self.gathered.is_empty() {
+            return Ok(None);
+        }
+        self.evaluator.evaluate(&std::mem::take(&mut self.gathered)).map(Some)
+    }
+}
+
 /// A session with the output read but not yet consumed.
 struct Connection {
     session: Box<dyn Session>,
