@@ -6,10 +6,10 @@
 //! Values only: no I/O, no threads, no protocol. Places are byte spans of the file; the carrier
 //! turns them into its own positions.
 
-use crate::diagnostics::{Diagnostic, Severity};
+use crate::diagnostics::{Code, Diagnostic, Severity};
 use crate::explain::Explained;
 use crate::source::SourceFile;
-use crate::verify::{KernelResult, Verdict};
+use crate::verify::{KernelResult, Verdict, Verification};
 use crate::Checked;
 use lockstep_logic::{Program, Span};
 
@@ -86,6 +86,25 @@ pub fn verification_findings(kernels: &[KernelResult]) -> Vec<Finding> {
                 counterexample,
             });
         }
+    }
+    findings
+}
+
+/// Everything a verification found: `check`'s diagnostics, then, when the file was verified,
+/// [`verification_findings`], or the solver's failure.
+pub fn findings(verification: &Verification) -> Vec<Finding> {
+    let mut findings = check_findings(&verification.checked);
+    match &verification.kernels {
+        Some(Ok(kernels)) => findings.extend(verification_findings(kernels)),
+        Some(Err(error)) => findings.push(Finding {
+            span: error.span,
+            level: Level::Error,
+            code: Code::SolverFailed.as_str(),
+            message: error.message.clone(),
+            related: Vec::new(),
+            counterexample: None,
+        }),
+        None => {}
     }
     findings
 }

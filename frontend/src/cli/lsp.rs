@@ -221,30 +221,16 @@ impl Server {
         let Some(document) = self.documents.get_mut(&uri).filter(|document| document.version == version) else {
             return;
         };
+        let findings = editor::findings(&verification);
         let Verification { checked, kernels } = verification;
-        let mut findings = editor::check_findings(&checked);
         let mut kernel_verdicts = Vec::new();
-        match (&checked.program, kernels) {
-            (Some(program), Some(Ok(results))) => {
-                findings.extend(editor::verification_findings(&results));
-                let memory_model = verify::Settings::default().memory_model_of(&checked.file.path);
-                document.explained = explain::kernels(&checked.file, program, Some(&results), memory_model);
-                kernel_verdicts = results
-                    .iter()
-                    .map(
-                        |result| serde_json::json!({ "name": result.name, "verdict": verdict_word(&result.verdict()) }),
-                    )
-                    .collect();
-            }
-            (_, Some(Err(error))) => findings.push(Finding {
-                span: error.span,
-                level: Level::Error,
-                code: lockstep_frontend::diagnostics::Code::SolverFailed.as_str(),
-                message: error.message,
-                related: Vec::new(),
-                counterexample: None,
-            }),
-            _ => {}
+        if let (Some(program), Some(Ok(results))) = (&checked.program, kernels) {
+            let memory_model = verify::Settings::default().memory_model_of(&checked.file.path);
+            document.explained = explain::kernels(&checked.file, program, Some(&results), memory_model);
+            kernel_verdicts = results
+                .iter()
+                .map(|result| serde_json::json!({ "name": result.name, "verdict": verdict_word(&result.verdict()) }))
+                .collect();
         }
         let diagnostics = findings.iter().map(|finding| diagnostic(&uri, &checked.file, finding)).collect();
         document.checked = checked;
