@@ -1,7 +1,7 @@
 // The playground in headless Chromium (Debian's `chromium`, or CHROMIUM): the demo verifies, the
 // demo with `barrier(local)` shows its `barrier.functional` diagnostic on the text, and a
-// screenshot of that is saved (SCREENSHOT, by default ../target/playground.png). Run after
-// build.sh: `node test.mjs`.
+// screenshot of that is saved (SCREENSHOT, by default ../target/playground.png); and every example
+// of the menu gets the verdict and failures it states. Run after build.sh: `node test.mjs`.
 import { chromium } from "playwright-core";
 import { spawn } from "node:child_process";
 import { readFileSync, mkdirSync } from "node:fs";
@@ -58,7 +58,28 @@ try {
   assert.ok(marked.includes("a[(tid+1) mod gsize]=(tid+1) mod gsize"), JSON.stringify(marked));
   mkdirSync(dirname(screenshot), { recursive: true });
   await page.screenshot({ path: screenshot });
-  console.log(`playground: the demo verifies (${opened.trim()}); broken, ${broken.trim()}, barrier.functional shown; screenshot ${screenshot}`);
+
+  // Every example of the menu gets, from the page's z3, the verdict and the failures its `//::`
+  // comments state, as the command line's tests hold it to with Debian's z3.
+  const names = await page.$$eval("#examples option", (options) => options.map((option) => option.value));
+  for (const name of names) {
+    await page.selectOption("#examples", name);
+    const source = await page.inputValue("#text");
+    await page.click("#verify");
+    const status = await verdict();
+    const expected = /\/\/:: verdict (\w+)/.exec(source)[1];
+    assert.match(status, new RegExp(`: ${expected} `), `${name}: ${status}`);
+    const marked = new Set();
+    source.split("\n").forEach((line, index) => {
+      const fails = /\/\/:: fails (.*)$/.exec(line);
+      if (fails) for (const id of fails[1].split(",")) marked.add(`${id.trim()}@${index + 1}`);
+    });
+    const found = await page.$$eval("#findings li.error", (items) =>
+      items.map((item) => `${item.dataset.code}@${/ line (\d+):/.exec(item.textContent)[1]}`),
+    );
+    assert.deepEqual(new Set(found), marked, name);
+  }
+  console.log(`playground: the demo verifies (${opened.trim()}); broken, ${broken.trim()}, barrier.functional shown; screenshot ${screenshot}; the ${names.length} examples as stated`);
 } finally {
   await browser.close();
   server.kill();
