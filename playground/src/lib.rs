@@ -111,9 +111,11 @@ impl PageZ3 {
     }
 }
 
+/// The page cannot stop z3 once it evaluates: the wait is left to z3's own timer (`:timeout`).
 impl Evaluator for PageZ3 {
-    fn evaluate(&mut self, commands: &str) -> Result<String, SolverError> {
-        evaluate_in(self.context, commands).map_err(|error| SolverError(format!("the page's z3 failed: {error:?}")))
+    fn evaluate(&mut self, commands: &str, _: std::time::Duration) -> Result<Option<String>, SolverError> {
+        let output = evaluate_in(self.context, commands);
+        output.map(Some).map_err(|error| SolverError(format!("the page's z3 failed: {error:?}")))
     }
 }
 

@@ -104,13 +104,15 @@ pub trait Session: Send {
 /// A solver that evaluates a batch of commands at once and gives back their whole output, as
 /// z3's WebAssembly build does (`Z3.eval_smtlib2_string`): the playground's solver.
 pub trait Evaluator: Send {
-    fn evaluate(&mut self, commands: &str) -> Result<String, SolverError>;
+    /// The output of `commands`, or `None` when `wait` passed first (the session is then
+    /// dropped, and the check is undecided). An evaluator that cannot be stopped from outside
+    /// (the browser's) answers when its solver's own timer (`:timeout`) stops it.
+    fn evaluate(&mut self, commands: &str, wait: Duration) -> Result<Option<String>, SolverError>;
 }
 
 /// The transport to [`Evaluator`]s, one started per session by the function it holds. A session
 /// gathers the commands sent, and a read evaluates them. The configuration's command line does
-/// not apply: the evaluator is set up by the script's preamble alone, and bounded by the solver's
-/// own timer (`:timeout`), as nothing can stop an evaluation from outside.
+/// not apply: the evaluator is set up by the script's preamble alone.
 pub struct Batches<F>(pub F);
 
 impl<F> Transport for Batches<F>
@@ -133,11 +135,11 @@ impl Session for Batch {
         Ok(())
     }
 
-    fn read(&mut self, _: Duration) -> Result<Option<String>, SolverError> {
+    fn read(&mut self, wait: Duration) -> Result<Option<String>, SolverError> {
         if self.gathered.is_empty() {
             return Ok(None);
         }
-        self.evaluator.evaluate(&std::mem::take(&mut self.gathered)).map(Some)
+        self.evaluator.evaluate(&std::mem::take(&mut self.gathered), wait)
     }
 }
 
