@@ -72,11 +72,7 @@ pub fn verification_findings(kernels: &[KernelResult]) -> Vec<Finding> {
                     (Level::Warning, format!("{} (kernel {}): undecided: {reason}", obligation.message, kernel.name))
                 }
             };
-            let counterexample = (!outcome.counterexample.is_empty()).then(|| {
-                let values: Vec<String> =
-                    outcome.counterexample.iter().map(|(name, value)| format!("{name} = {value}")).collect();
-                format!("counterexample: {}", values.join(", "))
-            });
+            let counterexample = outcome.counterexample_text().map(|values| format!("counterexample: {values}"));
             findings.push(Finding {
                 span: obligation.span,
                 level,

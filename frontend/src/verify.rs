@@ -33,6 +33,16 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// The verdict in a word, as the reports give it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Verified => "verified",
+            Verdict::Failed => "failed",
+            Verdict::Undecided(_) => "undecided",
+            Verdict::NotChecked(_) => "not checked",
+        }
+    }
+
     /// How far from verified: several verdicts come to the one furthest (failed, then undecided).
     fn severity(&self) -> u8 {
         match self {
@@ -65,6 +75,14 @@ pub struct KernelResult {
     /// The kernel verified, when its contracts were inferred ([`houdini`]): the written one with
     /// the inferred permissions and the candidate invariants that held. The obligations are its.
     pub inferred: Option<Kernel>,
+}
+
+impl ObligationResult {
+    /// The counterexample as the reports write it (`tid = 1, gid = 0, ...`); `None` without one.
+    pub fn counterexample_text(&self) -> Option<String> {
+        let values: Vec<String> = self.counterexample.iter().map(|(name, value)| format!("{name} = {value}")).collect();
+        (!values.is_empty()).then(|| values.join(", "))
+    }
 }
 
 impl KernelResult {

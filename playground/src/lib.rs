@@ -16,7 +16,7 @@ use lockstep_encoder::smt::smtlib::{Batches, Evaluator, Flavour, Transport};
 use lockstep_encoder::smt::SolverError;
 use lockstep_frontend::editor::{self, Finding, Level};
 use lockstep_frontend::source::SourceFile;
-use lockstep_frontend::verify::{self, Verdict};
+use lockstep_frontend::verify;
 use lockstep_logic::Span;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
@@ -72,7 +72,7 @@ pub fn verify(path: &str, text: &str) -> String {
     let (kernels, explain) = match (&verification.checked.program, &verification.kernels) {
         (Some(program), Some(Ok(results))) => {
             let kernels =
-                results.iter().map(|result| json!({ "name": result.name, "verdict": verdict_word(&result.verdict()) }));
+                results.iter().map(|result| json!({ "name": result.name, "verdict": result.verdict().name() }));
             let memory_model = settings.memory_model_of(path);
             let explained = lockstep_frontend::explain::kernels(file, program, Some(results), memory_model);
             let explain: String = explained
@@ -85,14 +85,6 @@ pub fn verify(path: &str, text: &str) -> String {
         _ => (Vec::new(), String::new()),
     };
     json!({ "findings": findings_json(file, &findings), "kernels": kernels, "explain": explain }).to_string()
-}
-
-fn verdict_word(verdict: &Verdict) -> &'static str {
-    match verdict {
-        Verdict::Verified | Verdict::NotChecked(_) => "verified",
-        Verdict::Failed => "failed",
-        Verdict::Undecided(_) => "undecided",
-    }
 }
 
 /// The transport to the page's z3.

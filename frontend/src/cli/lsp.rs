@@ -92,8 +92,9 @@ pub fn run() -> ExitCode {
 struct Document {
     version: i32,
     checked: Checked,
-    /// Its kernels explained: with verdicts once this version is verified.
-    explained: Vec<Explained>,
+    /// Its kernels explained with their verdicts, once this version is verified. Before that,
+    /// hover explains the kernels as written, when asked: not on every keystroke.
+    verified: Option<Vec<Explained>>,
     /// Stops the verification of this version.
     cancel: Cancel,
 }
@@ -197,12 +198,6 @@ impl Server {
         let settings = verify::Settings::default();
         let checked = verify::check(&path, text.clone().into_bytes(), &settings);
         let well_formed = checked.program.is_some() && !checked.has_errors();
-        let explained = match &checked.program {
-            Some(program) if well_formed => {
-                explain::kernels(&checked.file, program, None, settings.memory_model_of(&path))
-            }
-            _ => Vec::new(),
-        };
         let findings = editor::check_findings(&checked);
         let diagnostics = findings.iter().map(|finding| diagnostic(&uri, &checked.file, finding)).collect();
         self.publish(uri.clone(), Some(version), diagnostics);
@@ -212,7 +207,7 @@ impl Server {
             // The verification thread lives as long as the server.
             let _ = self.jobs.send(job);
         }
-        self.documents.insert(uri, Document { version, checked, explained, cancel });
+        self.documents.insert(uri, Document { version, checked, verified: None, cancel });
     }
 
     /// Verdicts back from the verification thread: published if their text is still the
@@ -226,10 +221,10 @@ impl Server {
         let mut kernel_verdicts = Vec::new();
         if let (Some(program), Some(Ok(results))) = (&checked.program, kernels) {
             let memory_model = verify::Settings::default().memory_model_of(&checked.file.path);
-            document.explained = explain::kernels(&checked.file, program, Some(&results), memory_model);
+            document.verified = Some(explain::kernels(&checked.file, program, Some(&results), memory_model));
             kernel_verdicts = results
                 .iter()
-                .map(|result| serde_json::json!({ "name": result.name, "verdict": verdict_word(&result.verdict()) }))
+                .map(|result| serde_json::json!({ "name": result.name, "verdict": result.verdict().name() }))
                 .collect();
         }
         let diagnostics = findings.iter().map(|finding| diagnostic(&uri, &checked.file, finding)).collect();
@@ -270,7 +265,17 @@ impl Server {
         let document = self.documents.get(&at.text_document.uri)?;
         let file = &document.checked.file;
         let offset = file.offset_of_utf16(at.position.line, at.position.character);
-        let (span, text) = editor::hover(file, &document.explained, offset)?;
+        let written;
+        let explained = match &document.verified {
+            Some(verified) => verified,
+            None => {
+                let program = document.checked.program.as_ref().filter(|_| !document.checked.has_errors())?;
+                let memory_model = verify::Settings::default().memory_model_of(&file.path);
+                written = explain::kernels(file, program, None, memory_model);
+                &written
+            }
+        };
+        let (span, text) = editor::hover(file, explained, offset)?;
         Some(Hover {
             contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: text }),
             range: Some(range(file, span)),
@@ -336,14 +341,6 @@ fn verify_in_turn(queued: &Receiver<Job>, events: &Sender<Event>) {
         if events.send(event).is_err() {
             return;
         }
-    }
-}
-
-fn verdict_word(verdict: &Verdict) -> &'static str {
-    match verdict {
-        Verdict::Verified | Verdict::NotChecked(_) => "verified",
-        Verdict::Failed => "failed",
-        Verdict::Undecided(_) => "undecided",
     }
 }
 

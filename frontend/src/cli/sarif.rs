@@ -67,10 +67,8 @@ impl Log {
         if let Some(help) = obligation.help.as_ref().filter(|_| outcome.verdict == Verdict::Failed) {
             text.push_str(&format!(". Help: {help}"));
         }
-        if !outcome.counterexample.is_empty() {
-            let values: Vec<String> =
-                outcome.counterexample.iter().map(|(name, value)| format!("{name} = {value}")).collect();
-            text.push_str(&format!(". Counterexample: {}", values.join(", ")));
+        if let Some(values) = outcome.counterexample_text() {
+            text.push_str(&format!(". Counterexample: {values}"));
         }
         let mut properties = BTreeMap::from([("kernel".to_string(), serde_json::json!(kernel))]);
         if !outcome.counterexample.is_empty() {

@@ -284,10 +284,8 @@ pub fn render(file: &SourceFile, outcome: &ObligationResult, color: bool) -> Str
     if let Some(text) = obligation.help.as_ref().filter(|_| outcome.verdict == Verdict::Failed) {
         help.push(text.clone());
     }
-    if !outcome.counterexample.is_empty() {
-        let values: Vec<String> =
-            outcome.counterexample.iter().map(|(name, value)| format!("{name} = {value}")).collect();
-        help.push(format!("counterexample: {}", values.join(", ")));
+    if let Some(values) = outcome.counterexample_text() {
+        help.push(format!("counterexample: {values}"));
     }
     render_report(file, obligation.id.as_str(), &obligation.message, severity, &labels, &help, color)
 }
@@ -330,15 +328,6 @@ pub fn render_report(
 
 fn span(span: lockstep_logic::Span) -> miette::SourceSpan {
     miette::SourceSpan::from(span.start..span.end)
-}
-
-fn verdict_name(verdict: &Verdict) -> &'static str {
-    match verdict {
-        Verdict::Verified => "verified",
-        Verdict::Failed => "failed",
-        Verdict::Undecided(_) => "undecided",
-        Verdict::NotChecked(_) => "not checked",
-    }
 }
 
 fn file_json(
@@ -386,7 +375,7 @@ fn file_json(
                         .collect();
                     let mut object = serde_json::json!({
                         "id": outcome.obligation.id.as_str(),
-                        "status": verdict_name(&outcome.verdict),
+                        "status": outcome.verdict.name(),
                         "line": position.line,
                         "column": position.column,
                         "message": outcome.obligation.message,
@@ -404,7 +393,7 @@ fn file_json(
                     object
                 })
                 .collect();
-            serde_json::json!({ "name": kernel.name, "verdict": verdict_name(&kernel.verdict()), "resources": kernel.resources, "obligations": obligations })
+            serde_json::json!({ "name": kernel.name, "verdict": kernel.verdict().name(), "resources": kernel.resources, "obligations": obligations })
         })
         .collect();
     serde_json::json!({ "path": file.path, "kernels": kernels, "errors": errors, "warnings": warnings })
