@@ -29,6 +29,7 @@ pub mod c;
 pub mod diagnostics;
 pub mod editor;
 pub mod explain;
+pub mod families;
 pub mod hunt;
 pub mod infer;
 pub mod pvl;

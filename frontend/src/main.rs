@@ -218,6 +218,31 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
     },
+    /// Measure how lockstep's cost grows with a kernel: a table of generated kernels and the seed's.
+    ///
+    /// Generates kernels of a few families at each size (`ring`: barriers in sequence handing a
+    /// cell round the ring; `pingpong`: barriers trading a cell back and forth; `seqloop`: loops in
+    /// sequence, each with two barriers; `arrbar`: arrays handed over at one barrier; `ringmod`:
+    /// the ring written with `%`), adds the seed's `demo` and `binomial`, and verifies each with a
+    /// `lockstep verify` process of its own, `--runs` times. Prints, for each, the size, the
+    /// obligations, the solver's work (z3's deterministic resource count), the median wall time of
+    /// the whole process and its peak memory; then, per family, how the largest size's time
+    /// compares with the smallest's. Files and folders named are verified together in one call, as
+    /// a corpus. Exit status: 0, or 1 when a generated or seed kernel is not verified.
+    Bench {
+        /// The sizes of the generated kernels (barriers, loops or arrays), comma-separated.
+        #[arg(long, value_delimiter = ',', default_values_t = [4, 32])]
+        sizes: Vec<usize>,
+        /// How many times each kernel is verified (the table gives the median).
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// The families to generate, comma-separated (all of them by default).
+        #[arg(long = "family", value_delimiter = ',', value_parser = family)]
+        families: Vec<lockstep_frontend::families::Family>,
+        /// Files and folders of kernels to verify in one call (a corpus), after the families.
+        #[arg(value_name = "FILE")]
+        files: Vec<std::path::PathBuf>,
+    },
     /// Serve the Language Server Protocol on stdin and stdout, for verifying in an editor.
     ///
     /// Diagnostics on open and on every change: syntax and type errors at once, verification
@@ -446,11 +471,24 @@ fn main() -> ExitCode {
             };
             infer(&file, &settings)
         }
+        Command::Bench { sizes, runs, families, files } => {
+            let families =
+                if families.is_empty() { lockstep_frontend::families::Family::ALL.to_vec() } else { families };
+            cli::bench::run(&cli::bench::Options { sizes, runs, families, files })
+        }
         Command::Lsp => cli::lsp::run(),
         Command::Ivl { file, solver, output } => {
             cli::ivl::run(&file, solver.backend, &solver.limits(), output.emit, output.format == Format::Json)
         }
     }
+}
+
+/// A family of `lockstep bench` by its name.
+fn family(name: &str) -> Result<lockstep_frontend::families::Family, String> {
+    lockstep_frontend::families::Family::named(name).ok_or_else(|| {
+        let known: Vec<&str> = lockstep_frontend::families::Family::ALL.iter().map(|family| family.name()).collect();
+        format!("no family `{name}` (known: {})", known.join(", "))
+    })
 }
 
 /// `lockstep infer`: the file again, with the contracts inferred for its kernels that name no

@@ -1,14 +1,11 @@
 //! `lockstep lsp`, driven over stdio as an editor drives it: initialize, open, change, wait for
 //! diagnostics, hover, go to definition, shut down.
 
-#[path = "support/ring.rs"]
-mod family;
-
-use family::ring;
 #[path = "support/lsp_client.rs"]
 mod client;
 
 use client::Client;
+use lockstep_frontend::families::Family;
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -90,7 +87,7 @@ fn an_editing_session_on_the_demo() {
 fn typing_cancels_the_verification_it_makes_stale() {
     let mut client = Client::start();
     let uri = "file:///kernels/ring.pvl";
-    client.open(uri, &ring(64));
+    client.open(uri, &Family::RingMod.kernel(64));
     // A ring of 64 barriers takes seconds to verify.
     // Changed while it is verified: the solver stops, and the new text is verified instead.
     client.notification("lockstep/verifying", 1);

@@ -2,6 +2,7 @@
 //! the files, call it, and print its results for a person (miette), a program (JSON) or a CI
 //! system (SARIF).
 
+pub mod bench;
 pub mod ivl;
 pub mod lsp;
 pub mod run;
