@@ -239,6 +239,10 @@ enum Command {
         /// The families to generate, comma-separated (all of them by default).
         #[arg(long = "family", value_delimiter = ',', value_parser = family)]
         families: Vec<lockstep_frontend::families::Family>,
+        /// The `lockstep` executable to measure (another build, to compare two side by side);
+        /// this one by default.
+        #[arg(long, value_name = "EXECUTABLE")]
+        verifier: Option<std::path::PathBuf>,
         /// Files and folders of kernels to verify in one call (a corpus), after the families.
         #[arg(value_name = "FILE")]
         files: Vec<std::path::PathBuf>,
@@ -471,10 +475,10 @@ fn main() -> ExitCode {
             };
             infer(&file, &settings)
         }
-        Command::Bench { sizes, runs, families, files } => {
+        Command::Bench { sizes, runs, families, verifier, files } => {
             let families =
                 if families.is_empty() { lockstep_frontend::families::Family::ALL.to_vec() } else { families };
-            cli::bench::run(&cli::bench::Options { sizes, runs, families, files })
+            cli::bench::run(&cli::bench::Options { sizes, runs, families, verifier, files })
         }
         Command::Lsp => cli::lsp::run(),
         Command::Ivl { file, solver, output } => {

@@ -19,6 +19,8 @@ pub struct Options {
     pub sizes: Vec<usize>,
     pub runs: usize,
     pub families: Vec<Family>,
+    /// The executable to measure, when not this one.
+    pub verifier: Option<PathBuf>,
     /// Files and folders (searched for kernel files) to verify in one call.
     pub files: Vec<PathBuf>,
 }
@@ -54,6 +56,8 @@ pub fn run(options: &Options) -> ExitCode {
 
 fn measure_all(options: &Options, scratch: &Path) -> ExitCode {
     let runs = options.runs.max(1);
+    let this = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("lockstep"));
+    let verifier = options.verifier.as_deref().unwrap_or(&this);
     println!("{:<10} {:>5} {:>11} {:>14} {:>9} {:>9}", "kernel", "size", "obligations", "solver work", "wall", "peak");
     let mut rows = Vec::new();
     let mut measured = |row: Row| {
@@ -62,7 +66,7 @@ fn measure_all(options: &Options, scratch: &Path) -> ExitCode {
     };
     for (name, text) in SEEDS {
         match kernel_file(scratch, name, text) {
-            Ok(path) => measured(measure(name, None, &[path], runs)),
+            Ok(path) => measured(measure(verifier, name, None, &[path], runs)),
             Err(message) => return failure(&message),
         }
     }
@@ -70,7 +74,7 @@ fn measure_all(options: &Options, scratch: &Path) -> ExitCode {
         for &size in &options.sizes {
             let name = format!("{}{size}", family.name());
             match kernel_file(scratch, &name, &family.kernel(size)) {
-                Ok(path) => measured(measure(family.name(), Some(size), &[path], runs)),
+                Ok(path) => measured(measure(verifier, family.name(), Some(size), &[path], runs)),
                 Err(message) => return failure(&message),
             }
         }
@@ -82,7 +86,7 @@ fn measure_all(options: &Options, scratch: &Path) -> ExitCode {
         }
         files.sort();
         let name = format!("{} files", files.len());
-        measured(measure(&name, None, &files, runs));
+        measured(measure(verifier, &name, None, &files, runs));
     }
     print_ratios(&rows, &options.families);
     let problems: Vec<&Row> = rows.iter().filter(|row| row.problem.is_some()).collect();
@@ -129,7 +133,7 @@ fn kernel_files(path: &Path, found: &mut Vec<PathBuf>) {
 
 /// Verifies `files` in one `lockstep verify` process `runs` times, after one run that reads the
 /// verdicts, obligations and solver work from its JSON report.
-fn measure(kernel: &str, size: Option<usize>, files: &[PathBuf], runs: usize) -> Row {
+fn measure(verifier: &Path, kernel: &str, size: Option<usize>, files: &[PathBuf], runs: usize) -> Row {
     let mut row = Row {
         kernel: kernel.to_string(),
         size,
@@ -139,7 +143,7 @@ fn measure(kernel: &str, size: Option<usize>, files: &[PathBuf], runs: usize) ->
         peak: None,
         problem: None,
     };
-    match report(files) {
+    match report(verifier, files) {
         Ok((obligations, resources, not_verified)) => {
             row.obligations = obligations;
             row.resources = resources;
@@ -152,7 +156,7 @@ fn measure(kernel: &str, size: Option<usize>, files: &[PathBuf], runs: usize) ->
     let mut walls = Vec::new();
     let mut peaks = Vec::new();
     for _ in 0..runs {
-        match timed(files) {
+        match timed(verifier, files) {
             Ok((wall, peak)) => {
                 walls.push(wall);
                 peaks.extend(peak);
@@ -173,16 +177,15 @@ fn median<T: Ord + Copy>(values: &mut [T]) -> T {
     values[values.len() / 2]
 }
 
-fn verifier() -> Command {
-    let executable = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("lockstep"));
+fn verifier(executable: &Path) -> Command {
     let mut command = Command::new(executable);
     command.arg("verify").stdin(Stdio::null());
     command
 }
 
 /// The obligations, the solver's work and the kernels not verified, from one JSON report.
-fn report(files: &[PathBuf]) -> Result<(usize, u64, Vec<String>), String> {
-    let output = verifier()
+fn report(executable: &Path, files: &[PathBuf]) -> Result<(usize, u64, Vec<String>), String> {
+    let output = verifier(executable)
         .arg("--format")
         .arg("json")
         .args(files)
@@ -210,8 +213,8 @@ fn report(files: &[PathBuf]) -> Result<(usize, u64, Vec<String>), String> {
 }
 
 /// The wall time and peak memory (bytes, where the platform tells) of one verification.
-fn timed(files: &[PathBuf]) -> Result<(Duration, Option<u64>), String> {
-    let mut command = verifier();
+fn timed(executable: &Path, files: &[PathBuf]) -> Result<(Duration, Option<u64>), String> {
+    let mut command = verifier(executable);
     command.args(files).stdout(Stdio::null()).stderr(Stdio::null());
     let start = Instant::now();
     let mut child = command.spawn().map_err(|error| format!("cannot run lockstep verify: {error}"))?;
