@@ -274,12 +274,14 @@ fn with_solvers(
     questions: &Questions,
 ) -> Result<Vec<ProcedureOutcome>, SolverError> {
     let procedures: Vec<&ivl::Procedure> = procedures(program).collect();
+    let generator = vcgen::Generator::of(program);
     let verify_one = |procedure: &ivl::Procedure, solver: &mut dyn Solver| {
-        let vc = vcgen::procedure(program, procedure);
+        let analysis = generator.analyse(procedure);
         let mut requested = visible_variables(program, procedure);
         requested.extend((questions.extra)(procedure));
         let before = solver.resources_used();
-        let outcomes = verify::procedure(&vc, solver, &requested, questions.definitions, questions.probe)?;
+        let outcomes =
+            verify::procedure_in_parts(&analysis, solver, &requested, questions.definitions, questions.probe)?;
         let resources = solver.resources_used().zip(before).map(|(after, before)| after - before);
         Ok(ProcedureOutcome { procedure: procedure.name.clone(), outcomes, resources })
     };

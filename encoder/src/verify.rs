@@ -22,7 +22,7 @@
 
 use crate::ivl::Expr;
 use crate::smt::{Answer, Command, Op, Script, Solver, SolverError, Term, Value};
-use crate::vcgen::{enabled_symbol, Check, ProcedureVc};
+use crate::vcgen::{enabled_symbol, Analysis, Check, ProcedureVc};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -63,6 +63,110 @@ pub fn procedure(
     definitions: &[Definition],
     probe: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<Outcome>, SolverError> {
+    settle_checks(vc, solver, requested, definitions, probe, Persistence::Thorough)
+}
+
+/// How hard a question left open is pressed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Persistence {
+    /// Every means: one check at a time, from scratch, other seeds, ground instances.
+    Thorough,
+    /// One check at a time only, in a part of a split VC (V11): what stays open there is asked
+    /// again of the whole VC, thoroughly.
+    Quick,
+}
+
+/// Verifies a procedure part by part when its VC splits (V11), else whole: the parts first; then
+/// the checks a part did not verify, of the whole VC, which decides their verdicts and gives their
+/// counterexamples; then the probes, each in its part, under the rules of [`procedure`].
+pub fn procedure_in_parts(
+    analysis: &Analysis,
+    solver: &mut dyn Solver,
+    requested: &[Expr],
+    definitions: &[Definition],
+    probe: &dyn Fn(&str) -> bool,
+) -> Result<Vec<Outcome>, SolverError> {
+    let parts = analysis.parts(probe);
+    if parts.is_empty() {
+        return procedure(&analysis.whole(), solver, requested, definitions, probe);
+    }
+    let checks = analysis.checks();
+    let is_probe: Vec<bool> = checks.iter().map(|check| check.tag.as_deref().is_some_and(probe)).collect();
+    let mut statuses: Vec<Option<Status>> =
+        checks.iter().map(|check| check.trivial.then_some(Status::Verified)).collect();
+    let no_probes = |_: &str| false;
+    for part in parts.iter().filter(|part| !part.probe) {
+        let outcomes = settle_checks(&part.vc, solver, &[], definitions, &no_probes, Persistence::Quick)?;
+        for (local, outcome) in outcomes.into_iter().enumerate().filter(|(local, _)| part.vc.asks(*local)) {
+            statuses[part.checks[local]] = Some(outcome.status);
+        }
+    }
+    let again: Vec<usize> =
+        (0..checks.len()).filter(|&check| !is_probe[check] && statuses[check] != Some(Status::Verified)).collect();
+    if !again.is_empty() {
+        let whole = analysis.whole_asking(&again);
+        let outcomes = procedure(&whole, solver, requested, definitions, &no_probes)?;
+        for &check in &again {
+            statuses[check] = Some(outcomes[check].status.clone());
+        }
+    }
+    // The probes, in order, each only when every check before it verified (E14); the first one
+    // the solver cannot settle within its budget ends the asking, as in [`procedure`].
+    for part in parts.iter().filter(|part| part.probe) {
+        let eligible: Vec<usize> = (0..part.checks.len())
+            .filter(|&local| part.vc.asks(local))
+            .filter(|&local| {
+                let check = part.checks[local];
+                (0..check).all(|other| is_probe[other] || statuses[other] == Some(Status::Verified))
+            })
+            .collect();
+        if eligible.is_empty() {
+            continue;
+        }
+        let mut search = Search::new(&part.vc, solver, &[]);
+        search.load(&part.vc.script)?;
+        // A probe's budget is for its search, not for reading the script: the solver reads it
+        // first in a question with no check enabled (as the probes of a whole VC come after its
+        // checks), within the budget of a joint round.
+        let nothing = assumptions(&vec![false; part.checks.len()]);
+        if search.solver.check_within(&nothing, JOINT_RESOURCES)? != Some(Answer::Unsat) {
+            break;
+        }
+        let mut local: Vec<Option<Status>> = vec![None; part.checks.len()];
+        let settled = ask_probes(&mut search, &eligible, &mut local, true)?;
+        for (index, status) in local.into_iter().enumerate() {
+            if let Some(status) = status {
+                statuses[part.checks[index]] = Some(status);
+            }
+        }
+        if !settled {
+            break;
+        }
+    }
+    Ok(outcomes(checks, statuses, "not asked"))
+}
+
+/// The outcome of every check, `unsettled` the reason of those left without a status.
+fn outcomes(checks: &[Check], statuses: Vec<Option<Status>>, unsettled: &str) -> Vec<Outcome> {
+    checks
+        .iter()
+        .zip(statuses)
+        .map(|(check, status)| Outcome {
+            check: check.clone(),
+            status: status.unwrap_or_else(|| Status::Undecided(unsettled.into())),
+        })
+        .collect()
+}
+
+/// [`procedure`], pressing open questions as `persistence` says.
+fn settle_checks(
+    vc: &ProcedureVc,
+    solver: &mut dyn Solver,
+    requested: &[Expr],
+    definitions: &[Definition],
+    probe: &dyn Fn(&str) -> bool,
+    persistence: Persistence,
+) -> Result<Vec<Outcome>, SolverError> {
     let count = vc.checks.len();
     let is_probe: Vec<bool> = vc.checks.iter().map(|check| check.tag.as_deref().is_some_and(probe)).collect();
     // A check valid by constant folding needs no solver; a procedure of only such checks, no
@@ -75,20 +179,15 @@ pub fn procedure(
             if is_probe[check] {
                 Some(Status::Undecided("not asked".into()))
             } else {
-                vc_check.trivial.then_some(Status::Verified)
+                // A check only assumed here counts as held (its own part or query asks it).
+                (vc_check.trivial || !vc.asks(check)).then_some(Status::Verified)
             }
         })
         .collect();
     if !is_probe.contains(&true) && statuses.iter().all(Option::is_some) {
         return Ok(vc.checks.iter().map(|check| Outcome { check: check.clone(), status: Status::Verified }).collect());
     }
-    let mut search = Search {
-        vc,
-        solver,
-        requested,
-        trace_terms: vc.trace_symbols().into_iter().map(Term::symbol).collect(),
-        assertions: Vec::new(),
-    };
+    let mut search = Search::new(vc, solver, requested);
     search.load(&vc.script)?;
     // The reason of an `unknown` for all open checks at once, and how many were open.
     let mut gave_up: Option<(String, usize)> = None;
@@ -126,6 +225,12 @@ pub fn procedure(
             let only: Vec<bool> = (0..count).map(|other| other == check).collect();
             // With one open check, the incremental question was this one already.
             let mut round = if open_count == 1 { Round::Unknown(String::new()) } else { search.round(&only, false)? };
+            if persistence == Persistence::Quick {
+                if let Round::Unknown(reason) = &round {
+                    statuses[check] = Some(Status::Undecided(reason.clone()));
+                    continue;
+                }
+            }
             if let Round::Unknown(_) = round {
                 round = search.round(&only, true)?;
             }
@@ -163,32 +268,64 @@ pub fn procedure(
     // matter: the probe's branch ends at it. The first probe the solver cannot settle within its
     // budget ends the asking: the later ones, in a script as large, would most likely spend theirs
     // too, and each would cost the rebuild of a solver stopped by its limit.
-    for check in (0..count).filter(|&check| is_probe[check]) {
-        let before_hold = (0..check).all(|other| is_probe[other] || statuses[other] == Some(Status::Verified));
-        if !before_hold {
-            continue;
-        }
-        let only: Vec<(String, bool)> = (0..count).map(|other| (enabled_symbol(other), other == check)).collect();
-        let (status, settled) = match search.solver.check_within(&only, PROBE_RESOURCES)? {
-            Some(Answer::Unsat) => (Status::Verified, true),
-            Some(Answer::Sat) => (Status::Failed { model: Vec::new() }, true),
-            Some(Answer::Unknown(reason)) => (Status::Undecided(reason), false),
-            None => (Status::Undecided("the backend cannot bound a probe's work".into()), false),
-        };
+    let asked: Vec<usize> = (0..count)
+        .filter(|&check| {
+            is_probe[check] && (0..check).all(|other| is_probe[other] || statuses[other] == Some(Status::Verified))
+        })
+        .collect();
+    ask_probes(&mut search, &asked, &mut statuses, false)?;
+    Ok(outcomes(&vc.checks, statuses, "not checked"))
+}
+
+/// Asks each of `probes` alone within [`PROBE_RESOURCES`] in the VC `search` holds, in order, and
+/// the first one left unsettled ends the asking (`false` then). With `deepest_first`, the last
+/// first: a model that reaches one reaches every probe whose branch its path passes, and those
+/// need no question of their own (E14); should one be left unsettled, the rest are asked in
+/// order, the nearer ones being the cheaper.
+fn ask_probes(
+    search: &mut Search,
+    probes: &[usize],
+    statuses: &mut [Option<Status>],
+    deepest_first: bool,
+) -> Result<bool, SolverError> {
+    let mut open: Vec<usize> = probes.to_vec();
+    let mut forward = !deepest_first;
+    loop {
+        let next = if forward { open.iter().min() } else { open.iter().max() };
+        let Some(&check) = next else { return Ok(true) };
+        let (status, reached) = ask_probe(search, check)?;
+        let settled = !matches!(status, Status::Undecided(_));
         statuses[check] = Some(status);
+        open.retain(|&probe| probe != check);
+        for probe in reached {
+            if open.contains(&probe) {
+                statuses[probe] = Some(Status::Failed { model: Vec::new() });
+                open.retain(|&other| other != probe);
+            }
+        }
         if !settled {
-            break;
+            if forward {
+                return Ok(false);
+            }
+            forward = true;
         }
     }
-    Ok(vc
-        .checks
-        .iter()
-        .zip(statuses)
-        .map(|(check, status)| Outcome {
-            check: check.clone(),
-            status: status.unwrap_or_else(|| Status::Undecided("not checked".into())),
-        })
-        .collect())
+}
+
+/// Asks one probe: its status, and the checks a model that reaches it reaches too.
+fn ask_probe(search: &mut Search, check: usize) -> Result<(Status, Vec<usize>), SolverError> {
+    let count = search.vc.checks.len();
+    let only: Vec<(String, bool)> = (0..count).map(|other| (enabled_symbol(other), other == check)).collect();
+    Ok(match search.solver.check_within(&only, PROBE_RESOURCES)? {
+        Some(Answer::Unsat) => (Status::Verified, Vec::new()),
+        Some(Answer::Sat) => {
+            let values = search.solver.values(&search.trace_terms)?;
+            let booleans: Vec<bool> = values.iter().map(|value| matches!(value, Value::Bool(true))).collect();
+            (Status::Failed { model: Vec::new() }, search.vc.reached_checks(&booleans))
+        }
+        Some(Answer::Unknown(reason)) => (Status::Undecided(reason), Vec::new()),
+        None => (Status::Undecided("the backend cannot bound a probe's work".into()), Vec::new()),
+    })
 }
 
 /// The solver's work a probe may take, in its deterministic units (z3's rlimit): a contradiction
@@ -222,7 +359,12 @@ struct Search<'a> {
     assertions: Vec<Term>,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    fn new(vc: &'a ProcedureVc, solver: &'a mut dyn Solver, requested: &'a [Expr]) -> Search<'a> {
+        let trace_terms = vc.trace_symbols().into_iter().map(Term::symbol).collect();
+        Search { vc, solver, requested, trace_terms, assertions: Vec::new() }
+    }
+
     /// The enabled check that fails in the solver's model: after `sat` the counterexample's, after
     /// `unknown` the candidate model's (if it has one).
     fn failing_in_model(&mut self, enabled: &[bool]) -> Result<Option<usize>, SolverError> {

@@ -73,12 +73,14 @@ impl Translated {
 
 /// Translates a conjunct in a context, with its `\forall*`s (nested ones too, E10).
 pub(super) fn translate(context: &Context, conjunct: &Conjunct) -> Translated {
-    let mut context = context.clone();
+    // A context of its own only for a conjunct that binds variables: a copy holds every array's
+    // names, and a contract of many arrays translates many conjuncts.
+    let mut context = std::borrow::Cow::Borrowed(context);
     let mut guards = Vec::new();
     let mut binders = Vec::new();
     for binder in &conjunct.binders {
         let name = names::bound(context.kernel, binder.var);
-        context.vars.insert(binder.var, Expr::var(&name));
+        context.to_mut().vars.insert(binder.var, Expr::var(&name));
         guards.push(context.translate(&binder.range));
         binders.push((Binding::new(name, Type::Int), binder.var));
     }

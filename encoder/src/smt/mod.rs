@@ -126,6 +126,52 @@ impl Term {
         Term::App(Op::Eq, vec![lhs, rhs])
     }
 
+    /// Adds the symbols the term mentions free (not those its quantifiers and lambdas bind).
+    pub fn symbols<'t>(&'t self, found: &mut std::collections::HashSet<&'t str>) {
+        fn walk<'t>(term: &'t Term, bound: &mut Vec<&'t str>, found: &mut std::collections::HashSet<&'t str>) {
+            match term {
+                Term::Bool(_) | Term::Int(_) | Term::Real(_) => {}
+                Term::Symbol(name) => {
+                    if !bound.contains(&name.as_str()) {
+                        found.insert(name);
+                    }
+                }
+                Term::App(_, args) => args.iter().for_each(|arg| walk(arg, bound, found)),
+                Term::Quantifier { bound: bindings, patterns, body, .. } => {
+                    let depth = bound.len();
+                    bound.extend(bindings.iter().map(|(name, _)| name.as_str()));
+                    patterns.iter().flatten().for_each(|pattern| walk(pattern, bound, found));
+                    walk(body, bound, found);
+                    bound.truncate(depth);
+                }
+                Term::Lambda { bound: (name, _), body } => {
+                    bound.push(name);
+                    walk(body, bound, found);
+                    bound.pop();
+                }
+            }
+        }
+        walk(self, &mut Vec::new(), found);
+    }
+
+    /// Adds the functions the term applies.
+    pub fn functions<'t>(&'t self, found: &mut std::collections::HashSet<&'t str>) {
+        match self {
+            Term::Bool(_) | Term::Int(_) | Term::Real(_) | Term::Symbol(_) => {}
+            Term::App(op, args) => {
+                if let Op::Apply(name) = op {
+                    found.insert(name);
+                }
+                args.iter().for_each(|arg| arg.functions(found));
+            }
+            Term::Quantifier { patterns, body, .. } => {
+                patterns.iter().flatten().for_each(|pattern| pattern.functions(found));
+                body.functions(found);
+            }
+            Term::Lambda { body, .. } => body.functions(found),
+        }
+    }
+
     /// The conjunction, without the noise of `(and)` and `(and x)`.
     pub fn and(mut terms: Vec<Term>) -> Term {
         terms.retain(|term| *term != Term::Bool(true));

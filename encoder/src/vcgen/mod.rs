@@ -24,6 +24,7 @@
 
 mod ground;
 mod products;
+mod split;
 
 use crate::ivl::{
     BinaryOp, Declaration, Expr, Position, Procedure, Program, Quantifier, Stmt, StmtKind, Type, UnaryOp,
@@ -31,6 +32,7 @@ use crate::ivl::{
 use crate::smt::{Command, Op, Script, Sort, Term};
 use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 /// Where a check comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -70,21 +72,33 @@ pub struct Check {
     pub assumed: bool,
 }
 
-/// The verification condition of one procedure, ready for a solver.
+/// The verification condition of one procedure, or of a part of it (V11), ready for a solver.
 pub struct ProcedureVc {
     pub procedure: String,
     pub script: Script,
     pub checks: Vec<Check>,
-    /// The incarnation of every variable at each check, for counterexamples.
-    states: Vec<HashMap<String, String>>,
+    /// Whether each check is asked about; one that is not is only assumed (a check of another
+    /// part that this part's facts involve).
+    asked: Vec<bool>,
+    /// The incarnation of every variable at each check, for counterexamples (the whole VC only).
+    states: Vec<State>,
+    incarnations: Arc<Incarnations>,
     blocks: Vec<TraceBlock>,
-    entry: usize,
+    /// The blocks the procedure starts in: the entry block, or, in a part, the first blocks with
+    /// commands of the part on the way from it.
+    entry: Vec<usize>,
     names: Names,
+    /// The counter that renames bound variables apart, where the VC left it.
+    fresh: Cell<usize>,
 }
 
-/// What tracing a model needs of a block: its checks in order and its successors.
+/// What tracing a model needs of a block: its `ok` symbol, its checks in order and its
+/// successors (indices of trace blocks).
 struct TraceBlock {
+    ok: String,
     checks: Vec<usize>,
+    /// The check the block begins with, if it begins with one.
+    leading: Option<usize>,
     successors: Vec<usize>,
 }
 
@@ -107,7 +121,7 @@ const CHUNK: usize = 32;
 impl ProcedureVc {
     /// The Boolean symbols whose model values [`ProcedureVc::failing_check`] reads.
     pub fn trace_symbols(&self) -> Vec<String> {
-        let blocks = (0..self.blocks.len()).map(ok_symbol);
+        let blocks = self.blocks.iter().map(|block| block.ok.clone());
         let checks = (0..self.checks.len()).map(holds_symbol);
         blocks.chain(checks).collect()
     }
@@ -118,7 +132,7 @@ impl ProcedureVc {
     pub fn failing_check(&self, values: &[bool], enabled: &[bool]) -> Option<usize> {
         let ok = |block: usize| values.get(block).copied();
         let holds = |check: usize| values.get(self.blocks.len() + check).copied();
-        let mut block = self.entry;
+        let mut block = *self.entry.iter().find(|&&block| ok(block) == Some(false))?;
         // The path is acyclic, so it visits each block at most once.
         for _ in 0..=self.blocks.len() {
             if ok(block)? {
@@ -133,10 +147,40 @@ impl ProcedureVc {
         None
     }
 
-    /// An expression in the state of a check, as a term for the model (for counterexamples).
+    /// The checks a model shows reachable: those that begin a block which follows a block of the
+    /// model's failing path (whose `ok` is false from the entry on), given the values of
+    /// [`ProcedureVc::trace_symbols`]. The model satisfies the assumptions of every block on that
+    /// path, so each such check is reached by some state; a probe among them is reachable (E14).
+    pub fn reached_checks(&self, values: &[bool]) -> Vec<usize> {
+        let ok = |block: usize| values.get(block).copied();
+        let mut reached = Vec::new();
+        let mut next = self.entry.iter().copied().find(|&block| ok(block) == Some(false));
+        let mut visited = vec![false; self.blocks.len()];
+        while let Some(block) = next.filter(|&block| !std::mem::replace(&mut visited[block], true)) {
+            let here = &self.blocks[block];
+            reached.extend(here.leading);
+            for &successor in &here.successors {
+                reached.extend(self.blocks[successor].leading);
+            }
+            next = here.successors.iter().copied().find(|&successor| ok(successor) == Some(false));
+        }
+        reached.sort_unstable();
+        reached.dedup();
+        reached
+    }
+
+    /// Whether check `check` is asked about, rather than only assumed.
+    pub fn asks(&self, check: usize) -> bool {
+        self.asked[check]
+    }
+
+    /// An expression in the state of a check, as a term for the model (for counterexamples; not
+    /// in a part, whose failures are asked again of the whole VC).
     pub fn term_at_check(&self, check: usize, expr: &Expr) -> Option<Term> {
-        let state = &self.states[check];
-        translate(expr, &Scope::new(state, state, &self.names), &mut Vec::new()).ok()
+        let state = self.states.get(check)?;
+        let incarnations = &self.incarnations;
+        let scope = Scope::new(state, state, &incarnations.variables, &incarnations.list, &self.names, &self.fresh);
+        translate(expr, &scope, &mut Vec::new()).ok()
     }
 }
 
@@ -144,132 +188,321 @@ impl ProcedureVc {
 /// be a parameter, a local or a global of the program (the kernel encoder declares the thread's
 /// whole state in each procedure it cuts from the thread's body).
 pub fn procedure(program: &Program, procedure: &Procedure) -> ProcedureVc {
-    let environment = Environment::of(program);
-    let mut lowering = Lowering::new(&environment, procedure);
-    lowering.lower_procedure(procedure);
-    let Lowering { blocks, checks, variables, snapshot_count, .. } = lowering;
-    let passive = passify(&blocks, &variables, snapshot_count, &environment.names);
+    Generator::of(program).analyse(procedure).whole()
+}
 
-    let mut script = Script::default();
-    for (name, ty) in environment.constant_types.iter() {
-        script.commands.push(Command::DeclareConst(name.clone(), sort(ty)));
+/// What VC generation needs of a whole program (its names, types, procedures and the functions
+/// it expands), gathered once for all of its procedures.
+pub struct Generator<'p> {
+    program: &'p Program,
+    environment: Environment<'p>,
+}
+
+impl<'p> Generator<'p> {
+    pub fn of(program: &'p Program) -> Generator<'p> {
+        Generator { program, environment: Environment::of(program) }
     }
-    for (name, ty) in &passive.incarnations {
-        script.commands.push(Command::DeclareConst(name.clone(), sort(ty)));
-    }
-    for declaration in &program.declarations {
-        if let Declaration::Function(function) = declaration {
-            if environment.names.definitions.expands(&function.name) {
-                continue;
-            }
-            let domain = function.params.iter().map(|param| sort(&param.ty)).collect();
-            script.commands.push(Command::DeclareFun(function.name.clone(), domain, sort(&function.result)));
+
+    /// A procedure of the program, lowered and passified.
+    pub fn analyse(&self, procedure: &Procedure) -> Analysis<'_> {
+        let mut lowering = Lowering::new(&self.environment, procedure);
+        lowering.lower_procedure(procedure);
+        let Lowering { blocks, checks, variables, snapshot_count, .. } = lowering;
+        let fresh = Cell::new(0);
+        let passive = passify(&blocks, &variables, snapshot_count, &self.environment.names, &fresh);
+        Analysis {
+            program: self.program,
+            environment: &self.environment,
+            name: procedure.name.clone(),
+            blocks,
+            checks,
+            passive,
+            fresh: fresh.get(),
+            parameters: procedure.params.iter().map(|param| param.name.clone()).collect(),
         }
     }
-    for check in 0..checks.len() {
-        script.commands.push(Command::DeclareConst(enabled_symbol(check), Sort::Bool));
-        script.commands.push(Command::DeclareConst(holds_symbol(check), Sort::Bool));
+}
+
+/// A procedure lowered to blocks and passified: what its verification condition, whole or in
+/// parts (V11), is built from.
+pub struct Analysis<'g> {
+    program: &'g Program,
+    environment: &'g Environment<'g>,
+    name: String,
+    blocks: Vec<Block>,
+    checks: Vec<Check>,
+    passive: Passified,
+    /// Where passification left the counter that renames bound variables apart.
+    fresh: usize,
+    /// The procedure's parameters (for a kernel's thread, its ids).
+    parameters: HashSet<String>,
+}
+
+/// What a verification condition is built from: the commands kept of each block (none for a block
+/// left out), and the checks, each asked or only assumed.
+struct Selection {
+    kept: Vec<Option<Vec<usize>>>,
+    /// The checks of the VC, by their number in the procedure, with whether each is asked.
+    checks: Vec<(usize, bool)>,
+    /// Whether blocks with no command kept give way to their successors (in a part), rather than
+    /// each having its equation (the whole VC, as V3 defines it).
+    collapse: bool,
+}
+
+impl Analysis<'_> {
+    /// The checks of the procedure, in order.
+    pub fn checks(&self) -> &[Check] {
+        &self.checks
     }
-    for block in 0..blocks.len() {
-        script.commands.push(Command::DeclareConst(ok_symbol(block), Sort::Bool));
+
+    /// The verification condition of the whole procedure (V3).
+    pub fn whole(&self) -> ProcedureVc {
+        self.whole_asking(&(0..self.checks.len()).collect::<Vec<_>>())
     }
-    let empty = HashMap::new();
-    let global_scope = Scope::new(&empty, &empty, &environment.names);
-    for declaration in &program.declarations {
-        match declaration {
-            Declaration::Axiom(expr) => {
-                script.commands.push(Command::Assert(assumed(expr, &global_scope)));
-            }
-            Declaration::Function(function) => {
-                if let Some(body) =
-                    function.body.as_ref().filter(|_| !environment.names.definitions.expands(&function.name))
-                {
-                    script.commands.push(Command::Assert(definition_axiom(function, body, &global_scope)));
+
+    /// The verification condition of the whole procedure, asking only the checks `asked` (the
+    /// others assumed, V4).
+    pub fn whole_asking(&self, asked: &[usize]) -> ProcedureVc {
+        let kept = self.passive.blocks.iter().map(|commands| Some((0..commands.len()).collect())).collect();
+        let checks = (0..self.checks.len()).map(|check| (check, asked.contains(&check))).collect();
+        self.build(&Selection { kept, checks, collapse: false })
+    }
+
+    /// The parts of the procedure's verification condition (V11): each asks some of the checks
+    /// with only the facts they involve; empty when the procedure is too small to split, or
+    /// splits into one part, so that the whole VC is asked instead. Every check that is not
+    /// trivial is asked in exactly one part; probes (`probe`) in parts of their own.
+    pub fn parts(&self, probe: &dyn Fn(&str) -> bool) -> Vec<Part> {
+        split::parts(self, probe)
+            .into_iter()
+            .map(|(selection, is_probe)| {
+                let checks = selection.checks.iter().map(|(check, _)| *check).collect();
+                Part { vc: self.build(&selection), checks, probe: is_probe }
+            })
+            .collect()
+    }
+
+    fn build(&self, selection: &Selection) -> ProcedureVc {
+        let environment = self.environment;
+        let passive = &self.passive;
+        let local: HashMap<usize, usize> =
+            selection.checks.iter().enumerate().map(|(local, (check, _))| (*check, local)).collect();
+        let kept_commands =
+            |block: usize| selection.kept[block].iter().flatten().map(move |&command| &passive.blocks[block][command]);
+        // The blocks with an equation of their own, and the frontier each block stands for: itself,
+        // or (a block with nothing kept, in a part) the frontiers of its successors.
+        let mut frontier: Vec<Vec<usize>> = vec![Vec::new(); self.blocks.len()];
+        let mut has_equation: Vec<bool> =
+            selection.kept.iter().map(|kept| kept.is_some() && !selection.collapse).collect();
+        // The frontiers of a block's successors, each block once.
+        let joined = |frontier: &[Vec<usize>], block: usize| -> Vec<usize> {
+            let mut joined: Vec<usize> = Vec::new();
+            for &successor in &self.blocks[block].successors {
+                for &next in &frontier[successor] {
+                    if !joined.contains(&next) {
+                        joined.push(next);
+                    }
                 }
             }
-            _ => {}
-        }
-    }
-    let mut chunk_count = 0;
-    for (index, block) in passive.blocks.iter().enumerate() {
-        // wp over the commands, from the last to the first.
-        let successors: Vec<Term> =
-            blocks[index].successors.iter().map(|&successor| Term::symbol(ok_symbol(successor))).collect();
-        let mut condition = Term::and(successors);
-        for (position, command) in block.iter().rev().enumerate() {
-            if position > 0 && position % CHUNK == 0 {
-                let name = format!("ok@{index}@{chunk_count}");
-                chunk_count += 1;
-                script.commands.push(Command::DeclareConst(name.clone(), Sort::Bool));
-                script.commands.push(Command::Assert(Term::eq(Term::symbol(name.clone()), condition)));
-                condition = Term::symbol(name);
+            joined
+        };
+        if selection.collapse {
+            for &block in topological_order(&self.blocks).iter().rev() {
+                let Some(commands) = &selection.kept[block] else { continue };
+                frontier[block] = match commands.first().map(|&command| &passive.blocks[block][command]) {
+                    // A block that begins with `assume false` holds whatever follows it.
+                    Some(Passive::Assume(Term::Bool(false), _)) => Vec::new(),
+                    Some(_) => {
+                        has_equation[block] = true;
+                        vec![block]
+                    }
+                    None => joined(&frontier, block),
+                };
             }
-            condition = match command {
-                // wp(assume e, Q) = e => Q
-                Passive::Assume(term) => Term::implies(term.clone(), condition),
-                // wp(assert k e, Q) = (enabled@k => holds@k) && (holds@k => Q), holds@k = e; without
-                // the assumption (`{:subsumption 0}`) the second conjunct is Q itself (V1).
-                Passive::Assert(check, term) => {
-                    let holds = Term::symbol(holds_symbol(*check));
-                    script.commands.push(Command::Assert(Term::eq(holds.clone(), term.clone())));
-                    let after =
-                        if checks[*check].assumed { Term::implies(holds.clone(), condition) } else { condition };
-                    Term::and(vec![Term::implies(Term::symbol(enabled_symbol(*check)), holds), after])
-                }
-            };
         }
-        script.commands.push(Command::Assert(Term::eq(Term::symbol(ok_symbol(index)), condition)));
-    }
-    // Facts about the products the query names, which spare the solver its non-linear search (V8).
-    // They go before every other assertion: z3 then reads the block equations with the facts
-    // already known, and answers the matrix kernels in milliseconds under every seed, where the
-    // same facts stated last leave it searching for seconds.
-    // Then the lemmas' instances at the query's own terms (V9), in the same place for the same
-    // reason.
-    let lemmas: Vec<Term> = program
-        .declarations
-        .iter()
-        .filter_map(|declaration| match declaration {
-            Declaration::Lemma(lemma) => Some(assumed(lemma, &global_scope)),
-            _ => None,
-        })
-        .collect();
-    let mut facts = products::facts(&script);
-    facts.extend(ground::instances(&script, &lemmas));
-    let facts = facts.into_iter().map(Command::Assert);
-    let first_assertion = script
-        .commands
-        .iter()
-        .position(|command| matches!(command, Command::Assert(_)))
-        .unwrap_or(script.commands.len());
-    script.commands.splice(first_assertion..first_assertion, facts);
-    // The query: some enabled check fails on some path.
-    script.commands.push(Command::Assert(Term::negation(Term::symbol(ok_symbol(0)))));
+        let successors_of = |block: usize| -> Vec<usize> {
+            if selection.collapse {
+                joined(&frontier, block)
+            } else {
+                self.blocks[block].successors.clone()
+            }
+        };
 
-    let trace_blocks = passive
-        .blocks
-        .iter()
-        .zip(&blocks)
-        .map(|(commands, block)| TraceBlock {
-            checks: commands
-                .iter()
-                .filter_map(|command| match command {
-                    Passive::Assert(check, _) => Some(*check),
-                    Passive::Assume(_) => None,
-                })
-                .collect(),
-            successors: block.successors.clone(),
-        })
-        .collect();
-    ProcedureVc {
-        procedure: procedure.name.clone(),
-        script,
-        checks,
-        states: passive.states,
-        blocks: trace_blocks,
-        entry: 0,
-        names: environment.names,
+        let mut script = Script::default();
+        for (name, ty) in environment.constant_types.iter() {
+            script.commands.push(Command::DeclareConst(name.clone(), sort(ty)));
+        }
+        let used: Option<HashSet<&str>> = selection.collapse.then(|| {
+            let mut used = HashSet::new();
+            for block in 0..self.blocks.len() {
+                for command in kept_commands(block) {
+                    let (Passive::Assume(term, _) | Passive::Assert(_, term)) = command;
+                    term.symbols(&mut used);
+                }
+            }
+            used
+        });
+        for (name, ty) in &passive.incarnations.list {
+            if used.as_ref().is_none_or(|used| used.contains(name.as_str())) {
+                script.commands.push(Command::DeclareConst(name.clone(), sort(ty)));
+            }
+        }
+        for declaration in &self.program.declarations {
+            if let Declaration::Function(function) = declaration {
+                if environment.names.definitions.expands(&function.name) {
+                    continue;
+                }
+                let domain = function.params.iter().map(|param| sort(&param.ty)).collect();
+                script.commands.push(Command::DeclareFun(function.name.clone(), domain, sort(&function.result)));
+            }
+        }
+        for check in 0..selection.checks.len() {
+            script.commands.push(Command::DeclareConst(enabled_symbol(check), Sort::Bool));
+            script.commands.push(Command::DeclareConst(holds_symbol(check), Sort::Bool));
+        }
+        for block in (0..self.blocks.len()).filter(|&block| has_equation[block]) {
+            script.commands.push(Command::DeclareConst(ok_symbol(block), Sort::Bool));
+        }
+        let empty = State::default();
+        let fresh = Cell::new(self.fresh);
+        let no_variables = HashMap::new();
+        let global_scope = Scope::new(&empty, &empty, &no_variables, &[], &environment.names, &fresh);
+        for declaration in &self.program.declarations {
+            match declaration {
+                Declaration::Axiom(expr) => {
+                    script.commands.push(Command::Assert(assumed(expr, &global_scope)));
+                }
+                Declaration::Function(function) => {
+                    if let Some(body) =
+                        function.body.as_ref().filter(|_| !environment.names.definitions.expands(&function.name))
+                    {
+                        script.commands.push(Command::Assert(definition_axiom(function, body, &global_scope)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut chunk_count = 0;
+        for block in (0..self.blocks.len()).filter(|&block| has_equation[block]) {
+            // wp over the commands, from the last to the first.
+            let successors: Vec<Term> =
+                successors_of(block).into_iter().map(|successor| Term::symbol(ok_symbol(successor))).collect();
+            let mut condition = Term::and(successors);
+            let commands: Vec<&Passive> = kept_commands(block).collect();
+            for (position, command) in commands.into_iter().rev().enumerate() {
+                if position > 0 && position % CHUNK == 0 {
+                    let name = format!("ok@{block}@{chunk_count}");
+                    chunk_count += 1;
+                    script.commands.push(Command::DeclareConst(name.clone(), Sort::Bool));
+                    script.commands.push(Command::Assert(Term::eq(Term::symbol(name.clone()), condition)));
+                    condition = Term::symbol(name);
+                }
+                condition = match command {
+                    // wp(assume e, Q) = e => Q
+                    Passive::Assume(term, _) => Term::implies(term.clone(), condition),
+                    // wp(assert k e, Q) = (enabled@k => holds@k) && (holds@k => Q), holds@k = e; without
+                    // the assumption (`{:subsumption 0}`) the second conjunct is Q itself (V1).
+                    Passive::Assert(check, term) => {
+                        let check = local[check];
+                        let holds = Term::symbol(holds_symbol(check));
+                        script.commands.push(Command::Assert(Term::eq(holds.clone(), term.clone())));
+                        let assumed = self.checks[selection.checks[check].0].assumed;
+                        let after = if assumed { Term::implies(holds.clone(), condition) } else { condition };
+                        Term::and(vec![Term::implies(Term::symbol(enabled_symbol(check)), holds), after])
+                    }
+                };
+            }
+            script.commands.push(Command::Assert(Term::eq(Term::symbol(ok_symbol(block)), condition)));
+        }
+        // Facts about the products the query names, which spare the solver its non-linear search (V8).
+        // They go before every other assertion: z3 then reads the block equations with the facts
+        // already known, and answers the matrix kernels in milliseconds under every seed, where the
+        // same facts stated last leave it searching for seconds.
+        // Then the lemmas' instances at the query's own terms (V9), in the same place for the same
+        // reason.
+        let lemmas: Vec<Term> = self
+            .program
+            .declarations
+            .iter()
+            .filter_map(|declaration| match declaration {
+                Declaration::Lemma(lemma) => Some(assumed(lemma, &global_scope)),
+                _ => None,
+            })
+            .collect();
+        let mut facts = products::facts(&script);
+        facts.extend(ground::instances(&script, &lemmas));
+        let facts = facts.into_iter().map(Command::Assert);
+        let first_assertion = script
+            .commands
+            .iter()
+            .position(|command| matches!(command, Command::Assert(_)))
+            .unwrap_or(script.commands.len());
+        script.commands.splice(first_assertion..first_assertion, facts);
+        // A part declares only the functions its assertions apply.
+        if selection.collapse {
+            let mut applied = HashSet::new();
+            for term in script.assertions() {
+                term.functions(&mut applied);
+            }
+            let applied: HashSet<String> = applied.into_iter().map(str::to_string).collect();
+            script
+                .commands
+                .retain(|command| !matches!(command, Command::DeclareFun(name, ..) if !applied.contains(name)));
+        }
+        // The query: some enabled check fails on some path.
+        let entry = if selection.collapse { frontier[0].clone() } else { vec![0] };
+        let entered = Term::and(entry.iter().map(|&block| Term::symbol(ok_symbol(block))).collect());
+        script.commands.push(Command::Assert(Term::negation(entered)));
+
+        let trace_index: HashMap<usize, usize> = (0..self.blocks.len())
+            .filter(|&block| has_equation[block])
+            .enumerate()
+            .map(|(index, block)| (block, index))
+            .collect();
+        let trace_blocks = (0..self.blocks.len())
+            .filter(|&block| has_equation[block])
+            .map(|block| TraceBlock {
+                ok: ok_symbol(block),
+                leading: match kept_commands(block).next() {
+                    Some(Passive::Assert(check, _)) => Some(local[check]),
+                    _ => None,
+                },
+                checks: kept_commands(block)
+                    .filter_map(|command| match command {
+                        Passive::Assert(check, _) => Some(local[check]),
+                        Passive::Assume(..) => None,
+                    })
+                    .collect(),
+                successors: successors_of(block).into_iter().map(|successor| trace_index[&successor]).collect(),
+            })
+            .collect();
+        let states = if selection.collapse {
+            Vec::new()
+        } else {
+            selection.checks.iter().map(|(check, _)| passive.states[*check].clone()).collect()
+        };
+        ProcedureVc {
+            procedure: self.name.clone(),
+            script,
+            checks: selection.checks.iter().map(|(check, _)| self.checks[*check].clone()).collect(),
+            asked: selection.checks.iter().map(|(_, asked)| *asked).collect(),
+            states,
+            blocks: trace_blocks,
+            entry: entry.iter().map(|block| trace_index[block]).collect(),
+            incarnations: Arc::clone(&passive.incarnations),
+            names: environment.names.clone(),
+            fresh,
+        }
     }
+}
+
+/// A part of a procedure's verification condition (V11).
+pub struct Part {
+    pub vc: ProcedureVc,
+    /// The number in the procedure of each check of the part's VC.
+    pub checks: Vec<usize>,
+    /// A part that asks one probe, with the facts before it.
+    pub probe: bool,
 }
 
 fn sort(ty: &Type) -> Sort {
@@ -353,6 +586,8 @@ enum Lowered {
     Assign(String, Expr),
     Havoc(String),
     Assume(Expr, OldState),
+    /// The guard of a branch: `assume c` where `if (c)` or a loop's condition sends the path.
+    Branch(Expr),
     Assert(usize, Expr, OldState),
     /// Remember the current incarnations, for the `old` of a callee's postcondition.
     Snapshot(usize),
@@ -361,6 +596,9 @@ enum Lowered {
 #[derive(Default)]
 struct Block {
     commands: Vec<Lowered>,
+    /// The place of each command in the order of the program (the order commands were lowered
+    /// in, which the order of blocks is not).
+    order: Vec<usize>,
     successors: Vec<usize>,
 }
 
@@ -373,6 +611,8 @@ struct Lowering<'e, 'p> {
     variables: Vec<(String, Type)>,
     calls: usize,
     snapshot_count: usize,
+    /// How many commands have been lowered.
+    emitted: usize,
 }
 
 impl<'e, 'p> Lowering<'e, 'p> {
@@ -392,11 +632,15 @@ impl<'e, 'p> Lowering<'e, 'p> {
             variables,
             calls: 0,
             snapshot_count: 0,
+            emitted: 0,
         }
     }
 
     fn emit(&mut self, command: Lowered) {
-        self.blocks[self.current].commands.push(command);
+        let block = &mut self.blocks[self.current];
+        block.commands.push(command);
+        block.order.push(self.emitted);
+        self.emitted += 1;
     }
 
     fn new_block(&mut self) -> usize {
@@ -459,7 +703,7 @@ impl<'e, 'p> Lowering<'e, 'p> {
                 ] {
                     self.current = block;
                     if let Some(guard) = guard {
-                        self.emit(Lowered::Assume(guard, OldState::Entry));
+                        self.emit(Lowered::Branch(guard));
                     }
                     self.lower_stmts(branch);
                     self.blocks[self.current].successors = vec![join];
@@ -489,7 +733,7 @@ impl<'e, 'p> Lowering<'e, 'p> {
                 self.blocks[head].successors = vec![body_block, exit];
                 self.current = body_block;
                 if let Some(cond) = cond {
-                    self.emit(Lowered::Assume(cond.clone(), OldState::Entry));
+                    self.emit(Lowered::Branch(cond.clone()));
                 }
                 self.lower_stmts(body);
                 for invariant in invariants.iter().filter(|invariant| !invariant.free) {
@@ -499,7 +743,7 @@ impl<'e, 'p> Lowering<'e, 'p> {
                 // The iteration ends here: no successor.
                 self.current = exit;
                 if let Some(cond) = cond {
-                    self.emit(Lowered::Assume(Expr::negation(cond.clone()), OldState::Entry));
+                    self.emit(Lowered::Branch(Expr::negation(cond.clone())));
                 }
             }
             StmtKind::Call { targets, procedure, args } => self.lower_call(stmt.position, targets, procedure, args),
@@ -595,15 +839,31 @@ fn stored(base: Expr, indices: &[Expr], value: Expr) -> Expr {
 /// A passive command.
 #[derive(Clone, Debug)]
 enum Passive {
-    Assume(Term),
+    Assume(Term, Role),
     Assert(usize, Term),
+}
+
+/// Where an assumption comes from, which the parts of a split VC need to know (V11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// The guard of a branch.
+    Branch,
+    /// The value of a fresh incarnation, `x@k == e`: an assignment.
+    Definition,
+    /// An incarnation equated to a predecessor's at a join.
+    Join,
+    /// Anything else assumed: a `requires`, an `assume`, an invariant, a callee's `ensures`.
+    Fact,
 }
 
 struct Passified {
     blocks: Vec<Vec<Passive>>,
-    incarnations: Vec<(String, Type)>,
-    /// The incarnation map at each check.
-    states: Vec<HashMap<String, String>>,
+    /// The place in the order of the program of each passive command (its lowered command's; an
+    /// equation at a join takes the last of its block).
+    order: Vec<Vec<usize>>,
+    incarnations: Arc<Incarnations>,
+    /// The incarnations at each check.
+    states: Vec<State>,
 }
 
 /// Blocks in an order where every block comes after all its predecessors (iterative DFS, so that
@@ -629,19 +889,39 @@ fn topological_order(blocks: &[Block]) -> Vec<usize> {
     postorder
 }
 
-fn passify(blocks: &[Block], variables: &[(String, Type)], snapshot_count: usize, names: &Names) -> Passified {
-    let types: HashMap<&str, &Type> = variables.iter().map(|(name, ty)| (name.as_str(), ty)).collect();
+fn passify(
+    blocks: &[Block],
+    variables: &[(String, Type)],
+    snapshot_count: usize,
+    names: &Names,
+    fresh_names: &Cell<usize>,
+) -> Passified {
+    // Variables by number, each once, in the order given.
+    let mut numbered: HashMap<String, u32> = HashMap::new();
+    let mut types: Vec<&Type> = Vec::new();
+    for (name, ty) in variables {
+        if !numbered.contains_key(name) {
+            numbered.insert(name.clone(), types.len() as u32);
+            types.push(ty);
+        }
+    }
+    let mut names_of: Vec<&str> = vec![""; types.len()];
+    for (name, &number) in &numbered {
+        names_of[number as usize] = name;
+    }
     let mut incarnations: Vec<(String, Type)> = Vec::new();
-    let mut counters: HashMap<String, usize> = HashMap::new();
-    let mut fresh = |name: &str, incarnations: &mut Vec<(String, Type)>| {
-        let counter = counters.entry(name.to_string()).or_insert(0);
-        let incarnation = format!("{name}@{counter}");
+    let mut counters: Vec<usize> = vec![0; types.len()];
+    let mut fresh = |variable: u32, incarnations: &mut Vec<(String, Type)>| -> u32 {
+        let counter = &mut counters[variable as usize];
+        incarnations.push((format!("{}@{counter}", names_of[variable as usize]), types[variable as usize].clone()));
         *counter += 1;
-        incarnations.push((incarnation.clone(), types[name].clone()));
-        incarnation
+        (incarnations.len() - 1) as u32
     };
-    let initial: HashMap<String, String> =
-        variables.iter().map(|(name, _)| (name.clone(), fresh(name, &mut incarnations))).collect();
+    let mut initial = State::default();
+    for variable in 0..types.len() as u32 {
+        let incarnation = fresh(variable, &mut incarnations);
+        initial.0.insert(variable, incarnation);
+    }
 
     let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); blocks.len()];
     for (index, block) in blocks.iter().enumerate() {
@@ -650,56 +930,75 @@ fn passify(blocks: &[Block], variables: &[(String, Type)], snapshot_count: usize
         }
     }
     let mut passive: Vec<Vec<Passive>> = vec![Vec::new(); blocks.len()];
-    let mut outgoing: Vec<Option<HashMap<String, String>>> = vec![None; blocks.len()];
-    let mut snapshots: Vec<HashMap<String, String>> = vec![HashMap::new(); snapshot_count];
-    let mut states: Vec<(usize, HashMap<String, String>)> = Vec::new();
+    let mut order: Vec<Vec<usize>> = vec![Vec::new(); blocks.len()];
+    let mut outgoing: Vec<Option<State>> = vec![None; blocks.len()];
+    let mut snapshots: Vec<State> = vec![State::default(); snapshot_count];
+    let mut states: Vec<(usize, State)> = Vec::new();
 
     for block in topological_order(blocks) {
         let reached: Vec<usize> = predecessors[block].iter().copied().filter(|&p| outgoing[p].is_some()).collect();
-        let mut current = if block == 0 {
-            initial.clone()
-        } else {
-            // Join: a variable whose incarnations differ gets a new one, equated at the end of
-            // each predecessor (passification at a join point).
-            let mut merged = HashMap::new();
-            for (name, _) in variables {
-                let incoming: Vec<&String> =
-                    reached.iter().filter_map(|&p| outgoing[p].as_ref().and_then(|map| map.get(name))).collect();
-                let first =
-                    incoming.first().map(|incarnation| (*incarnation).clone()).unwrap_or_else(|| initial[name].clone());
-                if incoming.iter().all(|incarnation| **incarnation == first) {
-                    merged.insert(name.clone(), first);
-                } else {
-                    let joined = fresh(name, &mut incarnations);
-                    for &p in &reached {
-                        let from = outgoing[p]
-                            .as_ref()
-                            .and_then(|map| map.get(name))
-                            .cloned()
-                            .unwrap_or_else(|| initial[name].clone());
-                        passive[p].push(Passive::Assume(Term::eq(Term::symbol(joined.clone()), Term::symbol(from))));
+        let mut current = match reached.split_first() {
+            _ if block == 0 => initial.clone(),
+            None => initial.clone(),
+            Some((&first, others)) => {
+                // Join: a variable whose incarnations differ gets a new one, equated at the end
+                // of each predecessor (passification at a join point). The states share what no
+                // branch changed, and only what differs is compared.
+                let base = outgoing[first].clone().expect("a reached predecessor has a state");
+                let mut differing = std::collections::BTreeSet::new();
+                for &other in others {
+                    let state = outgoing[other].as_ref().expect("a reached predecessor has a state");
+                    for item in base.0.diff(&state.0) {
+                        let variable = match item {
+                            imbl::ordmap::DiffItem::Add(variable, _)
+                            | imbl::ordmap::DiffItem::Remove(variable, _)
+                            | imbl::ordmap::DiffItem::Update { new: (variable, _), .. } => *variable,
+                        };
+                        differing.insert(variable);
                     }
-                    merged.insert(name.clone(), joined);
                 }
+                let mut merged = base;
+                for variable in differing {
+                    let joined = fresh(variable, &mut incarnations);
+                    for &p in &reached {
+                        let state = outgoing[p].as_ref().expect("a reached predecessor has a state");
+                        let from = state.0.get(&variable).or_else(|| initial.0.get(&variable)).copied();
+                        let from = from.expect("every variable has an incarnation");
+                        let equation = Term::eq(
+                            Term::symbol(incarnations[joined as usize].0.clone()),
+                            Term::symbol(incarnations[from as usize].0.clone()),
+                        );
+                        passive[p].push(Passive::Assume(equation, Role::Join));
+                        order[p].push(blocks[p].order.last().copied().unwrap_or(0));
+                    }
+                    merged.0.insert(variable, joined);
+                }
+                merged
             }
-            merged
         };
-        for command in &blocks[block].commands {
+        for (command, &place) in blocks[block].commands.iter().zip(&blocks[block].order) {
+            let pushed = passive[block].len();
+            macro_rules! scope {
+                ($current:expr, $old:expr) => {
+                    Scope::new($current, $old, &numbered, &incarnations, names, fresh_names)
+                };
+            }
             match command {
                 // x := e  ~>  assume x@k == e[current incarnations], with x@k fresh
                 Lowered::Assign(name, value) => {
                     // In a body, `old(e)` is `e` where the procedure started.
-                    let incarnation = fresh(name, &mut incarnations);
-                    let scope = Scope::new(&current, &initial, names);
-                    if let Ok(term) = translate(value, &scope, &mut Vec::new()) {
-                        passive[block].push(Passive::Assume(Term::eq(Term::symbol(incarnation.clone()), term)));
+                    let translated = translate(value, &scope!(&current, &initial), &mut Vec::new());
+                    let incarnation = fresh(numbered[name], &mut incarnations);
+                    if let Ok(term) = translated {
+                        let symbol = Term::symbol(incarnations[incarnation as usize].0.clone());
+                        passive[block].push(Passive::Assume(Term::eq(symbol, term), Role::Definition));
                     }
-                    current.insert(name.clone(), incarnation);
+                    current.0.insert(numbered[name], incarnation);
                 }
                 // havoc x  ~>  x@k fresh and unconstrained
                 Lowered::Havoc(name) => {
-                    let incarnation = fresh(name, &mut incarnations);
-                    current.insert(name.clone(), incarnation);
+                    let incarnation = fresh(numbered[name], &mut incarnations);
+                    current.0.insert(numbered[name], incarnation);
                 }
                 // assume e  ~>  assume e[current incarnations; old(.) at the snapshot]
                 Lowered::Assume(expr, old_state) => {
@@ -707,8 +1006,12 @@ fn passify(blocks: &[Block], variables: &[(String, Type)], snapshot_count: usize
                         OldState::Entry => &initial,
                         OldState::Snapshot(index) => &snapshots[*index],
                     };
-                    let term = assumed(expr, &Scope::new(&current, old, names));
-                    passive[block].push(Passive::Assume(term));
+                    let term = assumed(expr, &scope!(&current, old));
+                    passive[block].push(Passive::Assume(term, Role::Fact));
+                }
+                Lowered::Branch(expr) => {
+                    let term = assumed(expr, &scope!(&current, &initial));
+                    passive[block].push(Passive::Assume(term, Role::Branch));
                 }
                 // assert e  ~>  assert e[current incarnations; old(.) at the snapshot]
                 Lowered::Assert(check, expr, old_state) => {
@@ -716,17 +1019,37 @@ fn passify(blocks: &[Block], variables: &[(String, Type)], snapshot_count: usize
                         OldState::Entry => &initial,
                         OldState::Snapshot(index) => &snapshots[*index],
                     };
-                    let term = asserted(expr, &Scope::new(&current, old, names));
+                    let term = asserted(expr, &scope!(&current, old));
                     passive[block].push(Passive::Assert(*check, term));
                     states.push((*check, current.clone()));
                 }
                 Lowered::Snapshot(index) => snapshots[*index] = current.clone(),
             }
+            let added = passive[block].len() - pushed;
+            order[block].extend(std::iter::repeat_n(place, added));
         }
         outgoing[block] = Some(current);
     }
     states.sort_by_key(|(check, _)| *check);
-    Passified { blocks: passive, incarnations, states: states.into_iter().map(|(_, state)| state).collect() }
+    let states = states.into_iter().map(|(_, state)| state).collect();
+    Passified {
+        blocks: passive,
+        order,
+        states,
+        incarnations: Arc::new(Incarnations { variables: numbered, list: incarnations }),
+    }
+}
+
+/// The incarnation of every variable at one point of a procedure: variable numbers to incarnation
+/// numbers, in a persistent map, so that a state kept for later (at a check, at a call, at the end
+/// of a block) shares with the states around it all that did not change.
+#[derive(Clone, Default)]
+struct State(imbl::OrdMap<u32, u32>);
+
+/// The variables of a procedure by number, and their incarnations, by number, with their types.
+struct Incarnations {
+    variables: HashMap<String, u32>,
+    list: Vec<(String, Type)>,
 }
 
 /// What every expression of a program is translated against, whatever the state.
@@ -747,8 +1070,6 @@ struct Names {
 struct Definitions {
     /// Name to parameters and body.
     bodies: HashMap<String, (Vec<String>, Expr)>,
-    /// A counter for renaming bound variables apart.
-    fresh: Cell<usize>,
 }
 
 impl Definitions {
@@ -807,7 +1128,7 @@ impl Definitions {
                 (function.name.clone(), (params, body.clone()))
             })
             .collect();
-        Definitions { bodies, fresh: Cell::new(0) }
+        Definitions { bodies }
     }
 
     fn expands(&self, name: &str) -> bool {
@@ -870,23 +1191,37 @@ fn substitute(term: &Term, replacements: &HashMap<String, Term>, fresh: &Cell<us
 /// The names an expression is translated against.
 struct Scope<'s> {
     /// Variables to their current incarnations.
-    current: &'s HashMap<String, String>,
+    current: &'s State,
     /// Variables to their incarnations in the state `old(...)` refers to.
-    old: &'s HashMap<String, String>,
+    old: &'s State,
+    /// The variables' numbers.
+    variables: &'s HashMap<String, u32>,
+    /// The incarnations' names, by number.
+    incarnations: &'s [(String, Type)],
     names: &'s Names,
     /// Inside `old(...)`.
     in_old: bool,
+    /// A counter for renaming bound variables apart, one per procedure.
+    fresh: &'s Cell<usize>,
 }
 
 impl<'s> Scope<'s> {
-    fn new(current: &'s HashMap<String, String>, old: &'s HashMap<String, String>, names: &'s Names) -> Scope<'s> {
-        Scope { current, old, names, in_old: false }
+    fn new(
+        current: &'s State,
+        old: &'s State,
+        variables: &'s HashMap<String, u32>,
+        incarnations: &'s [(String, Type)],
+        names: &'s Names,
+        fresh: &'s Cell<usize>,
+    ) -> Scope<'s> {
+        Scope { current, old, variables, incarnations, names, in_old: false, fresh }
     }
 
     /// The incarnation a variable stands for here.
     fn incarnation(&self, name: &str) -> Option<&'s String> {
-        let map = if self.in_old && self.names.globals.contains(name) { self.old } else { self.current };
-        map.get(name)
+        let state = if self.in_old && self.names.globals.contains(name) { self.old } else { self.current };
+        let incarnation = state.0.get(self.variables.get(name)?)?;
+        self.incarnations.get(*incarnation as usize).map(|(name, _)| name)
     }
 }
 
@@ -994,7 +1329,7 @@ fn translate(expr: &Expr, scope: &Scope, bound: &mut Vec<String>) -> Result<Term
                     // f(args) ~> body[params := args], bound variables renamed apart (V5)
                     let definition = translate(body, scope, &mut params.clone())?;
                     let arguments = params.iter().cloned().zip(args).collect();
-                    substitute(&definition, &arguments, &scope.names.definitions.fresh)
+                    substitute(&definition, &arguments, scope.fresh)
                 }
                 None => Term::app(Op::Apply(name.clone()), args),
             }
