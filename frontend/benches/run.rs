@@ -72,7 +72,7 @@ fn main() {
             wall.as_secs_f64() * 1e3,
             inside.as_secs_f64() * 1e3,
             outcome.schedules,
-            run::approximate(&outcome.interleavings),
+            outcome.interleavings.approximate(),
             TARGET.as_millis()
         );
         missed |= wall >= TARGET || outcome.bug.is_some();
