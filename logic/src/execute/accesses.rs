@@ -37,6 +37,9 @@ pub(super) struct AccessLog {
     /// Every location's accesses, a local array's group after group; boxed, as most cells of
     /// most arrays are never touched.
     cells: Vec<Option<Box<CellHistory>>>,
+    /// By cell and group, the accesses of the groups that did not touch the cell first: only
+    /// global memory is shared by groups, and seldom.
+    in_other_groups: HashMap<(usize, u32), GroupHistory>,
 }
 
 /// The accesses to one location.
@@ -45,11 +48,10 @@ struct CellHistory {
     /// Over all groups: reads, then writes.
     accesses: [Earliest<ByGroup>; 2],
     last_write: Option<Access>,
-    /// The accesses of the group that touched the location first, and of the others (only
-    /// global memory is shared by groups).
+    /// The accesses of the group that touched the location first (the others' are in
+    /// [`AccessLog::in_other_groups`]).
     first_group: u32,
     in_first_group: GroupHistory,
-    in_other_groups: HashMap<u32, GroupHistory>,
 }
 
 /// One group's accesses to one location, since its last barrier and since its last barrier that
@@ -110,11 +112,13 @@ impl Key for ByGroup {
 }
 
 /// Of a set of accesses, the first one, and the first one of another thread (or group) than the
-/// first's: the first access of the set outside any one thread (group) is one of these two.
-#[derive(Clone, Copy, Debug, Default)]
+/// first's: the first access of the set outside any one thread (group) is one of these two. The
+/// second is boxed: most sets never have one (a second thread's write would race, and most cells
+/// have one reader at a time), and a run keeps six sets for each cell it touches.
+#[derive(Clone, Debug, Default)]
 struct Earliest<K: Key> {
     first: Option<Recorded>,
-    first_of_another: Option<Recorded>,
+    first_of_another: Option<Box<Recorded>>,
     key: PhantomData<K>,
 }
 
@@ -124,7 +128,7 @@ impl<K: Key> Earliest<K> {
         match self.first {
             None => self.first = Some(recorded),
             Some(first) if self.first_of_another.is_none() && K::of(&first.access) != K::of(&recorded.access) => {
-                self.first_of_another = Some(recorded)
+                self.first_of_another = Some(Box::new(recorded))
             }
             Some(_) => {}
         }
@@ -133,7 +137,7 @@ impl<K: Key> Earliest<K> {
     /// The first access of the set that is not of the thread (group) of `access`.
     fn first_besides(&self, access: &Access) -> Option<Recorded> {
         match self.first {
-            Some(first) if K::of(&first.access) == K::of(access) => self.first_of_another,
+            Some(first) if K::of(&first.access) == K::of(access) => self.first_of_another.as_deref().copied(),
             first => first,
         }
     }
@@ -152,7 +156,7 @@ impl AccessLog {
                 (first_cell, size)
             })
             .collect();
-        AccessLog { recorded: 0, arrays, cells: vec![None; cells] }
+        AccessLog { recorded: 0, arrays, cells: vec![None; cells], in_other_groups: HashMap::new() }
     }
 
     /// The conflict a new access meets, if any; else records it. The access's `interval` and
@@ -168,8 +172,9 @@ impl AccessLog {
         let gid = access.thread.gid;
         let cell =
             self.cells[index].get_or_insert_with(|| Box::new(CellHistory { first_group: gid, ..Default::default() }));
-        let CellHistory { accesses, last_write, first_group, in_first_group, in_other_groups } = &mut **cell;
-        let group = if gid == *first_group { in_first_group } else { in_other_groups.entry(gid).or_default() };
+        let CellHistory { accesses, last_write, first_group, in_first_group } = &mut **cell;
+        let group =
+            if gid == *first_group { in_first_group } else { self.in_other_groups.entry((index, gid)).or_default() };
         group.advance(access.interval, access.fenced);
         // The first earlier access of each set that conflicts with this one, but for this one's
         // group or thread.
