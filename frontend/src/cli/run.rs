@@ -198,8 +198,8 @@ fn run_kernel(
                     if human {
                         println!("{header}: no bug found ({})", explored(&outcome, arguments.schedule));
                     } else {
-                        // Only where it is written: the exact count of a large launch has millions
-                        // of digits, which take seconds to write in decimal.
+                        // Only where it is written: the exact count of a large launch has hundreds
+                        // of thousands of digits, which take a while to write in decimal.
                         report["interleavings"] = outcome.interleavings.exact().to_string().into();
                     }
                     0

@@ -34,8 +34,8 @@ pub(super) struct AccessLog {
     /// Per array, where its cells start in `cells` and how many it has (per group, for local
     /// memory).
     arrays: Vec<(usize, usize)>,
-    /// Every location's accesses, a local array's group after group; boxed, as most cells of
-    /// most arrays are never touched.
+    /// Every location's accesses, a local array's group after group; boxed, so that a cell never
+    /// touched costs a pointer.
     cells: Vec<Option<Box<CellHistory>>>,
     /// By cell and group, the accesses of the groups that did not touch the cell first: only
     /// global memory is shared by groups, and seldom.

@@ -6,7 +6,7 @@
 //! more still. So it is kept as the exponents of the factorials whose quotient it is, each
 //! multinomial adding its own in time linear in its counts, and becomes a number only when asked:
 //! exactly ([`Interleavings::exact`]), or to three digits from its logarithm
-//! ([`Interleavings::approximate`]), in time linear in the steps of the run.
+//! ([`Interleavings::approximate`]), in time about linear in the steps of the run.
 
 use num_bigint::BigUint;
 use num_traits::{One, Pow};
