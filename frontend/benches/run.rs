@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 const RUNS: usize = 11;
 const TARGET: Duration = Duration::from_secs(1);
-/// Rounds of the scaling launches, the largest taking about 0.7 s.
+/// Rounds of the scaling launches, the largest taking about 0.6 s.
 const SCALING_RUNS: usize = 7;
 const SCALING_TARGET: Duration = Duration::from_millis(500);
 /// The most 4 times the threads may cost, in times the time.
@@ -148,11 +148,11 @@ fn scaling() -> bool {
     }
     let medians: Vec<Duration> = times.into_iter().map(median).collect();
     for ((gsize, path), wall) in launches.iter().zip(&medians) {
-        let widened = if *path == &widened { ", its precondition widened" } else { "" };
+        let how = if *path == &widened { ", its precondition widened" } else { "" };
         let target =
             if *gsize == 1024 { format!(" (target at most {} ms)", SCALING_TARGET.as_millis()) } else { String::new() };
         println!(
-            "  reduction/sum_ones.pvl{widened}, 4 groups of {gsize} threads: {:.1} ms end to end{target}",
+            "  reduction/sum_ones.pvl{how}, 4 groups of {gsize} threads: {:.1} ms end to end{target}",
             wall.as_secs_f64() * 1e3
         );
     }
