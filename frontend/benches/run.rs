@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 const RUNS: usize = 11;
 const TARGET: Duration = Duration::from_secs(1);
 /// Rounds of the scaling launches, the largest taking about 0.6 s.
-const SCALING_RUNS: usize = 7;
+const SCALING_RUNS: usize = 9;
 const SCALING_TARGET: Duration = Duration::from_millis(500);
 /// The most 4 times the threads may cost, in times the time.
 const SCALING_RATIO: f64 = 5.0;
