@@ -720,13 +720,3 @@ fn shape(kernel: &Kernel, total: u32, groups: bool, value: &dyn Fn(&str) -> Opti
     extents[kernel.dimensions - 1] = rest;
     Extent(extents)
 }
-
-/// A count as a person reads it: exact up to nine digits, else `d.dde N`.
-pub fn approximate(count: &num_bigint::BigUint) -> String {
-    let digits = count.to_string();
-    if digits.len() <= 9 {
-        digits
-    } else {
-        format!("{}.{}e{}", &digits[..1], &digits[1..3], digits.len() - 1)
-    }
-}

@@ -4,10 +4,10 @@ use crate::cli::verify::render_report;
 use clap::ValueEnum;
 use lockstep_frontend::run::{self, Finding, Options};
 use lockstep_frontend::source::SourceFile;
-use lockstep_logic::execute::{self, Outcome, RunError, Schedule};
+use lockstep_logic::execute::{self, Interleavings, Outcome, RunError, Schedule};
 use lockstep_logic::fences::MemoryModel;
 use lockstep_logic::{Kernel, Program};
-use num_bigint::{BigInt, BigUint};
+use num_bigint::BigInt;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
@@ -195,9 +195,12 @@ fn run_kernel(
                 }
                 None => {
                     report["result"] = "clean".into();
-                    report["interleavings"] = outcome.interleavings.to_string().into();
                     if human {
                         println!("{header}: no bug found ({})", explored(&outcome, arguments.schedule));
+                    } else {
+                        // Only where it is written: the exact count of a large launch has hundreds
+                        // of thousands of digits, which take a while to write in decimal.
+                        report["interleavings"] = outcome.interleavings.exact().to_string().into();
                     }
                     0
                 }
@@ -302,7 +305,7 @@ fn explored(outcome: &Outcome, schedule: ScheduleKind) -> String {
         ScheduleKind::Exhaustive => format!(
             "1 schedule explored; {} of the threads' steps {} equivalent to it, as no two threads' steps in one barrier interval touch a common cell unless both only read it",
             count(&outcome.interleavings),
-            if outcome.interleavings == BigUint::from(1u8) { "is" } else { "are" }
+            if outcome.interleavings.is_one() { "is" } else { "are" }
         ),
         ScheduleKind::Random => format!(
             "{} random schedule{} explored, each ending as the canonical one",
@@ -314,11 +317,12 @@ fn explored(outcome: &Outcome, schedule: ScheduleKind) -> String {
 }
 
 /// The interleavings a schedule stands for, in words.
-fn count(value: &BigUint) -> String {
-    let approximate = run::approximate(value);
-    if *value == BigUint::from(1u8) {
-        "the one interleaving".into()
-    } else if approximate.contains('e') {
+fn count(interleavings: &Interleavings) -> String {
+    if interleavings.is_one() {
+        return "the one interleaving".into();
+    }
+    let approximate = interleavings.approximate();
+    if approximate.contains('e') {
         format!("all (about {approximate}) interleavings")
     } else {
         format!("all {approximate} interleavings")

@@ -50,15 +50,20 @@ use crate::{
     ArrayId, Assertion, AssertionKind, BarrierId, Builtin, Clause, ExprKind, Kernel, Memory, ObligationId, Program,
     Span, Stmt, StmtKind, VarId,
 };
-use num_bigint::{BigInt, BigUint};
-use num_traits::{One, ToPrimitive, Zero};
+use num_bigint::BigInt;
+use num_traits::ToPrimitive;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
+mod accesses;
+mod interleavings;
 mod schedule;
 mod scope;
 
+use accesses::{AccessLog, Conflict};
+pub use interleavings::Interleavings;
+use schedule::Runnable;
 pub use schedule::SplitMix64;
 
 pub use scope::Share;
@@ -202,7 +207,7 @@ pub struct Outcome {
     pub schedules: u64,
     /// How many interleavings of the threads' steps the run stands for: those that take, in each
     /// barrier interval, the same steps in any order. Meaningful when no bug was found.
-    pub interleavings: BigUint,
+    pub interleavings: Interleavings,
     /// The memory at the end (global arrays; local arrays of group 0), when no bug was found.
     pub memory: Vec<Vec<BigInt>>,
 }
@@ -486,14 +491,6 @@ struct Intervals {
     last: Option<BarrierId>,
 }
 
-/// The accesses to one location that later ones may conflict with.
-#[derive(Clone, Debug, Default)]
-struct Accesses {
-    /// At most one read and one write per thread and barrier interval.
-    seen: Vec<Access>,
-    last_write: Option<Access>,
-}
-
 #[derive(Clone)]
 struct Machine<'k> {
     program: &'k Program,
@@ -503,6 +500,8 @@ struct Machine<'k> {
     memory: Store,
     initial: Store,
     threads: Vec<Thread<'k>>,
+    /// The threads whose state is [`State::Running`].
+    runnable: Runnable,
     /// The order in which the canonical schedule and the checks of all threads take the threads
     /// (by index): by `tid`, unless a schedule favours some.
     order: Vec<usize>,
@@ -511,9 +510,8 @@ struct Machine<'k> {
     group_order: Vec<u32>,
     members: Vec<Vec<usize>>,
     intervals: Vec<Intervals>,
-    /// The accesses to each location so far, at most one read and one write per thread and
-    /// interval.
-    accesses: HashMap<Location, Accesses>,
+    /// The accesses to each location so far.
+    accesses: AccessLog,
     /// The first contract or assert that failed, with the steps up to it.
     failure: Option<(Bug, Vec<u32>)>,
     /// The permissions each thread holds.
@@ -525,11 +523,12 @@ struct Machine<'k> {
     owned: Vec<HashMap<Location, Share>>,
     /// The tids of the threads that took the steps so far.
     steps: Vec<u32>,
-    /// Per group: the steps of each thread in the current barrier interval, and the
-    /// interleavings of the intervals before it.
+    /// Per group: the steps of each thread in the current barrier interval, and the steps before
+    /// it.
     interval_steps: Vec<Vec<u64>>,
-    group_interleavings: Vec<BigUint>,
     group_steps: Vec<u64>,
+    /// The interleavings of the groups' barrier intervals before their current ones.
+    interleavings: Interleavings,
     /// The values of pure function calls, for every expression of the run (and of its copies:
     /// the functions are pure, so a value holds for the whole program).
     memo: Rc<Memo>,
@@ -599,16 +598,20 @@ impl<'k> Machine<'k> {
             group_order: Vec::new(),
             members: Vec::new(),
             threads,
+            runnable: Runnable::all(groups, gsize),
             intervals: vec![Intervals::default(); groups],
-            accesses: HashMap::new(),
+            accesses: AccessLog::new(kernel.arrays.iter().zip(&launch.memory).map(|(array, cells)| {
+                let copies = if array.memory == Memory::Local { groups } else { 1 };
+                (cells.len(), copies)
+            })),
             failure: None,
             held: vec![HashMap::new(); groups * gsize],
             owns_everything: !kernel.has_permissions(),
             owned: vec![HashMap::new(); groups],
             steps: Vec::new(),
             interval_steps: vec![vec![0; gsize]; groups],
-            group_interleavings: vec![BigUint::one(); groups],
             group_steps: vec![0; groups],
+            interleavings: Interleavings::default(),
             memo: Rc::default(),
             tickets: RefCell::default(),
             launch,
@@ -756,35 +759,13 @@ impl<'k> Machine<'k> {
         let location = Location { array, group: (memory == Memory::Local).then_some(ids.gid), index };
         self.permitted(thread, location, write, span);
         let access = Access { thread: ids, write, span, interval: intervals.all, after: intervals.last, fenced };
-        let memory_model = self.memory_model;
-        let earlier = self.accesses.entry(location).or_default();
-        // A read after another thread's unfenced write is a stale read (below), not a race.
-        let conflict = earlier.seen.iter().find(|other| {
-            other.thread.tid != ids.tid
-                && (other.write || write)
-                && (other.thread.gid != ids.gid
-                    || other.interval == access.interval
-                    || (other.fenced == fenced && write && memory_model.conflict(other.write, write)))
-        });
-        if let Some(first) = conflict {
-            return Err(Stop::Bug(Box::new(Bug::Race { location, first: *first, second: access })));
+        match self.accesses.record(location, access, self.memory_model) {
+            Some(Conflict::Race(first)) => Err(Stop::Bug(Box::new(Bug::Race { location, first, second: access }))),
+            Some(Conflict::StaleRead(write)) => {
+                Err(Stop::Bug(Box::new(Bug::StaleRead { location, write, read: access })))
+            }
+            None => Ok(()),
         }
-        if let Some(last) =
-            earlier.last_write.filter(|last| !write && last.thread.tid != ids.tid && last.fenced == fenced)
-        {
-            return Err(Stop::Bug(Box::new(Bug::StaleRead { location, write: last, read: access })));
-        }
-        if write {
-            earlier.last_write = Some(access);
-        }
-        let seen = earlier
-            .seen
-            .iter()
-            .any(|other| other.thread.tid == ids.tid && other.write == write && other.interval == access.interval);
-        if !seen {
-            earlier.seen.push(access);
-        }
-        Ok(())
     }
 
     /// The launch meets the outermost precondition written (the kernel's, else the groups', else
@@ -1058,9 +1039,12 @@ impl<'k> Machine<'k> {
             return Ok(());
         }
         // Each group's threads in what the group's resources give (all of its local memory).
-        for group in 0..self.members.len() {
-            let in_group: Vec<_> =
-                claimed.iter().filter(|(_, (thread, _, _))| self.ids(*thread).gid as usize == group).cloned().collect();
+        let mut claimed_by_group = vec![Vec::new(); self.members.len()];
+        for claim in claimed {
+            let (_, (thread, _, _)) = &claim;
+            claimed_by_group[self.ids(*thread).gid as usize].push(claim);
+        }
+        for (group, in_group) in claimed_by_group.into_iter().enumerate() {
             let owned = self.owned[group].clone();
             let owner = |location: &Location| match location.group {
                 Some(_) => Share::full(),
@@ -1204,7 +1188,7 @@ impl<'k> Machine<'k> {
         self.steps.push(ids.tid);
         self.interval_steps[ids.gid as usize][ids.lid as usize] += 1;
         let Some(frame) = self.threads[thread].frames.last_mut() else {
-            self.threads[thread].state = State::Finished;
+            self.set_state(thread, State::Finished);
             return Ok(());
         };
         let stmt: &'k Stmt = match frame {
@@ -1265,7 +1249,7 @@ impl<'k> Machine<'k> {
             StmtKind::While { .. } => self.threads[thread].frames.push(Frame::Loop { stmt, entered: false }),
             StmtKind::Barrier(barrier) => {
                 self.check(thread, &self.kernel.barrier(*barrier).contract.requires, ObligationId::BarrierPre)?;
-                self.threads[thread].state = State::Waiting(*barrier, stmt.span);
+                self.set_state(thread, State::Waiting(*barrier, stmt.span));
                 return Ok(());
             }
             StmtKind::Assert(assertion) => {
@@ -1300,6 +1284,15 @@ impl<'k> Machine<'k> {
         self.settle(thread)
     }
 
+    /// Sets a thread's state, and keeps [`Machine::runnable`] in step.
+    fn set_state(&mut self, thread: usize, state: State) {
+        let runs = state == State::Running;
+        if runs != (self.threads[thread].state == State::Running) {
+            self.runnable.set(thread, runs);
+        }
+        self.threads[thread].state = state;
+    }
+
     /// Pops finished blocks; a thread with nothing left has finished.
     fn settle(&mut self, thread: usize) -> Result<(), Stop> {
         let frames = &mut self.threads[thread].frames;
@@ -1310,7 +1303,7 @@ impl<'k> Machine<'k> {
             frames.pop();
         }
         if frames.is_empty() {
-            self.threads[thread].state = State::Finished;
+            self.set_state(thread, State::Finished);
         }
         Ok(())
     }
@@ -1323,10 +1316,10 @@ impl<'k> Machine<'k> {
     /// Opens the barrier a group's threads all wait at, or reports their divergence. Nothing to do
     /// while one of them runs.
     fn synchronise(&mut self, group: u32) -> Result<(), Stop> {
-        let members = self.group_threads(group);
-        if members.clone().any(|thread| self.threads[thread].state == State::Running) {
+        if self.runnable.in_group(group) > 0 {
             return Ok(());
         }
+        let members = self.group_threads(group);
         let mut waiting = Vec::new();
         let mut finished = Vec::new();
         for thread in members.clone() {
@@ -1351,7 +1344,7 @@ impl<'k> Machine<'k> {
         intervals.global += u32::from(fences.global);
         intervals.last = Some(barrier);
         for thread in members.clone() {
-            self.threads[thread].state = State::Running;
+            self.set_state(thread, State::Running);
         }
         // The barrier takes all each thread holds and gives what its `ensures` name: no more, in
         // all, than the group owns (all of its local memory, and its global claims).
@@ -1398,7 +1391,7 @@ impl<'k> Machine<'k> {
     /// Multiplies in the interleavings of a group's barrier interval just ended.
     fn close_interval(&mut self, group: u32) {
         let counts = std::mem::replace(&mut self.interval_steps[group as usize], vec![0; self.launch.gsize as usize]);
-        self.group_interleavings[group as usize] *= multinomial(&counts);
+        self.interleavings.multiply_by_multinomial(&counts);
         self.group_steps[group as usize] += counts.iter().sum::<u64>();
     }
 
@@ -1428,7 +1421,8 @@ impl<'k> Machine<'k> {
             // `outcome` reports it, with the steps up to it.
             return Err(Stop::Bug(Box::new(bug.clone())));
         }
-        let interleavings = self.group_interleavings.iter().product::<BigUint>() * multinomial(&self.group_steps);
+        let mut interleavings = self.interleavings.clone();
+        interleavings.multiply_by_multinomial(&self.group_steps);
         let memory = self.memory.seen_by(self.kernel, 0);
         Ok(Outcome { bug: None, schedules: 1, interleavings, memory })
     }
@@ -1446,7 +1440,7 @@ impl<'k> Machine<'k> {
                 (bug, None) => (bug, self.steps.clone()),
             },
         };
-        Ok(Outcome { bug: Some(bug), schedules: 1, interleavings: BigUint::zero(), memory: Vec::new() })
+        Ok(Outcome { bug: Some(bug), schedules: 1, interleavings: Interleavings::default(), memory: Vec::new() })
     }
 }
 
@@ -1456,17 +1450,4 @@ fn default_value(kernel: &Kernel, var: VarId) -> Value {
         crate::Type::Int => Value::int(0),
         crate::Type::Bool => Value::Bool(false),
     }
-}
-
-/// The number of ways to interleave sequences of these lengths.
-fn multinomial(counts: &[u64]) -> BigUint {
-    let mut total = 0u64;
-    let mut ways = BigUint::one();
-    for &count in counts {
-        for taken in 1..=count {
-            total += 1;
-            ways = ways * BigUint::from(total) / BigUint::from(taken);
-        }
-    }
-    ways
 }

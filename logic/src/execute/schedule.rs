@@ -1,5 +1,6 @@
 //! The orders in which a [`Machine`]'s threads take their steps: the canonical schedule (which
-//! decides a launch, `proofs/run.md`), random schedules, and every interleaving one by one.
+//! decides a launch, `proofs/run.md`), random schedules, and every interleaving one by one; and
+//! the set of threads that can run ([`Runnable`]), from which a random schedule draws.
 
 use super::{Machine, Outcome, RunError, State};
 
@@ -25,9 +26,8 @@ impl Machine<'_> {
     pub(super) fn run_random(mut self, seed: u64) -> Result<Outcome, RunError> {
         let mut random = SplitMix64(seed);
         let result = (|| loop {
-            let running: Vec<usize> =
-                (0..self.threads.len()).filter(|&thread| self.threads[thread].state == State::Running).collect();
-            if running.is_empty() {
+            let running = self.runnable.count();
+            if running == 0 {
                 for group in 0..self.launch.groups {
                     self.synchronise(group)?;
                 }
@@ -36,7 +36,7 @@ impl Machine<'_> {
                 }
                 continue;
             }
-            let thread = running[(random.next() % running.len() as u64) as usize];
+            let thread = self.runnable.nth((random.next() % running as u64) as usize);
             self.step(thread)?;
             if self.threads[thread].state != State::Running {
                 self.synchronise(self.ids(thread).gid)?;
@@ -101,6 +101,64 @@ impl Machine<'_> {
     }
 }
 
+/// The threads that can run, by index: counted per group, and in a Fenwick tree, so that a random
+/// schedule draws the `k`-th of them in logarithmic time rather than listing them at every step.
+#[derive(Clone, Debug)]
+pub(super) struct Runnable {
+    /// `tree[i]` counts the runnable threads of indices `i - lowest_bit(i)` to `i - 1` (`tree[0]`
+    /// is unused).
+    tree: Vec<u32>,
+    count: u32,
+    in_group: Vec<u32>,
+    gsize: usize,
+}
+
+impl Runnable {
+    /// Every thread of `groups` groups of `gsize` threads (by index, a group's together).
+    pub(super) fn all(groups: usize, gsize: usize) -> Runnable {
+        let threads = groups * gsize;
+        let tree = (0..=threads).map(|index| (index & index.wrapping_neg()) as u32).collect();
+        Runnable { tree, count: threads as u32, in_group: vec![gsize as u32; groups], gsize }
+    }
+
+    /// Makes a thread runnable or not, as it was not.
+    pub(super) fn set(&mut self, thread: usize, runnable: bool) {
+        let adjust = |count: &mut u32| if runnable { *count += 1 } else { *count -= 1 };
+        let mut index = thread + 1;
+        while index < self.tree.len() {
+            adjust(&mut self.tree[index]);
+            index += index & index.wrapping_neg();
+        }
+        adjust(&mut self.in_group[thread / self.gsize]);
+        adjust(&mut self.count);
+    }
+
+    pub(super) fn count(&self) -> usize {
+        self.count as usize
+    }
+
+    pub(super) fn in_group(&self, group: u32) -> u32 {
+        self.in_group[group as usize]
+    }
+
+    /// The runnable thread with `k` runnable threads of smaller index (`k` below [`Self::count`]).
+    pub(super) fn nth(&self, k: usize) -> usize {
+        // Descends the tree to the longest run of threads, from the first, with at most `k`
+        // runnable ones: the thread after it is the one.
+        let (mut below, mut passed) = (0, 0);
+        let mut step = (self.tree.len() - 1).checked_next_power_of_two().unwrap_or(0);
+        while step > 0 {
+            let next = below + step;
+            if next < self.tree.len() && passed + self.tree[next] as usize <= k {
+                below = next;
+                passed += self.tree[next] as usize;
+            }
+            step /= 2;
+        }
+        below
+    }
+}
+
 /// A small, fast generator of pseudo-random numbers whose sequence for a seed never changes, so a
 /// schedule is reproduced from its seed on any machine and in any version (Steele, Lea and Flood's
 /// SplitMix64).
@@ -114,5 +172,33 @@ impl SplitMix64 {
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_runnable_threads_are_counted_and_drawn_in_index_order() {
+        for (groups, gsize) in [(1, 1), (1, 5), (3, 4), (2, 64), (7, 3)] {
+            let mut runnable = Runnable::all(groups, gsize);
+            let mut listed = vec![true; groups * gsize];
+            let mut random = SplitMix64(groups as u64 * 100 + gsize as u64);
+            for _ in 0..500 {
+                let thread = (random.next() % listed.len() as u64) as usize;
+                listed[thread] = !listed[thread];
+                runnable.set(thread, listed[thread]);
+                let running: Vec<usize> = (0..listed.len()).filter(|&thread| listed[thread]).collect();
+                assert_eq!(runnable.count(), running.len());
+                for (k, &thread) in running.iter().enumerate() {
+                    assert_eq!(runnable.nth(k), thread, "{groups} groups of {gsize}");
+                }
+                for group in 0..groups {
+                    let in_group = running.iter().filter(|&&thread| thread / gsize == group).count();
+                    assert_eq!(runnable.in_group(group as u32) as usize, in_group);
+                }
+            }
+        }
     }
 }
