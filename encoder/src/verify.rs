@@ -188,6 +188,9 @@ fn settle_checks(
         return Ok(vc.checks.iter().map(|check| Outcome { check: check.clone(), status: Status::Verified }).collect());
     }
     let mut search = Search::new(vc, solver, requested);
+    if persistence == Persistence::Quick {
+        search.budget = Some(PART_RESOURCES);
+    }
     search.load(&vc.script)?;
     // The reason of an `unknown` for all open checks at once, and how many were open.
     let mut gave_up: Option<(String, usize)> = None;
@@ -293,7 +296,7 @@ fn ask_probes(
     loop {
         let next = if forward { open.iter().min() } else { open.iter().max() };
         let Some(&check) = next else { return Ok(true) };
-        let (status, reached) = ask_probe(search, check)?;
+        let (status, reached) = ask_probe(search, check, deepest_first)?;
         let settled = !matches!(status, Status::Undecided(_));
         statuses[check] = Some(status);
         open.retain(|&probe| probe != check);
@@ -312,12 +315,16 @@ fn ask_probes(
     }
 }
 
-/// Asks one probe: its status, and the checks a model that reaches it reaches too.
-fn ask_probe(search: &mut Search, check: usize) -> Result<(Status, Vec<usize>), SolverError> {
+/// Asks one probe: its status, and (if `reached` is asked for) the checks a model that reaches it
+/// reaches too. Reading a model adds its terms to the solver's context, which steers the search of
+/// every later question the solver is asked (in a whole VC, a joint round of the next procedure
+/// went from milliseconds to its time limit), so it is read only where it spares questions.
+fn ask_probe(search: &mut Search, check: usize, reached: bool) -> Result<(Status, Vec<usize>), SolverError> {
     let count = search.vc.checks.len();
     let only: Vec<(String, bool)> = (0..count).map(|other| (enabled_symbol(other), other == check)).collect();
     Ok(match search.solver.check_within(&only, PROBE_RESOURCES)? {
         Some(Answer::Unsat) => (Status::Verified, Vec::new()),
+        Some(Answer::Sat) if !reached => (Status::Failed { model: Vec::new() }, Vec::new()),
         Some(Answer::Sat) => {
             let values = search.solver.values(&search.trace_terms)?;
             let booleans: Vec<bool> = values.iter().map(|value| matches!(value, Value::Bool(true))).collect();
@@ -339,6 +346,12 @@ const PROBE_RESOURCES: u64 = 50000;
 /// no time limit on it.
 const JOINT_RESOURCES: u64 = 3_000_000;
 
+/// The solver's work a question of a part (V11) may take: a part holds fewer facts than its
+/// procedure, and a check it cannot prove may send the solver on a long search for a model (past
+/// the time limit, which would make the work and the outcome depend on the machine) where the
+/// whole VC proves the check at once. Past it, the check is asked of the whole VC.
+const PART_RESOURCES: u64 = 500_000;
+
 /// How many other seeds a check the solver gave up on is asked again with.
 const OTHER_SEEDS: u32 = 2;
 
@@ -357,12 +370,14 @@ struct Search<'a> {
     trace_terms: Vec<Term>,
     /// The assertions of the script the solver holds, which a model must satisfy.
     assertions: Vec<Term>,
+    /// The bound of every incremental question's work, if any ([`PART_RESOURCES`]).
+    budget: Option<u64>,
 }
 
 impl<'a> Search<'a> {
     fn new(vc: &'a ProcedureVc, solver: &'a mut dyn Solver, requested: &'a [Expr]) -> Search<'a> {
         let trace_terms = vc.trace_symbols().into_iter().map(Term::symbol).collect();
-        Search { vc, solver, requested, trace_terms, assertions: Vec::new() }
+        Search { vc, solver, requested, trace_terms, assertions: Vec::new(), budget: None }
     }
 
     /// The enabled check that fails in the solver's model: after `sat` the counterexample's, after
@@ -391,17 +406,26 @@ impl<'a> Search<'a> {
     /// One question: incremental, or (`alone`) from scratch with the assumptions as facts.
     fn round(&mut self, enabled: &[bool], alone: bool) -> Result<Round, SolverError> {
         let assumptions = assumptions(enabled);
-        let answer = if alone { self.solver.check_alone(&assumptions)? } else { self.solver.check(&assumptions)? };
+        let bounded = match self.budget {
+            Some(budget) if !alone => self.solver.check_within(&assumptions, budget)?,
+            _ => None,
+        };
+        let answer = match bounded {
+            Some(answer) => answer,
+            None if alone => self.solver.check_alone(&assumptions)?,
+            None => self.solver.check(&assumptions)?,
+        };
         self.read_answer(answer, enabled)
     }
 
-    /// An incremental question about the enabled checks, within [`JOINT_RESOURCES`] when there
-    /// are several.
+    /// An incremental question about the enabled checks, within [`JOINT_RESOURCES`] (or the
+    /// search's budget, if smaller) when there are several.
     fn joint_round(&mut self, enabled: &[bool]) -> Result<Round, SolverError> {
         if enabled.iter().filter(|on| **on).count() < 2 {
             return self.round(enabled, false);
         }
-        match self.solver.check_within(&assumptions(enabled), JOINT_RESOURCES)? {
+        let limit = self.budget.map_or(JOINT_RESOURCES, |budget| budget.min(JOINT_RESOURCES));
+        match self.solver.check_within(&assumptions(enabled), limit)? {
             Some(answer) => self.read_answer(answer, enabled),
             None => self.round(enabled, false),
         }
