@@ -115,10 +115,7 @@ pub fn procedure_in_parts(
     for part in parts.iter().filter(|part| part.probe) {
         let eligible: Vec<usize> = (0..part.checks.len())
             .filter(|&local| part.vc.asks(local))
-            .filter(|&local| {
-                let check = part.checks[local];
-                (0..check).all(|other| is_probe[other] || statuses[other] == Some(Status::Verified))
-            })
+            .filter(|&local| earlier_checks_hold(part.checks[local], &is_probe, &statuses))
             .collect();
         if eligible.is_empty() {
             continue;
@@ -144,6 +141,12 @@ pub fn procedure_in_parts(
         }
     }
     Ok(outcomes(checks, statuses, "not asked"))
+}
+
+/// Whether every check before `check` that is not a probe verified: a probe is asked only then
+/// (E14), as one that failed, or may fail, could make its place unreachable by itself.
+fn earlier_checks_hold(check: usize, is_probe: &[bool], statuses: &[Option<Status>]) -> bool {
+    (0..check).all(|other| is_probe[other] || statuses[other] == Some(Status::Verified))
 }
 
 /// The outcome of every check, `unsettled` the reason of those left without a status.
@@ -271,11 +274,8 @@ fn settle_checks(
     // matter: the probe's branch ends at it. The first probe the solver cannot settle within its
     // budget ends the asking: the later ones, in a script as large, would most likely spend theirs
     // too, and each would cost the rebuild of a solver stopped by its limit.
-    let asked: Vec<usize> = (0..count)
-        .filter(|&check| {
-            is_probe[check] && (0..check).all(|other| is_probe[other] || statuses[other] == Some(Status::Verified))
-        })
-        .collect();
+    let asked: Vec<usize> =
+        (0..count).filter(|&check| is_probe[check] && earlier_checks_hold(check, &is_probe, &statuses)).collect();
     ask_probes(&mut search, &asked, &mut statuses, false)?;
     Ok(outcomes(&vc.checks, statuses, "not checked"))
 }

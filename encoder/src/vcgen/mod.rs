@@ -147,10 +147,11 @@ impl ProcedureVc {
         None
     }
 
-    /// The checks a model shows reachable: those that begin a block which follows a block of the
-    /// model's failing path (whose `ok` is false from the entry on), given the values of
-    /// [`ProcedureVc::trace_symbols`]. The model satisfies the assumptions of every block on that
-    /// path, so each such check is reached by some state; a probe among them is reachable (E14).
+    /// The checks a model shows reachable, given the values of [`ProcedureVc::trace_symbols`]:
+    /// those that begin a block of the model's failing path (whose `ok` is false from the entry
+    /// on), or a successor of a block the path leaves. The model's state passes every command of
+    /// a block it leaves, so each such check is reached by some state; a probe among them is
+    /// reachable (E14). The path's last block, where its check fails, is not passed to its end.
     pub fn reached_checks(&self, values: &[bool]) -> Vec<usize> {
         let ok = |block: usize| values.get(block).copied();
         let mut reached = Vec::new();
@@ -159,10 +160,10 @@ impl ProcedureVc {
         while let Some(block) = next.filter(|&block| !std::mem::replace(&mut visited[block], true)) {
             let here = &self.blocks[block];
             reached.extend(here.leading);
-            for &successor in &here.successors {
-                reached.extend(self.blocks[successor].leading);
-            }
             next = here.successors.iter().copied().find(|&successor| ok(successor) == Some(false));
+            if next.is_some() {
+                reached.extend(here.successors.iter().filter_map(|&successor| self.blocks[successor].leading));
+            }
         }
         reached.sort_unstable();
         reached.dedup();
