@@ -34,3 +34,4 @@ pub mod run;
 pub mod smt;
 pub mod vcgen;
 pub mod verify;
+mod workers;

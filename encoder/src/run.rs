@@ -7,10 +7,12 @@ use crate::smt::process;
 use crate::smt::smtlib::{Flavour, SmtLibSolver, Transport};
 #[cfg(feature = "z3-native")]
 use crate::smt::z3_native::Z3Solver;
-use crate::smt::{Limits, Solver, SolverError};
+use crate::smt::{Limits, SolverError};
 use crate::vcgen;
-use crate::verify::{self, Definition, Outcome, Status};
+use crate::verify::{Definition, Outcome, Status};
+use crate::workers::{self, Job, NewSolver};
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 /// Who decides the checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,7 +59,7 @@ pub struct ProcedureOutcome {
 /// Verifies every procedure with a body. For a failure, the model gives the values of the
 /// procedure's scalar parameters, results, locals and globals, in the failing state.
 pub fn program(program: &Program, backend: Backend, limits: &Limits) -> Result<Vec<ProcedureOutcome>, SolverError> {
-    program_requesting(program, backend, limits, &|_| Vec::new(), &[], &|_| false)
+    program_requesting(program, backend, limits, &|_| Vec::new(), &[], |_| false)
 }
 
 /// Like [`program`], with `extra` expressions of each procedure whose values a failure reports
@@ -71,21 +73,13 @@ pub fn program_requesting(
     limits: &Limits,
     extra: &(dyn Fn(&ivl::Procedure) -> Vec<Expr> + Sync),
     definitions: &[Definition],
-    probe: &(dyn Fn(&str) -> bool + Sync),
+    probe: fn(&str) -> bool,
 ) -> Result<Vec<ProcedureOutcome>, SolverError> {
     let questions = Questions { extra, definitions, probe };
-    let run = |program: &Program| match backend {
-        #[cfg(feature = "z3-native")]
-        Backend::Z3 => with_solvers(program, &|| Box::new(Z3Solver::new(limits.clone())), &questions),
-        #[cfg(not(feature = "z3-native"))]
-        Backend::Z3 => Err(SolverError("this build of lockstep has no z3 in-process (feature `z3-native`)".into())),
-        Backend::SmtLib(flavour, TransportRef(transport)) => {
-            with_solvers(program, &|| Box::new(SmtLibSolver::new(flavour, transport(), limits.clone())), &questions)
-        }
-        Backend::Process(flavour) => {
-            with_solvers(program, &|| Box::new(process::solver(flavour, limits.clone())), &questions)
-        }
-        Backend::Boogie => with_boogie(&without_probes(program, probe), limits),
+    let run = |program: &Program| match (backend, new_solver(backend, limits)) {
+        (Backend::Boogie, _) => with_boogie(&without_probes(program, &probe), limits),
+        (_, Some(new_solver)) => with_solvers(program, backend, limits, new_solver, &questions),
+        (_, None) => Err(SolverError("this build of lockstep has no z3 in-process (feature `z3-native`)".into())),
     };
     let provers: BTreeSet<&str> = procedures(program)
         .flat_map(|procedure| &procedure.requires)
@@ -95,7 +89,14 @@ pub fn program_requesting(
         return run(program);
     }
     // The procedures that show other procedures' assumptions go first, assuming none of those
-    // themselves; then the rest, each assumption kept only if all its provers verified.
+    // themselves; then the rest, each assumption kept only if all its provers verified. The
+    // solvers of the second phase are made while the first runs.
+    if let Some(new_solver) = new_solver(backend, limits).filter(|_| !cfg!(target_family = "wasm")) {
+        let (first, second): (Vec<_>, Vec<_>) =
+            procedures(program).partition(|procedure| provers.contains(procedure.name.as_str()));
+        let count = workers_for(first.len()) + workers_for(second.len());
+        workers::prepare_up_to(backend, limits, new_solver, count);
+    }
     let first = run(&phase(program, |procedure| provers.contains(procedure.name.as_str()), |_| false))?;
     let shown: BTreeSet<&str> = first
         .iter()
@@ -114,7 +115,36 @@ pub fn program_requesting(
 struct Questions<'q> {
     extra: &'q (dyn Fn(&ivl::Procedure) -> Vec<Expr> + Sync),
     definitions: &'q [Definition],
-    probe: &'q (dyn Fn(&str) -> bool + Sync),
+    probe: fn(&str) -> bool,
+}
+
+/// How a worker makes its solver for `backend` (none for Boogie, which is no solver of lockstep's,
+/// nor for z3 in a build without it).
+fn new_solver(backend: Backend, limits: &Limits) -> Option<NewSolver> {
+    let limits = limits.clone();
+    match backend {
+        #[cfg(feature = "z3-native")]
+        Backend::Z3 => Some(Arc::new(move || Box::new(Z3Solver::new(limits.clone())))),
+        #[cfg(not(feature = "z3-native"))]
+        Backend::Z3 => None,
+        Backend::SmtLib(flavour, TransportRef(transport)) => {
+            Some(Arc::new(move || Box::new(SmtLibSolver::new(flavour, transport(), limits.clone()))))
+        }
+        Backend::Process(flavour) => Some(Arc::new(move || Box::new(process::solver(flavour, limits.clone())))),
+        Backend::Boogie => None,
+    }
+}
+
+/// Makes ready, ahead of the calls to come with this backend and these limits, the solvers of
+/// their first [`WORKERS`] workers ([`workers`]): a command line calls it before it reads its files,
+/// so that making z3's contexts overlaps reading them.
+pub fn prepare(backend: Backend, limits: &Limits) {
+    if cfg!(target_family = "wasm") {
+        return;
+    }
+    if let Some(new_solver) = new_solver(backend, limits) {
+        workers::prepare_up_to(backend, limits, new_solver, WORKERS);
+    }
 }
 
 /// The program without its probes: each `if (*) { assert false; }` whose assertion's tag is a
@@ -223,7 +253,7 @@ fn phase(program: &Program, included: impl Fn(&ivl::Procedure) -> bool, hold: im
     Program { declarations: declarations.collect(), positions: program.positions.clone() }
 }
 
-fn procedures(program: &Program) -> impl Iterator<Item = &ivl::Procedure> {
+pub(crate) fn procedures(program: &Program) -> impl Iterator<Item = &ivl::Procedure> {
     program.declarations.iter().filter_map(|declaration| match declaration {
         Declaration::Procedure(procedure) if procedure.body.is_some() => Some(procedure),
         _ => None,
@@ -256,65 +286,52 @@ fn visible_variables(program: &Program, procedure: &ivl::Procedure) -> Vec<Expr>
 /// context costs some 25 ms of CPU to create, more than the checks of most kernels take, so on
 /// the two-core machines lockstep's CI runs on, four workers made GPUVerify's suite 20 % slower
 /// per kernel (median 123 ms against 102 ms, with verdicts the same).
-const WORKERS: usize = 2;
+pub const WORKERS: usize = 2;
 
-/// The stack of each worker: the verification condition is generated and translated by
-/// recursion over expressions, whose depth grows with a kernel's contract (a permission on each of
-/// a vector's cells nests its mask updates), and a thread's default 2 MiB overflowed in a debug
-/// build. Memory is only taken as the stack grows.
-const WORKER_STACK: usize = 256 << 20;
+/// How many workers verify `procedures` procedures.
+fn workers_for(procedures: usize) -> usize {
+    WORKERS.min(procedures).max(1)
+}
 
 /// Verifies the procedures in parallel: worker `k` takes the procedures `k`, `k + WORKERS`, ... in
-/// order, with one solver, in a thread of its own (so with a fresh z3 context). Creating a z3
-/// context or solver costs milliseconds, as much as a small procedure's checks, so each worker
-/// keeps its own rather than take a fresh one per procedure.
+/// order, with one solver, in a thread of its own (so with a fresh z3 context) that may have been
+/// [`prepare`]d ([`workers`]).
 fn with_solvers(
     program: &Program,
-    new_solver: &(dyn Fn() -> Box<dyn Solver> + Sync),
+    backend: Backend,
+    limits: &Limits,
+    new_solver: NewSolver,
     questions: &Questions,
 ) -> Result<Vec<ProcedureOutcome>, SolverError> {
-    let procedures: Vec<&ivl::Procedure> = procedures(program).collect();
-    let generator = vcgen::Generator::of(program);
-    let verify_one = |procedure: &ivl::Procedure, solver: &mut dyn Solver| {
-        let analysis = generator.analyse(procedure);
-        let mut requested = visible_variables(program, procedure);
-        requested.extend((questions.extra)(procedure));
-        let before = solver.resources_used();
-        let outcomes =
-            verify::procedure_in_parts(&analysis, solver, &requested, questions.definitions, questions.probe)?;
-        let resources = solver.resources_used().zip(before).map(|(after, before)| after - before);
-        Ok(ProcedureOutcome { procedure: procedure.name.clone(), outcomes, resources })
-    };
+    let requested: Vec<Vec<Expr>> = procedures(program)
+        .map(|procedure| {
+            let mut requested = visible_variables(program, procedure);
+            requested.extend((questions.extra)(procedure));
+            requested
+        })
+        .collect();
     // WebAssembly in the browser has no threads: one solver takes the procedures in order.
+    let workers = if cfg!(target_family = "wasm") { 1 } else { workers_for(requested.len()) };
+    let (program, definitions) = (Arc::new(program.clone()), Arc::<[Definition]>::from(questions.definitions));
+    let mut requested: Vec<Option<Vec<Expr>>> = requested.into_iter().map(Some).collect();
+    let jobs: Vec<Job> = (0..workers)
+        .map(|worker| {
+            let procedures: Vec<usize> = (worker..requested.len()).step_by(workers).collect();
+            let requested = procedures.iter().map(|&index| requested[index].take().unwrap_or_default()).collect();
+            Job {
+                program: program.clone(),
+                procedures,
+                requested,
+                definitions: definitions.clone(),
+                probe: questions.probe,
+            }
+        })
+        .collect();
     if cfg!(target_family = "wasm") {
         let mut solver = new_solver();
-        return procedures.iter().map(|procedure| verify_one(procedure, solver.as_mut())).collect();
+        return jobs.iter().flat_map(|job| job.run(solver.as_mut())).map(|(_, outcome)| outcome).collect();
     }
-    let workers = WORKERS.min(procedures.len()).max(1);
-    let mut results: Vec<Option<Result<ProcedureOutcome, SolverError>>> = vec![None; procedures.len()];
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|worker| {
-                let (procedures, verify_one) = (&procedures, &verify_one);
-                std::thread::Builder::new()
-                    .stack_size(WORKER_STACK)
-                    .spawn_scoped(scope, move || {
-                        let mut solver = new_solver();
-                        (worker..procedures.len())
-                            .step_by(workers)
-                            .map(|index| (index, verify_one(procedures[index], solver.as_mut())))
-                            .collect::<Vec<_>>()
-                    })
-                    .expect("a worker thread starts")
-            })
-            .collect();
-        for handle in handles {
-            for (index, result) in handle.join().expect("a procedure's verification does not panic") {
-                results[index] = Some(result);
-            }
-        }
-    });
-    results.into_iter().map(|result| result.expect("every procedure was verified")).collect()
+    workers::run(jobs, backend, limits, &new_solver).into_iter().collect()
 }
 
 /// Boogie checks the printed text; its failures are matched to the checks of the printed program by

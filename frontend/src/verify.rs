@@ -562,7 +562,7 @@ fn solve(
             .collect::<Vec<_>>()
     };
     let Settings { backend, limits, .. } = settings;
-    run::program_requesting(&encoding.program, *backend, limits, &extra, &encoding.definitions, &kernel::is_probe)
+    run::program_requesting(&encoding.program, *backend, limits, &extra, &encoding.definitions, kernel::is_probe)
         .map_err(|error| VerifyError { span: kernel.span, message: format!("the solver failed: {}", error.0) })
 }
 

@@ -436,6 +436,10 @@ impl fmt::Display for SolverError {
 
 /// The narrow interface to a solver.
 pub trait Solver {
+    /// Does ahead of the first [`Solver::load`] what it would do first, and what it costs most
+    /// to start with (z3: making the context and the solver), so that it can be done while
+    /// the caller still reads its input. The outcomes of the checks are the same either way.
+    fn prepare(&mut self) {}
     /// Starts afresh with the declarations and assertions of `script`.
     fn load(&mut self, script: &Script) -> Result<(), SolverError>;
     /// Checks satisfiability with the given Boolean constants assumed true or false.

@@ -32,6 +32,9 @@ pub struct Z3Solver {
     used: u64,
     /// Added to the seed of the fresh solvers of [`Solver::check_alone`] ([`Solver::vary_seed`]).
     seed_offset: u32,
+    /// Set by [`Solver::prepare`]: the incremental solver has an empty scope pushed, which the
+    /// first [`Solver::load`] fills.
+    prepared: bool,
     /// The rlimit the incremental solver was last given (0: none). Setting a z3 parameter costs
     /// some milliseconds (z3 validates it against every module's parameters), as much as a small
     /// script's check, so it is set only when a check needs another.
@@ -56,6 +59,7 @@ impl Z3Solver {
             functions: BTreeMap::new(),
             used: 0,
             seed_offset: 0,
+            prepared: false,
             rlimit_in_force: 0,
         }
     }
@@ -249,21 +253,30 @@ impl Builder<'_> {
 }
 
 impl Solver for Z3Solver {
+    fn prepare(&mut self) {
+        if self.solver.is_none() {
+            self.rlimit_in_force = self.limits.resource_limit;
+            let solver = self.fresh_solver();
+            // z3 builds its default tactic at a solver's first push: most of what a solver costs.
+            solver.push();
+            self.solver = Some(solver);
+            self.gave_up = false;
+            self.prepared = true;
+        }
+    }
+
     fn load(&mut self, script: &Script) -> Result<(), SolverError> {
         // One solver serves every script loaded into this value, each in a scope of its own:
         // making a z3 solver costs milliseconds, as much as a small script's check.
-        let solver = match self.solver.take().filter(|_| !self.gave_up) {
-            Some(solver) => {
-                solver.pop(1);
-                solver
-            }
-            None => {
-                self.rlimit_in_force = self.limits.resource_limit;
-                self.fresh_solver()
-            }
-        };
-        self.gave_up = false;
-        solver.push();
+        if self.solver.is_none() || self.gave_up {
+            self.solver = None;
+            self.prepare();
+        }
+        let solver = self.solver.take().expect("a solver was just prepared");
+        if !std::mem::take(&mut self.prepared) {
+            solver.pop(1);
+            solver.push();
+        }
         self.assertions.clear();
         self.constants.clear();
         self.functions.clear();

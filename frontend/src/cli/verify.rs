@@ -33,6 +33,10 @@ pub fn run(paths: &[String], settings: &verify::Settings, reporting: Reporting) 
     let mut failed = false;
     let mut undecided = false;
     let mut files = Vec::new();
+    // The first solvers are made while the files are read and checked.
+    if emit.is_none() {
+        lockstep_encoder::run::prepare(settings.backend, &settings.limits);
+    }
     let read: Vec<(&String, Result<Vec<u8>, std::io::Error>)> =
         paths.iter().map(|path| (path, std::fs::read(path))).collect();
     // The files are verified in parallel, and reported in order; `--emit` only checks them,
