@@ -602,7 +602,7 @@ fn ground_applications(
         Term::App(op, args) => {
             if let Op::Apply(symbol) = op {
                 if definitions.contains_key(symbol.as_str()) {
-                    if args.iter().any(|arg| mentions_any(arg, bound)) {
+                    if args.iter().any(|arg| arg.mentions(bound)) {
                         return false;
                     }
                     found.push(term.clone());
@@ -623,15 +623,6 @@ fn ground_applications(
             bound.pop();
             ground
         }
-    }
-}
-
-fn mentions_any(term: &Term, names: &[String]) -> bool {
-    match term {
-        Term::Symbol(name) => names.contains(name),
-        Term::Bool(_) | Term::Int(_) | Term::Real(_) => false,
-        Term::App(_, args) => args.iter().any(|arg| mentions_any(arg, names)),
-        Term::Quantifier { body, .. } | Term::Lambda { body, .. } => mentions_any(body, names),
     }
 }
 

@@ -126,6 +126,17 @@ impl Term {
         Term::App(Op::Eq, vec![lhs, rhs])
     }
 
+    /// Whether one of `names` occurs in the term as a symbol (bound by a quantifier of the term's
+    /// or free: the walk does not tell them apart).
+    pub fn mentions(&self, names: &[impl AsRef<str>]) -> bool {
+        match self {
+            Term::Symbol(name) => names.iter().any(|candidate| candidate.as_ref() == name),
+            Term::App(_, args) => args.iter().any(|arg| arg.mentions(names)),
+            Term::Quantifier { body, .. } | Term::Lambda { body, .. } => body.mentions(names),
+            Term::Bool(_) | Term::Int(_) | Term::Real(_) => false,
+        }
+    }
+
     /// Adds the symbols the term mentions free (not those its quantifiers and lambdas bind).
     pub fn symbols<'t>(&'t self, found: &mut std::collections::HashSet<&'t str>) {
         fn walk<'t>(term: &'t Term, bound: &mut Vec<&'t str>, found: &mut std::collections::HashSet<&'t str>) {

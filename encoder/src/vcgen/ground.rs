@@ -9,7 +9,7 @@
 //! bounded by the query's size. An instance of a theorem is a theorem: no answer changes, the
 //! solver only starts from more facts.
 
-use super::{mentions, substitute};
+use super::substitute;
 use crate::smt::{Op, Script, Term};
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -48,7 +48,7 @@ pub(super) fn instances(script: &Script, lemmas: &[Term]) -> Vec<Term> {
         }
         // Matches that differ only in variables the body does not use (those only a trigger
         // names) give the same instance, once.
-        let used: Vec<bool> = variables.iter().map(|variable| mentions(body, &[variable])).collect();
+        let used: Vec<bool> = variables.iter().map(|variable| body.mentions(&[variable])).collect();
         let mut seen: Vec<Vec<Option<&Term>>> = Vec::new();
         matches.retain(|bindings| {
             let key: Vec<Option<&Term>> =
@@ -136,7 +136,7 @@ fn collect<'t>(term: &'t Term, heads: &[&str], bound: &mut Vec<&'t str>, out: &m
     match term {
         Term::App(op, args) => {
             if matches!(op, Op::Apply(name) if heads.contains(&name.as_str()))
-                && !mentions(term, bound)
+                && !term.mentions(bound)
                 && !out.contains(&term)
             {
                 out.push(term);

@@ -1137,16 +1137,6 @@ impl Definitions {
     }
 }
 
-/// Whether one of `names` occurs in `term` (bound or free).
-fn mentions(term: &Term, names: &[impl AsRef<str>]) -> bool {
-    match term {
-        Term::Symbol(name) => names.iter().any(|candidate| candidate.as_ref() == name),
-        Term::App(_, args) => args.iter().any(|arg| mentions(arg, names)),
-        Term::Quantifier { body, .. } | Term::Lambda { body, .. } => mentions(body, names),
-        Term::Bool(_) | Term::Int(_) | Term::Real(_) => false,
-    }
-}
-
 /// `term[symbol := replacement]`, with every bound variable renamed to a fresh name (`x@d3`,
 /// which no program name can be: `@` is not an identifier character) so nothing is captured.
 fn substitute(term: &Term, replacements: &HashMap<String, Term>, fresh: &Cell<usize>) -> Term {

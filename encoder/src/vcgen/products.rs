@@ -18,7 +18,6 @@
 //! solver the search. Only ground products count (no variable bound by a quantifier or a lambda in
 //! them), since a fact about a bound variable's product would have to be instantiated.
 
-use super::mentions;
 use crate::smt::{Command, Op, Script, Sort, Term};
 use std::collections::HashMap;
 
@@ -90,7 +89,7 @@ fn collect(term: &Term, sorts: &Sorts, bound: &mut Vec<String>, products: &mut V
                 if symbolic(left)
                     && symbolic(right)
                     && sorts.sort(left, bound) == Some(Sort::Int)
-                    && !mentions(term, bound)
+                    && !term.mentions(bound)
                     && !products.iter().any(|(product, _, _)| product == term)
                 {
                     products.push((term.clone(), left.clone(), right.clone()));
