@@ -374,6 +374,14 @@ enum Format {
 /// user fixes, and drawing each snippet costs a pass over the file.
 const MAX_RENDERED: usize = 100;
 
+/// The allocator of the whole process, z3's C++ included (the crate's unprefixed `malloc` and
+/// `free` take the place of glibc's for every library). glibc keeps a heap per thread and returns
+/// little of it: verifying the 311 files of examples/ in one call peaked at 413 MiB with it and at
+/// 215 MiB with jemalloc, with the same outcomes and the same solver work for every kernel.
+#[cfg(target_os = "linux")]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
