@@ -89,22 +89,48 @@ pub fn program_requesting(
         return run(program);
     }
     // The procedures that show other procedures' assumptions go first, assuming none of those
-    // themselves; then the rest, each assumption kept only if all its provers verified. The
-    // solvers of the second phase are made while the first runs.
-    if let Some(new_solver) = new_solver(backend, limits).filter(|_| !cfg!(target_family = "wasm")) {
-        let (first, second): (Vec<_>, Vec<_>) =
-            procedures(program).partition(|procedure| provers.contains(procedure.name.as_str()));
-        let count = workers_for(first.len()) + workers_for(second.len());
-        workers::prepare_up_to(backend, limits, new_solver, count);
-    }
-    let first = run(&phase(program, |procedure| provers.contains(procedure.name.as_str()), |_| false))?;
-    let shown: BTreeSet<&str> = first
-        .iter()
-        .filter(|outcome| outcome.outcomes.iter().all(|outcome| outcome.status == Status::Verified))
-        .map(|outcome| outcome.procedure.as_str())
-        .collect();
-    let holds = |spec: &ivl::Spec| spec.proved_by.iter().all(|prover| shown.contains(prover.as_str()));
-    let second = run(&phase(program, |procedure| !provers.contains(procedure.name.as_str()), holds))?;
+    // themselves; then the rest, each assumption kept only if all its provers verified.
+    let is_prover = |procedure: &ivl::Procedure| provers.contains(procedure.name.as_str());
+    let first_phase = phase(program, is_prover, |_| false);
+    let shown = |first: &[ProcedureOutcome]| -> BTreeSet<String> {
+        first
+            .iter()
+            .filter(|outcome| outcome.outcomes.iter().all(|outcome| outcome.status == Status::Verified))
+            .map(|outcome| outcome.procedure.clone())
+            .collect()
+    };
+    let second_phase = |shown: &BTreeSet<String>| {
+        phase(
+            program,
+            |procedure| !is_prover(procedure),
+            |spec| spec.proved_by.iter().all(|prover| shown.contains(prover)),
+        )
+    };
+    // Provers mostly verify, so the second phase starts at once, as if all had, beside the first
+    // (with solvers of its own, made while the input was read); it is run again, as the first
+    // phase's outcomes say, in the rare call where one did not.
+    let (first, hoped) = if cfg!(target_family = "wasm") {
+        (run(&first_phase), None)
+    } else {
+        if let Some(new_solver) = new_solver(backend, limits) {
+            let second = procedures(program).filter(|procedure| !is_prover(procedure)).count();
+            let count = workers_for(procedures(&first_phase).count()) + workers_for(second);
+            workers::prepare_up_to(backend, limits, new_solver, count);
+        }
+        let all: BTreeSet<String> = provers.iter().map(|prover| prover.to_string()).collect();
+        let hoped_phase = second_phase(&all);
+        std::thread::scope(|scope| {
+            let hoped = scope.spawn(|| run(&hoped_phase));
+            let first = run(&first_phase);
+            (first, Some((all, hoped.join().expect("a phase's verification does not panic"))))
+        })
+    };
+    let first = first?;
+    let shown = shown(&first);
+    let second = match hoped {
+        Some((hoped_for, second)) if hoped_for == shown => second?,
+        _ => run(&second_phase(&shown))?,
+    };
     let mut outcomes: Vec<ProcedureOutcome> = first.into_iter().chain(second).collect();
     let order: Vec<&str> = procedures(program).map(|procedure| procedure.name.as_str()).collect();
     outcomes.sort_by_key(|outcome| order.iter().position(|name| *name == outcome.procedure));
@@ -293,9 +319,42 @@ fn workers_for(procedures: usize) -> usize {
     WORKERS.min(procedures)
 }
 
-/// Verifies the procedures in parallel: worker `k` takes the procedures `k`, `k + WORKERS`, ... in
-/// order, with one solver, in a thread of its own (so with a fresh z3 context) that may have been
-/// [`prepare`]d ([`workers`]).
+/// What a procedure is guessed to cost its worker: its checks (each an assertion or a checked
+/// loop invariant), at least one. The solver's work is not known before it is done; this guess
+/// only balances the shares, it decides no outcome.
+fn cost(procedure: &ivl::Procedure) -> usize {
+    fn checks_in(stmts: &[ivl::Stmt]) -> usize {
+        stmts
+            .iter()
+            .map(|stmt| match &stmt.kind {
+                ivl::StmtKind::Assert { .. } => 1,
+                ivl::StmtKind::If { then_branch, else_branch, .. } => checks_in(then_branch) + checks_in(else_branch),
+                ivl::StmtKind::While { invariants, body, .. } => {
+                    invariants.iter().filter(|spec| !spec.free).count() + checks_in(body)
+                }
+                _ => 0,
+            })
+            .sum()
+    }
+    let ensured = procedure.ensures.iter().filter(|spec| !spec.free).count();
+    procedure.body.as_ref().map_or(0, |body| checks_in(&body.stmts)) + ensured + 1
+}
+
+/// The procedures (by position) of each of `workers` shares, the costliest share first: worker
+/// `k`'s share is the procedures `k`, `k + workers`, ... in order. Which procedures share a solver
+/// steers its searches (a procedure's time went from 0.4 s to 7 s when the costliest procedures
+/// were given shares of their own), so the shares stay these; only the order in which workers
+/// take them follows the costs, the costliest to the worker ready first ([`workers::run`]).
+fn shares(costs: &[usize], workers: usize) -> Vec<Vec<usize>> {
+    let mut shares: Vec<Vec<usize>> =
+        (0..workers).map(|worker| (worker..costs.len()).step_by(workers).collect()).collect();
+    shares.sort_by_key(|share| std::cmp::Reverse(share.iter().map(|&procedure| costs[procedure]).sum::<usize>()));
+    shares
+}
+
+/// Verifies the procedures in parallel: each worker takes a share of them ([`shares`]) and verifies
+/// it in order, with one solver, in a thread of its own (so with a fresh z3 context) that may have
+/// been [`prepare`]d ([`workers`]).
 fn with_solvers(
     program: &Program,
     backend: Backend,
@@ -317,9 +376,10 @@ fn with_solvers(
     let workers = if cfg!(target_family = "wasm") { 1 } else { workers_for(requested.len()) };
     let (program, definitions) = (Arc::new(program.clone()), Arc::<[Definition]>::from(questions.definitions));
     let mut requested: Vec<Option<Vec<Expr>>> = requested.into_iter().map(Some).collect();
-    let jobs: Vec<Job> = (0..workers)
-        .map(|worker| {
-            let procedures: Vec<usize> = (worker..requested.len()).step_by(workers).collect();
+    let costs: Vec<usize> = procedures(&program).map(cost).collect();
+    let jobs: Vec<Job> = shares(&costs, workers)
+        .into_iter()
+        .map(|procedures| {
             let requested = procedures.iter().map(|&index| requested[index].take().unwrap_or_default()).collect();
             Job {
                 program: program.clone(),
@@ -397,6 +457,19 @@ mod tests {
                     .map(move |outcome| (name.clone(), outcome.check.tag.clone(), outcome.status == Status::Verified))
             })
             .collect()
+    }
+
+    #[test]
+    fn workers_take_the_procedures_in_turn_the_costliest_share_first() {
+        assert_eq!(shares(&[1, 10, 1, 1, 1], 2), [vec![1, 3], vec![0, 2, 4]]);
+        assert_eq!(shares(&[3, 1, 1, 1], 2), [vec![0, 2], vec![1, 3]]);
+        assert_eq!(shares(&[2, 2], 2), [vec![0], vec![1]], "a tie keeps the procedures' order");
+        let program = ivl::parse::program(
+            "procedure p(x: int) ensures x > 0; { assume x > 1; assert x > 0; while (x > 0) invariant x >= 0; { x := x - 1; } }",
+        )
+        .expect("a valid program");
+        let costs: Vec<usize> = procedures(&program).map(cost).collect();
+        assert_eq!(costs, [4], "an assertion, an invariant, a postcondition, and one");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The threads that verify the procedures of a program ([`crate::run`]), each with one solver of
 //! its own, and the solvers made ready ahead of need.
 //!
-//! A worker serves one job, the procedures of one call that it verifies in order, and ends. Its
+//! A worker serves one job, procedures of one call that it verifies in order, and ends. Its
 //! solver, and so for z3 the context of its thread, is new for the job: what a z3 context has met
 //! steers its later searches, so an outcome is a function of the program, the limits and the seed
 //! only if no two calls share one. Everything a job needs it owns, so the worker answers first and
@@ -11,13 +11,17 @@
 //! creation, then z3's default tactic built at the first push), more than the checks of most
 //! kernels take. [`prepare_up_to`] starts workers that pay it while the caller is still reading its
 //! input; a call takes them in preference to new ones. A prepared worker does exactly what a new
-//! one does first ([`Solver::prepare`]), only earlier, so its outcomes are the same.
+//! one does first ([`Solver::prepare`]), only earlier, so its outcomes are the same. The workers of
+//! a call take its jobs in the order given as each has its solver ready, so the first job (the
+//! costliest, [`crate::run`]) goes to the first ready, whichever that is; which job a worker takes
+//! changes no outcome, as every job's solver is new.
 
 use crate::ivl::{Expr, Program};
 use crate::run::{Backend, ProcedureOutcome};
 use crate::smt::{Limits, Solver, SolverError};
 use crate::vcgen;
 use crate::verify::{self, Definition};
+use std::collections::VecDeque;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 
@@ -44,33 +48,38 @@ pub(crate) struct Job {
 /// A job's outcomes, by the positions of its procedures.
 type Answers = Vec<(usize, Result<ProcedureOutcome, SolverError>)>;
 
-/// A worker waiting for its job, with its solver made.
+/// The jobs of a call, which its workers take from the front.
+type Jobs = Arc<Mutex<VecDeque<Job>>>;
+
+/// A worker waiting for its call, with its solver made.
 pub(crate) struct Worker {
-    jobs: Sender<(Job, Sender<Answers>)>,
+    calls: Sender<(Jobs, Sender<Answers>)>,
 }
 
 impl Worker {
     /// Starts a worker, which makes its solver at once.
     fn start(new_solver: NewSolver) -> Worker {
-        let (jobs, waiting) = mpsc::channel::<(Job, Sender<Answers>)>();
+        let (calls, waiting) = mpsc::channel::<(Jobs, Sender<Answers>)>();
         std::thread::Builder::new()
             .stack_size(WORKER_STACK)
             .spawn(move || {
                 let mut solver = new_solver();
                 solver.prepare();
-                // No job: the worker was prepared for a call that never came.
-                let Ok((job, answer)) = waiting.recv() else { return };
+                // No call: the worker was prepared for a call that never came.
+                let Ok((jobs, answer)) = waiting.recv() else { return };
+                let job = jobs.lock().expect("no worker panicked taking a job").pop_front();
+                let job = job.expect("a call starts one worker per job");
                 // The caller may have stopped waiting (it panicked); the outcomes are dropped.
                 let _ = answer.send(job.run(solver.as_mut()));
             })
             .expect("a worker thread starts");
-        Worker { jobs }
+        Worker { calls }
     }
 
-    /// Gives the worker its job; the answers arrive on the receiver.
-    fn give(self, job: Job) -> Receiver<Answers> {
+    /// Sends the worker to take one of the call's `jobs`; the answers arrive on the receiver.
+    fn join(self, jobs: &Jobs) -> Receiver<Answers> {
         let (answer, answers) = mpsc::channel();
-        self.jobs.send((job, answer)).expect("a worker waits for its job until it has one");
+        self.calls.send((jobs.clone(), answer)).expect("a worker waits for its call until it has one");
         answers
     }
 }
@@ -112,7 +121,7 @@ pub fn prepare_up_to(backend: Backend, limits: &Limits, new_solver: NewSolver, c
     prepared.extend((0..new).map(|_| (backend, limits.clone(), Worker::start(new_solver.clone()))));
 }
 
-/// Gives each job to a worker, a prepared one for this backend and limits where one waits, and
+/// Starts a worker for each job, a prepared one for this backend and limits where one waits, and
 /// collects the outcomes in the procedures' order.
 pub(crate) fn run(
     jobs: Vec<Job>,
@@ -121,15 +130,16 @@ pub(crate) fn run(
     new_solver: &NewSolver,
 ) -> Vec<Result<ProcedureOutcome, SolverError>> {
     let count: usize = jobs.iter().map(|job| job.procedures.len()).sum();
-    let answers: Vec<Receiver<Answers>> = jobs
-        .into_iter()
-        .map(|job| {
+    let workers = jobs.len();
+    let jobs: Jobs = Arc::new(Mutex::new(jobs.into()));
+    let answers: Vec<Receiver<Answers>> = (0..workers)
+        .map(|_| {
             let prepared = {
                 let mut prepared = PREPARED.lock().expect("no thread panicked holding the prepared workers");
                 let position = prepared.iter().position(|(b, l, _)| *b == backend && l == limits);
                 position.map(|position| prepared.remove(position).2)
             };
-            prepared.unwrap_or_else(|| Worker::start(new_solver.clone())).give(job)
+            prepared.unwrap_or_else(|| Worker::start(new_solver.clone())).join(&jobs)
         })
         .collect();
     let mut results: Vec<Option<Result<ProcedureOutcome, SolverError>>> = (0..count).map(|_| None).collect();
