@@ -92,7 +92,7 @@ pub fn program_requesting(
     // themselves; then the rest, each assumption kept only if all its provers verified.
     let is_prover = |procedure: &ivl::Procedure| provers.contains(procedure.name.as_str());
     let first_phase = phase(program, is_prover, |_| false);
-    let shown = |first: &[ProcedureOutcome]| -> BTreeSet<String> {
+    let verified_in = |first: &[ProcedureOutcome]| -> BTreeSet<String> {
         first
             .iter()
             .filter(|outcome| outcome.outcomes.iter().all(|outcome| outcome.status == Status::Verified))
@@ -126,7 +126,7 @@ pub fn program_requesting(
         })
     };
     let first = first?;
-    let shown = shown(&first);
+    let shown = verified_in(&first);
     let second = match hoped {
         Some((hoped_for, second)) if hoped_for == shown => second?,
         _ => run(&second_phase(&shown))?,
