@@ -92,13 +92,6 @@ pub fn program_requesting(
     // themselves; then the rest, each assumption kept only if all its provers verified.
     let is_prover = |procedure: &ivl::Procedure| provers.contains(procedure.name.as_str());
     let first_phase = phase(program, is_prover, |_| false);
-    let verified_in = |first: &[ProcedureOutcome]| -> BTreeSet<String> {
-        first
-            .iter()
-            .filter(|outcome| outcome.outcomes.iter().all(|outcome| outcome.status == Status::Verified))
-            .map(|outcome| outcome.procedure.clone())
-            .collect()
-    };
     let second_phase = |shown: &BTreeSet<String>| {
         phase(
             program,
@@ -126,7 +119,11 @@ pub fn program_requesting(
         })
     };
     let first = first?;
-    let shown = verified_in(&first);
+    let shown: BTreeSet<String> = first
+        .iter()
+        .filter(|outcome| outcome.outcomes.iter().all(|outcome| outcome.status == Status::Verified))
+        .map(|outcome| outcome.procedure.clone())
+        .collect();
     let second = match hoped {
         Some((hoped_for, second)) if hoped_for == shown => second?,
         _ => run(&second_phase(&shown))?,
@@ -215,7 +212,7 @@ pub fn asking_only(program: &Program, asked: &dyn Fn(&str) -> bool) -> Program {
     let declarations = rewritten.declarations.into_iter().map(|declaration| match declaration {
         Declaration::Procedure(mut procedure) => {
             free_unless_asked(&mut procedure.ensures);
-            let checks = |body: &ivl::Body| checks(&body.stmts) || procedure.ensures.iter().any(|spec| !spec.free);
+            let checks = |body: &ivl::Body| checks(&body.stmts) > 0 || procedure.ensures.iter().any(|spec| !spec.free);
             if !procedure.body.as_ref().is_some_and(checks) {
                 procedure.body = None;
             }
@@ -226,14 +223,19 @@ pub fn asking_only(program: &Program, asked: &dyn Fn(&str) -> bool) -> Program {
     Program { declarations: declarations.collect(), positions: program.positions.clone() }
 }
 
-/// Whether an assertion or a checked loop invariant stands in `stmts`.
-fn checks(stmts: &[ivl::Stmt]) -> bool {
-    stmts.iter().any(|stmt| match &stmt.kind {
-        ivl::StmtKind::Assert { .. } => true,
-        ivl::StmtKind::If { then_branch, else_branch, .. } => checks(then_branch) || checks(else_branch),
-        ivl::StmtKind::While { invariants, body, .. } => invariants.iter().any(|spec| !spec.free) || checks(body),
-        _ => false,
-    })
+/// How many assertions and checked loop invariants stand in `stmts`, at any depth.
+fn checks(stmts: &[ivl::Stmt]) -> usize {
+    stmts
+        .iter()
+        .map(|stmt| match &stmt.kind {
+            ivl::StmtKind::Assert { .. } => 1,
+            ivl::StmtKind::If { then_branch, else_branch, .. } => checks(then_branch) + checks(else_branch),
+            ivl::StmtKind::While { invariants, body, .. } => {
+                invariants.iter().filter(|spec| !spec.free).count() + checks(body)
+            }
+            _ => 0,
+        })
+        .sum()
 }
 
 /// The program with each statement of every procedure's body, at any depth, replaced by what
@@ -323,21 +325,8 @@ fn workers_for(procedures: usize) -> usize {
 /// loop invariant), at least one. The solver's work is not known before it is done; this guess
 /// only balances the shares, it decides no outcome.
 fn cost(procedure: &ivl::Procedure) -> usize {
-    fn checks_in(stmts: &[ivl::Stmt]) -> usize {
-        stmts
-            .iter()
-            .map(|stmt| match &stmt.kind {
-                ivl::StmtKind::Assert { .. } => 1,
-                ivl::StmtKind::If { then_branch, else_branch, .. } => checks_in(then_branch) + checks_in(else_branch),
-                ivl::StmtKind::While { invariants, body, .. } => {
-                    invariants.iter().filter(|spec| !spec.free).count() + checks_in(body)
-                }
-                _ => 0,
-            })
-            .sum()
-    }
     let ensured = procedure.ensures.iter().filter(|spec| !spec.free).count();
-    procedure.body.as_ref().map_or(0, |body| checks_in(&body.stmts)) + ensured + 1
+    procedure.body.as_ref().map_or(0, |body| checks(&body.stmts)) + ensured + 1
 }
 
 /// The procedures (by position) of each of `workers` shares, the costliest share first: worker
