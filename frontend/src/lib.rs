@@ -87,7 +87,11 @@ pub fn check_file(file: SourceFile) -> Checked {
 /// [`check_file`], reading integers as asked ([`check_bytes_reading`]).
 pub fn check_file_reading(file: SourceFile, integers: Option<Integers>) -> Checked {
     let (program, mut diagnostics) = match c_dialect(&file.path) {
-        Some(dialect) => c::check(&file.text, dialect, integers.unwrap_or(Integers::Machine)),
+        Some(dialect) => {
+            let folder = std::path::Path::new(&file.path).parent().map(std::path::Path::to_path_buf);
+            let options = c::clang::Options { folder, ..c::clang::Options::default() };
+            c::check(&file.text, dialect, integers.unwrap_or(Integers::Machine), &options)
+        }
         None => pvl::check(&file.text, integers.unwrap_or(Integers::Mathematical)),
     };
     let Some(program) = program else { return Checked { file, program: None, diagnostics } };

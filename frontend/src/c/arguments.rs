@@ -9,7 +9,7 @@
 
 use crate::c::ast;
 use crate::c::integers::CType;
-use crate::c::{parser, structs, vectors, Dialect};
+use crate::c::{clang, structs, vectors, Dialect};
 use lockstep_logic::MachineInt;
 
 /// One scalar parameter of a kernel, as the host passes it.
@@ -34,7 +34,7 @@ pub struct Part {
 /// The scalar parameters of the kernel `kernel` of a C file that parses, or why they cannot be
 /// given. `None` when the file has no such kernel.
 pub fn host_arguments(text: &str, dialect: Dialect, kernel: &str) -> Option<Result<Vec<HostArgument>, String>> {
-    let (tree, _) = parser::parse(text, dialect);
+    let (tree, _) = crate::c::parse(text, dialect, &clang::Options::default());
     let (tree, _) = structs::flatten(&tree?);
     let function = tree.items.iter().find_map(|item| match item {
         ast::Item::Function(function)

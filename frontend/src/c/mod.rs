@@ -1,28 +1,32 @@
 //! OpenCL C (`.cl`) and CUDA (`.cu`) kernels, with VerCors's annotations: from the text of a file
 //! to the kernel IR.
 //!
-//! [`lexer`] cuts the text into tokens (logos), annotations included; [`preprocess`] runs the
-//! directives and expands macros on those tokens; [`parser`] drives the lalrpop grammar with error
-//! recovery into the [`ast`]; [`structs`] takes its structs and `typedef`s apart; [`lower`] gives the C program lockstep's meaning, as a kernel of the
-//! surface language that PVL also parses into, which [`crate::pvl::resolve`] then checks into a
-//! [`lockstep_logic::Program`], so that the two languages share one type checker and one meaning.
-//! It reads no file and prints nothing: problems are [`Diagnostic`]s with a stable code and a span.
+//! [`clang`] runs Clang on the text and reads its typed syntax tree; [`annotations`] finds
+//! VerCors's annotations in the text and parses them ([`lexer`] and the lalrpop grammar);
+//! [`tree`] turns Clang's tree into the [`ast`], with the annotations where they were written;
+//! [`structs`] takes its structs and `typedef`s apart; [`lower`] gives the C program lockstep's
+//! meaning, as a kernel of the surface language that PVL also parses into, which
+//! [`crate::pvl::resolve`] then checks into a [`lockstep_logic::Program`], so that the two
+//! languages share one type checker and one meaning. Apart from Clang's run (the text goes to it
+//! on its standard input; the files it includes, it reads itself) it reads no file and prints
+//! nothing: problems are [`Diagnostic`]s with a stable code and a span.
 
+mod annotations;
 pub mod arguments;
 pub mod ast;
 mod atomics;
 mod barrier_invariants;
+pub mod clang;
 mod inline;
 pub mod integers;
 pub mod lexer;
 mod logs;
 mod loops;
 pub mod lower;
-pub mod parser;
 mod pointers;
-pub mod preprocess;
 mod private;
 mod structs;
+mod tree;
 mod vectors;
 
 #[allow(clippy::all, unused_qualifications)]
@@ -42,10 +46,27 @@ pub enum Dialect {
     Cuda,
 }
 
+/// The C syntax tree of a file as Clang reads it, with its annotations, and the problems found.
+pub fn parse(text: &str, dialect: Dialect, options: &clang::Options) -> (Option<ast::File>, Vec<Diagnostic>) {
+    let (annotations, mut diagnostics) = annotations::read(text, dialect, options);
+    let (root, clang_diagnostics) = clang::syntax_tree(text, dialect, options);
+    diagnostics.extend(clang_diagnostics);
+    let Some(root) = root else { return (None, diagnostics) };
+    let (file, tree_diagnostics) = tree::import(&root, text, annotations);
+    diagnostics.extend(tree_diagnostics);
+    diagnostics.sort_by_key(|diagnostic| diagnostic.primary.span.start);
+    (Some(file), diagnostics)
+}
+
 /// Parses, lowers and resolves the text of an OpenCL C or CUDA file: the program, if the file has
-/// no syntax error and declares a kernel, and the diagnostics.
-pub fn check(text: &str, dialect: Dialect, integers: integers::Integers) -> (Option<Program>, Vec<Diagnostic>) {
-    let (tree, mut diagnostics) = parser::parse(text, dialect);
+/// no error and declares a kernel, and the diagnostics.
+pub fn check(
+    text: &str,
+    dialect: Dialect,
+    integers: integers::Integers,
+    options: &clang::Options,
+) -> (Option<Program>, Vec<Diagnostic>) {
+    let (tree, mut diagnostics) = parse(text, dialect, options);
     let tree = match tree {
         Some(tree) if !diagnostics.iter().any(Diagnostic::is_error) => tree,
         _ => return (None, diagnostics),

@@ -101,7 +101,7 @@ pub(super) fn component_name(base: &str, k: u32) -> String {
 /// parameters and the local arrays its body declares at its top level.
 pub fn array_strides(text: &str, dialect: crate::c::Dialect) -> HashMap<String, HashMap<String, u32>> {
     let mut strides = HashMap::new();
-    let Some(tree) = crate::c::parser::parse(text, dialect).0 else { return strides };
+    let Some(tree) = crate::c::parse(text, dialect, &crate::c::clang::Options::default()).0 else { return strides };
     let (tree, _) = crate::c::structs::flatten(&tree);
     for item in &tree.items {
         let ast::Item::Function(function) = item else { continue };

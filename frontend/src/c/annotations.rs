@@ -1,0 +1,269 @@
+//! VerCors's annotations in an OpenCL C or CUDA file: the `/*@ ... @*/` and `//@ ...` comments,
+//! found in the text (Clang drops comments) and read by lockstep's own parser ([`lexer`] and the
+//! `Annotation` rule of the grammar), with offsets into the file. [`crate::c::tree`] places each
+//! before the kernel, function, loop, barrier or statement that follows it.
+//!
+//! - Consecutive `//@` lines are one annotation, as in VerCors.
+//! - The macros an annotation uses are expanded by Clang's preprocessor, at the annotation's
+//!   place in the file (so a `#define` after it does not apply, as in C): each use of a name, or
+//!   of a name and the parenthesised arguments after it, is written out for `clang -E` between
+//!   markers, and where Clang's text differs from the written one, the use is the macro's
+//!   expansion, with the span of the use.
+//! - `/*@ pure @*/` before a function is dropped, as lockstep inlines functions and so reads what
+//!   they do; VerCors's ghost arguments (`/*@ given ... @*/`) are left out with
+//!   `warning::left-out`, neither assumed nor checked.
+
+use crate::c::ast::{self, TooDeep};
+use crate::c::clang;
+use crate::c::grammar::AnnotationParser;
+use crate::c::lexer::{self, Spanned, Token};
+use crate::c::Dialect;
+use crate::diagnostics::{Code, Diagnostic};
+use crate::syntax;
+use lockstep_logic::Span;
+
+/// An annotation and the span of its comment.
+#[derive(Clone, Debug)]
+pub struct Found {
+    pub span: Span,
+    pub annotation: ast::Annotation,
+}
+
+/// The comments of the text that are annotations, as spans of the whole comment, in order.
+pub fn comments(text: &str) -> Vec<Span> {
+    let bytes = text.as_bytes();
+    let mut found: Vec<Span> = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        match (bytes[at], bytes.get(at + 1), bytes.get(at + 2)) {
+            (b'"' | b'\'', ..) => {
+                let quote = bytes[at];
+                at += 1;
+                while at < bytes.len() && bytes[at] != quote && bytes[at] != b'\n' {
+                    at += if bytes[at] == b'\\' { 2 } else { 1 };
+                }
+                at += 1;
+            }
+            (b'/', Some(b'*'), next) => {
+                let end = text[at + 2..].find("*/").map_or(bytes.len(), |end| at + 2 + end + 2);
+                if next == Some(&b'@') {
+                    found.push(Span::new(at, end));
+                }
+                at = end;
+            }
+            (b'/', Some(b'/'), next) => {
+                let end = text[at..].find('\n').map_or(bytes.len(), |end| at + end);
+                if next == Some(&b'@') {
+                    // A `//@` line right after another is the same annotation.
+                    let joined = found.last_mut().filter(|last| {
+                        text[last.start..].starts_with("//@") && text[last.end..at].trim().is_empty()
+                    });
+                    match joined {
+                        Some(last) => last.end = end,
+                        None => found.push(Span::new(at, end)),
+                    }
+                }
+                at = end;
+            }
+            _ => at += 1,
+        }
+    }
+    found
+}
+
+/// The annotations of the text, parsed, with the problems found reading them.
+pub fn read(text: &str, dialect: Dialect, options: &clang::Options) -> (Vec<Found>, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let mut annotations: Vec<(Span, Vec<Spanned>)> = Vec::new();
+    for span in comments(text) {
+        let (tokens, errors) = tokens_of(text, span, dialect);
+        for error in errors {
+            diagnostics.push(match error.error {
+                lexer::LexError::UnknownCharacter => syntax::unknown_character(text, error.span),
+                lexer::LexError::UnterminatedComment => syntax::unterminated_comment(error.span),
+                lexer::LexError::NumberTooLong => syntax::number_too_long(error.span),
+            });
+        }
+        match words(&tokens).as_slice() {
+            ["pure"] => {}
+            ["given" | "yields", ..] => diagnostics.push(
+                Diagnostic::warning(Code::LeftOut, "VerCors's ghost arguments are left out", span, "neither assumed nor checked")
+                    .with_help("lockstep's built-in functions take no ghost parameters, and it inlines helper functions, so their specifications need none"),
+            ),
+            _ => annotations.push((span, tokens)),
+        }
+    }
+    if annotations.iter().any(|(_, tokens)| tokens.iter().any(|(_, token, _)| matches!(token, Token::Ident(_)))) {
+        match expand_macros(text, dialect, options, &mut annotations) {
+            Ok(()) => {}
+            Err(diagnostic) => diagnostics.push(diagnostic),
+        }
+    }
+    let mut found = Vec::new();
+    let semicolons = syntax::Semicolons { semicolon: Token::Semi, closes_block: |token: &Token| *token == Token::AnnotationClose };
+    for (span, tokens) in annotations {
+        let (annotation, tokens, errors) =
+            syntax::parse_inserting_semicolons(text, tokens, &[], &semicolons, parse, &mut diagnostics);
+        diagnostics.extend(errors.iter().map(|error| {
+            let unclosed = None;
+            syntax::diagnostic(text, error, &TERMINALS, Token::describe, |_, _, _| None, unclosed)
+        }));
+        drop(tokens);
+        if let Some(annotation) = annotation {
+            found.push(Found { span, annotation });
+        }
+    }
+    (found, diagnostics)
+}
+
+fn parse(tokens: &[Spanned]) -> syntax::Parsed<Token, ast::Annotation> {
+    let mut recovered = Vec::new();
+    let result = AnnotationParser::new().parse(&mut recovered, tokens.iter().cloned().map(Ok::<_, TooDeep>));
+    syntax::parsed(result, recovered)
+}
+
+/// The words of an annotation before its first symbol: `["pure"]` for `/*@ pure @*/`.
+fn words(tokens: &[Spanned]) -> Vec<&str> {
+    tokens
+        .iter()
+        .filter(|(_, token, _)| !matches!(token, Token::AnnotationOpen | Token::AnnotationClose))
+        .map(|(_, token, _)| match token {
+            Token::Ident(word) => word.as_str(),
+            _ => "",
+        })
+        .collect()
+}
+
+/// The tokens of the annotation at `span`, with offsets into the file.
+fn tokens_of(text: &str, span: Span, dialect: Dialect) -> (Vec<Spanned>, Vec<lexer::LexDiagnostic>) {
+    let (tokens, errors) = lexer::lex(&text[span.start..span.end], dialect);
+    let shift = |(start, token, end): Spanned| (start + span.start, token, end + span.start);
+    let tokens = tokens.into_iter().map(shift).collect();
+    let errors = errors
+        .into_iter()
+        .map(|error| lexer::LexDiagnostic { span: Span::new(error.span.start + span.start, error.span.end + span.start), ..error })
+        .collect();
+    (tokens, errors)
+}
+
+/// A use of a name in an annotation that may be a macro's: where its tokens are, and the text
+/// of the name alone and of the name with its arguments.
+struct Use {
+    annotation: usize,
+    first: usize,
+    /// One past the `)` of the arguments, when a `(` follows the name.
+    call_end: Option<usize>,
+}
+
+const MARKER: &str = "__lockstep_macro_use_";
+
+/// Expands the macros the annotations use, with Clang's preprocessor.
+fn expand_macros(text: &str, dialect: Dialect, options: &clang::Options, annotations: &mut [(Span, Vec<Spanned>)]) -> Result<(), Diagnostic> {
+    let mut uses = Vec::new();
+    let mut requests = String::new();
+    let mut written = 0;
+    for (index, (span, tokens)) in annotations.iter().enumerate() {
+        requests.push_str(&text[written..span.start]);
+        requests.push('\n');
+        for (first, (_, token, _)) in tokens.iter().enumerate() {
+            if !matches!(token, Token::Ident(_)) {
+                continue;
+            }
+            let call_end = (tokens.get(first + 1).map(|(_, token, _)| token) == Some(&Token::LParen))
+                .then(|| closing_paren(tokens, first + 1))
+                .flatten();
+            let number = uses.len();
+            let name = &text[tokens[first].0..tokens[first].2];
+            requests.push_str(&format!("{MARKER}{number}_a {name} {MARKER}{number}_b"));
+            if let Some(end) = call_end {
+                requests.push_str(&format!(" {} {MARKER}{number}_c", &text[tokens[first].0..tokens[end - 1].2]));
+            }
+            requests.push('\n');
+            uses.push(Use { annotation: index, first, call_end });
+        }
+        written = span.end;
+    }
+    if uses.is_empty() {
+        return Ok(());
+    }
+    requests.push_str(&text[written..]);
+    let expanded = clang::preprocessed(&requests, dialect, options)?;
+    // Replaced from the last use back, so that earlier uses keep their token indices.
+    for (number, found) in uses.iter().enumerate().rev() {
+        let between = |from: &str, to: &str| -> Option<String> {
+            let start = expanded.find(&format!("{MARKER}{number}_{from} "))? + MARKER.len() + number.to_string().len() + 3;
+            let end = expanded[start..].find(&format!("{MARKER}{number}_{to}"))? + start;
+            Some(expanded[start..end].split_whitespace().collect::<Vec<_>>().join(" "))
+        };
+        let tokens = &mut annotations[found.annotation].1;
+        let written_text = |from: usize, to: usize| text[tokens[from].0..tokens[to - 1].2].split_whitespace().collect::<Vec<_>>().join(" ");
+        let (end, replacement) = match (between("a", "b"), found.call_end.and_then(|end| between("b", "c").map(|call| (end, call)))) {
+            (Some(name), _) if name != written_text(found.first, found.first + 1) => (found.first + 1, name),
+            (_, Some((end, call))) if !same_tokens(&call, &written_text(found.first, end), dialect) => (end, call),
+            _ => continue,
+        };
+        let span = Span::new(tokens[found.first].0, tokens[end - 1].2);
+        let (expansion, _) = lexer::lex(&format!("/*@ {replacement} @*/"), dialect);
+        let expansion = expansion
+            .into_iter()
+            .filter(|(_, token, _)| !matches!(token, Token::AnnotationOpen | Token::AnnotationClose))
+            .map(|(_, token, _)| (span.start, token, span.end));
+        tokens.splice(found.first..end, expansion);
+    }
+    Ok(())
+}
+
+/// Whether two texts are the same tokens (Clang's preprocessor spaces them its own way).
+fn same_tokens(a: &str, b: &str, dialect: Dialect) -> bool {
+    let kinds = |text: &str| lexer::lex(text, dialect).0.into_iter().map(|(_, token, _)| token).collect::<Vec<_>>();
+    kinds(a) == kinds(b)
+}
+
+/// One past the `)` that closes the `(` at `open`.
+fn closing_paren(tokens: &[Spanned], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (index, (_, token, _)) in tokens.iter().enumerate().skip(open) {
+        match token {
+            Token::LParen => depth += 1,
+            Token::RParen => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(index + 1);
+                }
+            }
+            Token::AnnotationClose => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+const TERMINALS: syntax::Terminals = syntax::Terminals {
+    operators: &[
+        "\"+\"", "\"-\"", "\"*\"", "\"/\"", "\"%\"", "\"\\\\\"", "\"==\"", "\"=\"", "\"!=\"", "\"<\"", "\"<=\"",
+        "\">\"", "\">=\"", "\"&&\"", "\"||\"", "\"==>\"", "\"?\"", "\"**\"", "\"&\"", "\"|\"", "\"^\"", "\"<<\"",
+        "\">>\"", "\"[\"", "\".\"", "\"->\"", "\",\"",
+    ],
+    expression_starts: &[
+        "\"(\"",
+        "\"true\"",
+        "\"false\"",
+        "\"!\"",
+        "\"-\"",
+        "\"+\"",
+        "\"~\"",
+        "\"*\"",
+        "\"&\"",
+        "\"sizeof\"",
+        "\"Perm\"",
+        "\"read\"",
+        "\"write\"",
+        "\"\\\\old\"",
+        "\"\\\\result\"",
+        "\"\\\\gtid\"",
+        "\"\\\\ltid\"",
+        "BackslashWord",
+        "FloatNumber",
+        "CharNumber",
+    ],
+};

@@ -1,0 +1,754 @@
+//! Clang, the front door of OpenCL C and CUDA: lockstep runs Debian's `clang` (14 or newer) as a
+//! process on the text of a file and reads the typed syntax tree it prints (`-ast-dump=json`),
+//! as Faial does. Preprocessing, `#include`s, macros, templates, overloads and C's implicit
+//! conversions so come out exactly as the kernel's own compiler sees them.
+//!
+//! Why a process and its JSON rather than libclang through a crate: Debian's `clang` package is
+//! the one thing to install (no `libclang-dev` matched to a crate's bindings, no `unsafe`), the
+//! JSON carries every node of the typed tree (libclang's C API leaves out implicit casts and
+//! most operators' kinds), and the [`clang_ast`] crate reads it with the file and line that
+//! Clang leaves out of a location when they repeat the previous one.
+//!
+//! The headers a kernel expects come with lockstep (`frontend/include/`, written to a folder of
+//! the temporary directory on first use): OpenCL's builtins are Clang's own; `lockstep_cuda.h`
+//! declares what CUDA's headers give device code (`threadIdx`, `__syncthreads`, the atomics,
+//! ...), and `lockstep_gpuverify.h` GPUVerify's annotation functions (`__requires`,
+//! `__invariant`, ...). Clang's errors become [`Code::Clang`] diagnostics at their place in the
+//! file; without `clang` installed, reading C gives one [`Code::NoClang`] error naming the package.
+
+use crate::c::Dialect;
+use crate::diagnostics::{Code, Diagnostic};
+use lockstep_logic::Span;
+use serde::Deserialize;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// A node of Clang's tree: the kinds lockstep reads, with the fields it uses; every other kind is
+/// [`Clang::Other`], which the import refuses where it matters (never silently drops).
+pub type Node = clang_ast::Node<Clang>;
+
+/// A type as Clang prints it (`__global float4 *__private`), and without its `typedef`s when
+/// that differs.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QualType {
+    pub qual_type: String,
+    pub desugared_qual_type: Option<String>,
+}
+
+/// The declaration a name refers to.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct Referenced {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub kind: String,
+}
+
+/// The tag declaration a type node stands for (a `typedef`'s struct).
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct DeclId {
+    pub id: clang_ast::Id,
+}
+
+#[derive(Debug, Deserialize)]
+pub enum Clang {
+    TranslationUnitDecl,
+    #[serde(rename_all = "camelCase")]
+    FunctionDecl {
+        #[serde(default)]
+        name: String,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(rename = "type", default)]
+        ty: QualType,
+        storage_class: Option<String>,
+        #[serde(default)]
+        inline: bool,
+        #[serde(default)]
+        is_implicit: bool,
+    },
+    ParmVarDecl {
+        name: Option<String>,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(rename = "type", default)]
+        ty: QualType,
+    },
+    #[serde(rename_all = "camelCase")]
+    VarDecl {
+        #[serde(default)]
+        name: String,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(rename = "type", default)]
+        ty: QualType,
+        storage_class: Option<String>,
+        init: Option<String>,
+        #[serde(default)]
+        is_implicit: bool,
+    },
+    FieldDecl {
+        name: Option<String>,
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(rename = "type", default)]
+        ty: QualType,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    #[serde(rename_all = "camelCase")]
+    RecordDecl {
+        name: Option<String>,
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        tag_used: String,
+        #[serde(default)]
+        complete_definition: bool,
+        #[serde(default)]
+        is_implicit: bool,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    #[serde(rename_all = "camelCase")]
+    CXXRecordDecl {
+        name: Option<String>,
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        tag_used: String,
+        #[serde(default)]
+        complete_definition: bool,
+        #[serde(default)]
+        is_implicit: bool,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    #[serde(rename_all = "camelCase")]
+    TypedefDecl {
+        #[serde(default)]
+        name: String,
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(rename = "type", default)]
+        ty: QualType,
+        #[serde(default)]
+        is_implicit: bool,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    /// A type node inside a `typedef`: the struct it declares, when it declares one.
+    #[serde(rename_all = "camelCase")]
+    ElaboratedType {
+        owned_tag_decl: Option<DeclId>,
+    },
+    EnumDecl {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    OpenCLKernelAttr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    #[serde(rename = "CUDAGlobalAttr")]
+    CudaGlobalAttr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    #[serde(rename = "CUDADeviceAttr")]
+    CudaDeviceAttr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    #[serde(rename = "CUDAHostAttr")]
+    CudaHostAttr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    #[serde(rename = "CUDASharedAttr")]
+    CudaSharedAttr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    #[serde(rename = "CUDAConstantAttr")]
+    CudaConstantAttr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    // Statements.
+    CompoundStmt {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    DeclStmt {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    #[serde(rename_all = "camelCase")]
+    IfStmt {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        has_else: bool,
+        #[serde(default)]
+        has_init: bool,
+        #[serde(default)]
+        has_var: bool,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    WhileStmt {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    DoStmt {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    ForStmt {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    BreakStmt {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    ContinueStmt {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    ReturnStmt {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    NullStmt {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    SwitchStmt {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    GotoStmt {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    LabelStmt {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    /// A statement with attributes (`__attribute__((opencl_unroll_hint))`): the statement.
+    AttributedStmt {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    // Expressions.
+    IntegerLiteral {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(rename = "type", default)]
+        ty: QualType,
+        #[serde(default)]
+        value: String,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    CharacterLiteral {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        value: i64,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    FloatingLiteral {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        value: String,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    #[serde(rename = "CXXBoolLiteralExpr")]
+    CxxBoolLiteralExpr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        value: bool,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    StringLiteral {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    #[serde(rename_all = "camelCase")]
+    DeclRefExpr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        referenced_decl: Referenced,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    ParenExpr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    #[serde(rename_all = "camelCase")]
+    ImplicitCastExpr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        cast_kind: String,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    #[serde(rename_all = "camelCase")]
+    CStyleCastExpr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(rename = "type", default)]
+        ty: QualType,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    #[serde(rename_all = "camelCase")]
+    UnaryOperator {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        opcode: String,
+        #[serde(default)]
+        is_postfix: bool,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    BinaryOperator {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        opcode: String,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    CompoundAssignOperator {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        opcode: String,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    ConditionalOperator {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    ArraySubscriptExpr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    CallExpr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    #[serde(rename_all = "camelCase")]
+    MemberExpr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        name: String,
+        #[serde(default)]
+        is_arrow: bool,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    ExtVectorElementExpr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        accessor: String,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    #[serde(rename_all = "camelCase")]
+    UnaryExprOrTypeTraitExpr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        name: String,
+        arg_type: Option<QualType>,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    InitListExpr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    CompoundLiteralExpr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(rename = "type", default)]
+        ty: QualType,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    /// A constant expression Clang evaluated (an array's size): the expression.
+    ConstantExpr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    /// An empty child (`for (;;)` has no init, condition or step).
+    #[serde(rename = "null")]
+    Null,
+    Other {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+}
+
+impl Clang {
+    /// The node's source range, where it has one.
+    pub fn range(&self) -> Option<&clang_ast::SourceRange> {
+        use Clang::*;
+        match self {
+            FunctionDecl { range, .. }
+            | ParmVarDecl { range, .. }
+            | VarDecl { range, .. }
+            | FieldDecl { range, .. }
+            | RecordDecl { range, .. }
+            | CXXRecordDecl { range, .. }
+            | TypedefDecl { range, .. }
+            | EnumDecl { range, .. }
+            | OpenCLKernelAttr { range, .. }
+            | CudaGlobalAttr { range, .. }
+            | CudaDeviceAttr { range, .. }
+            | CudaHostAttr { range, .. }
+            | CudaSharedAttr { range, .. }
+            | CudaConstantAttr { range, .. }
+            | CompoundStmt { range, .. }
+            | DeclStmt { range, .. }
+            | IfStmt { range, .. }
+            | WhileStmt { range, .. }
+            | DoStmt { range, .. }
+            | ForStmt { range, .. }
+            | BreakStmt { range, .. }
+            | ContinueStmt { range, .. }
+            | ReturnStmt { range, .. }
+            | NullStmt { range, .. }
+            | SwitchStmt { range, .. }
+            | GotoStmt { range, .. }
+            | LabelStmt { range, .. }
+            | AttributedStmt { range, .. }
+            | IntegerLiteral { range, .. }
+            | CharacterLiteral { range, .. }
+            | FloatingLiteral { range, .. }
+            | CxxBoolLiteralExpr { range, .. }
+            | StringLiteral { range, .. }
+            | DeclRefExpr { range, .. }
+            | ParenExpr { range, .. }
+            | ImplicitCastExpr { range, .. }
+            | CStyleCastExpr { range, .. }
+            | UnaryOperator { range, .. }
+            | BinaryOperator { range, .. }
+            | CompoundAssignOperator { range, .. }
+            | ConditionalOperator { range, .. }
+            | ArraySubscriptExpr { range, .. }
+            | CallExpr { range, .. }
+            | MemberExpr { range, .. }
+            | ExtVectorElementExpr { range, .. }
+            | UnaryExprOrTypeTraitExpr { range, .. }
+            | InitListExpr { range, .. }
+            | CompoundLiteralExpr { range, .. }
+            | ConstantExpr { range, .. }
+            | Other { range, .. } => Some(range),
+            TranslationUnitDecl | ElaboratedType { .. } | Null => None,
+        }
+    }
+}
+
+/// The name Clang gives the text it reads from standard input, in its locations and messages.
+pub const STANDARD_INPUT: &str = "<stdin>";
+
+/// What Clang is given besides the text: the folder of the file (where a local `#include "..."`
+/// is found), and the user's `-I`, `-D` and `-include` options.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub folder: Option<PathBuf>,
+    pub include_paths: Vec<PathBuf>,
+    pub defines: Vec<String>,
+    pub includes: Vec<PathBuf>,
+}
+
+/// The headers lockstep gives Clang, by file name.
+const HEADERS: &[(&str, &str)] = &[
+    ("lockstep_cuda.h", include_str!("../../include/lockstep_cuda.h")),
+    ("lockstep_gpuverify.h", include_str!("../../include/lockstep_gpuverify.h")),
+];
+
+/// The names under which kernels include the headers of OpenCL and CUDA: empty here, as
+/// everything they declare is given to every file already.
+const EMPTY_HEADERS: &[&str] = &[
+    "opencl.h",
+    "CL/cl.h",
+    "cuda.h",
+    "cuda_runtime.h",
+    "cuda_runtime_api.h",
+    "device_launch_parameters.h",
+    "device_functions.h",
+    "vector_types.h",
+    "vector_functions.h",
+    "sm_atomic_functions.h",
+    "sm_20_atomic_functions.h",
+    "cuda_fp16.h",
+    "helper_cuda.h",
+    "helper_math.h",
+];
+
+/// The folder holding lockstep's headers, written on first use into the temporary directory
+/// under a name that changes with their contents, so that builds never read each other's.
+fn header_folder() -> Result<PathBuf, String> {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    HEADERS.hash(&mut hasher);
+    EMPTY_HEADERS.hash(&mut hasher);
+    let folder = std::env::temp_dir().join(format!("lockstep-include-{:016x}", hasher.finish()));
+    if folder.join(".complete").is_file() {
+        return Ok(folder);
+    }
+    let write = || -> std::io::Result<()> {
+        // Written beside, then renamed: two lockstep processes may start at once.
+        let staging = std::env::temp_dir().join(format!("lockstep-include-{}-{}", std::process::id(), hasher.finish()));
+        let contents = HEADERS
+            .iter()
+            .copied()
+            .chain(EMPTY_HEADERS.iter().map(|name| (*name, "/* Declared by lockstep_cuda.h or Clang's OpenCL header. */\n")));
+        for (name, text) in contents {
+            let path = staging.join(name);
+            std::fs::create_dir_all(path.parent().unwrap_or(&staging))?;
+            std::fs::write(path, text)?;
+        }
+        std::fs::write(staging.join(".complete"), "")?;
+        match std::fs::rename(&staging, &folder) {
+            Ok(()) => Ok(()),
+            // Another process was first: its folder holds the same files.
+            Err(_) if folder.join(".complete").is_file() => std::fs::remove_dir_all(&staging),
+            Err(error) => Err(error),
+        }
+    };
+    write().map_err(|error| format!("cannot write lockstep's headers to {}: {error}", folder.display()))?;
+    Ok(folder)
+}
+
+/// The `clang` to run: `$LOCKSTEP_CLANG` if set, else the first of `clang`, `clang-19` down to
+/// `clang-14` on the `PATH`.
+fn clang_program() -> Option<PathBuf> {
+    if let Some(program) = std::env::var_os("LOCKSTEP_CLANG") {
+        return Some(PathBuf::from(program));
+    }
+    let names = ["clang", "clang-19", "clang-18", "clang-17", "clang-16", "clang-15", "clang-14"];
+    let path = std::env::var_os("PATH")?;
+    names.iter().find_map(|name| {
+        std::env::split_paths(&path).map(|folder| folder.join(name)).find(|candidate| candidate.is_file())
+    })
+}
+
+/// The arguments that make Clang read a file of the dialect, with lockstep's headers.
+fn dialect_arguments(dialect: Dialect, headers: &Path) -> Vec<String> {
+    let mut arguments: Vec<String> = match dialect {
+        Dialect::OpenCl => ["-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header", "-Xclang", "-fdeclare-opencl-builtins"]
+            .map(String::from)
+            .to_vec(),
+        Dialect::Cuda => ["-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_70"]
+            .map(String::from)
+            .to_vec(),
+    };
+    arguments.extend(["-isystem".to_string(), headers.display().to_string()]);
+    if dialect == Dialect::Cuda {
+        arguments.extend(["-include".to_string(), "lockstep_cuda.h".to_string()]);
+    }
+    arguments.extend(["-include".to_string(), "lockstep_gpuverify.h".to_string()]);
+    arguments
+}
+
+fn user_arguments(options: &Options) -> Vec<String> {
+    let mut arguments = Vec::new();
+    if let Some(folder) = &options.folder {
+        arguments.extend(["-iquote".to_string(), folder.display().to_string()]);
+    }
+    for path in &options.include_paths {
+        arguments.push(format!("-I{}", path.display()));
+    }
+    for define in &options.defines {
+        arguments.push(format!("-D{define}"));
+    }
+    for path in &options.includes {
+        arguments.extend(["-include".to_string(), path.display().to_string()]);
+    }
+    arguments
+}
+
+/// What a run of Clang printed: its standard output, and its diagnostics in the file.
+struct Run {
+    stdout: Vec<u8>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// Runs Clang on `text` with the dialect's arguments and `mode` (`-fsyntax-only ...` or `-E`).
+fn run(text: &str, dialect: Dialect, options: &Options, mode: &[&str]) -> Result<Run, Diagnostic> {
+    let Some(program) = clang_program() else {
+        return Err(Diagnostic::error(Code::NoClang, "clang is not installed", Span::new(0, 0), "OpenCL C and CUDA are read by Clang")
+            .with_help("install Debian's `clang` package (`apt-get install clang`, version 14 or newer), or set LOCKSTEP_CLANG to a clang binary; PVL files need no Clang"));
+    };
+    let headers = header_folder().map_err(|message| Diagnostic::error(Code::NoClang, message, Span::new(0, 0), "here"))?;
+    let mut command = Command::new(&program);
+    command
+        .args(dialect_arguments(dialect, &headers))
+        .args(user_arguments(options))
+        .args(["-fno-color-diagnostics", "-fno-caret-diagnostics", "-Wno-everything"])
+        .args(mode)
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let failed = |error: std::io::Error| {
+        Diagnostic::error(Code::NoClang, format!("clang could not be run ({}): {error}", program.display()), Span::new(0, 0), "OpenCL C and CUDA are read by Clang")
+            .with_help("install Debian's `clang` package (`apt-get install clang`, version 14 or newer)")
+    };
+    let mut child = command.spawn().map_err(failed)?;
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let output = std::thread::scope(|scope| {
+        // Clang reads while it writes: the text goes in from a thread of its own.
+        scope.spawn(move || {
+            let _ = stdin.write_all(text.as_bytes());
+        });
+        child.wait_with_output()
+    })
+    .map_err(failed)?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let diagnostics = clang_diagnostics(text, &stderr);
+    if !output.status.success() && !diagnostics.iter().any(Diagnostic::is_error) {
+        let message = stderr.lines().find(|line| !line.trim().is_empty()).unwrap_or("no message").to_string();
+        return Err(Diagnostic::error(Code::Clang, format!("clang failed: {message}"), Span::new(0, 0), "while reading this file"));
+    }
+    Ok(Run { stdout: output.stdout, diagnostics })
+}
+
+/// The typed syntax tree of the file, or the errors Clang found in it.
+pub fn syntax_tree(text: &str, dialect: Dialect, options: &Options) -> (Option<Node>, Vec<Diagnostic>) {
+    let run = match run(text, dialect, options, &["-fsyntax-only", "-Xclang", "-ast-dump=json"]) {
+        Ok(run) => run,
+        Err(diagnostic) => return (None, vec![diagnostic]),
+    };
+    if run.diagnostics.iter().any(Diagnostic::is_error) {
+        return (None, run.diagnostics);
+    }
+    match serde_json::from_slice::<Node>(&run.stdout) {
+        Ok(tree) => (Some(tree), run.diagnostics),
+        Err(error) => {
+            let diagnostic = Diagnostic::error(Code::Clang, format!("clang's syntax tree cannot be read: {error}"), Span::new(0, 0), "while reading this file")
+                .with_help("lockstep reads the JSON syntax tree of Debian's clang 14 or newer");
+            (None, vec![diagnostic])
+        }
+    }
+}
+
+/// The text Clang's preprocessor makes of `text` (`clang -E`), for the macros of annotations.
+pub fn preprocessed(text: &str, dialect: Dialect, options: &Options) -> Result<String, Diagnostic> {
+    let run = run(text, dialect, options, &["-E", "-P"])?;
+    Ok(String::from_utf8_lossy(&run.stdout).into_owned())
+}
+
+/// Clang's messages about the text itself, as diagnostics at their place: `<stdin>:L:C: error:
+/// message`. A message about another file (a header) is placed at the start of the file. Notes
+/// and warnings are left out: lockstep says itself what it leaves out.
+fn clang_diagnostics(text: &str, stderr: &str) -> Vec<Diagnostic> {
+    let line_starts: Vec<usize> =
+        std::iter::once(0).chain(text.match_indices('\n').map(|(offset, _)| offset + 1)).collect();
+    let mut diagnostics = Vec::new();
+    for line in stderr.lines() {
+        let Some((place, message)) = line.split_once(": error: ").or_else(|| line.split_once(": fatal error: ")) else {
+            continue;
+        };
+        let mut parts = place.rsplitn(3, ':');
+        let column: Option<usize> = parts.next().and_then(|column| column.parse().ok());
+        let row: Option<usize> = parts.next().and_then(|row| row.parse().ok());
+        let file = parts.next().unwrap_or("");
+        let span = match (file == STANDARD_INPUT, row, column) {
+            (true, Some(row), Some(column)) => {
+                let start = line_starts.get(row.saturating_sub(1)).copied().unwrap_or(text.len());
+                let offset = (start + column.saturating_sub(1)).min(text.len());
+                let end = text[offset..].find(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(text.len(), |length| offset + length.max(1));
+                Span::new(offset, end.min(text.len()).max(offset))
+            }
+            _ => Span::new(0, 0),
+        };
+        let label = if file == STANDARD_INPUT || file.is_empty() { "here".to_string() } else { format!("in {file}") };
+        diagnostics.push(Diagnostic::error(Code::Clang, message.to_string(), span, label));
+    }
+    diagnostics
+}

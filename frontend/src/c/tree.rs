@@ -1,0 +1,830 @@
+//! Clang's typed syntax tree ([`crate::c::clang`]) as the C syntax tree that the lowering reads
+//! ([`crate::c::ast`]), with the annotations ([`crate::c::annotations`]) placed where they were
+//! written.
+//!
+//! - Only what the file itself declares is taken (and the files it includes with `#include
+//!   "..."`): the declarations of Clang's and lockstep's headers are the builtins the lowering
+//!   knows by name.
+//! - Spans are the file's: a node written in a macro's body takes the span of the macro's use, a
+//!   macro argument its own; a node of an included file takes the span of the `#include` line.
+//! - A name that a header defines as a macro and the lowering reads by its name (`true`,
+//!   `false`, `NULL`, `CLK_LOCAL_MEM_FENCE`, `CLK_GLOBAL_MEM_FENCE`) stays that name.
+//! - Types come from Clang's printed types: `typedef`s of the headers (`uint`, `float4`,
+//!   `size_t`) are OpenCL's names for arithmetic types; the file's own `typedef`s and structs
+//!   are declarations of the tree, which [`crate::c::structs`] takes apart.
+//! - Every annotation ends up in the tree, at file level or between the statements of a block,
+//!   or is reported: none is dropped.
+
+use crate::c::annotations::Found;
+use crate::c::ast::{self, Expr, ExprKind, Stmt, StmtKind};
+use crate::c::clang::{Clang, Node, QualType, STANDARD_INPUT};
+use crate::diagnostics::{Code, Diagnostic};
+use clang_ast::{BareSourceLocation, SourceLocation, SourceRange};
+use lockstep_logic::Span;
+use num_bigint::BigInt;
+use std::collections::{HashMap, HashSet};
+
+/// The macros of OpenCL's and lockstep's headers that the lowering reads by their names.
+const NAMED_MACROS: &[&str] = &["true", "false", "NULL", "CLK_LOCAL_MEM_FENCE", "CLK_GLOBAL_MEM_FENCE"];
+
+/// The file's declarations, as the lowering reads them, with its annotations.
+pub fn import(root: &Node, text: &str, annotations: Vec<Found>) -> (ast::File, Vec<Diagnostic>) {
+    let mut importer = Importer {
+        text,
+        diagnostics: Vec::new(),
+        typedefs: HashMap::new(),
+        user_typedefs: HashSet::new(),
+        records: HashSet::new(),
+        annotations: annotations.into_iter().map(Some).collect(),
+    };
+    let mut items: Vec<(usize, ast::Item)> = Vec::new();
+    let decls = &root.inner;
+    let mut index = 0;
+    while index < decls.len() {
+        let node = &decls[index];
+        index += 1;
+        match &node.kind {
+            Clang::TypedefDecl { name, ty, .. } => {
+                importer.typedefs.insert(name.clone(), desugared(ty).to_string());
+            }
+            Clang::RecordDecl { name: Some(name), .. } | Clang::CXXRecordDecl { name: Some(name), .. } => {
+                importer.records.insert(name.clone());
+            }
+            _ => {}
+        }
+        if !importer.is_users(node) {
+            continue;
+        }
+        let owner = match (&node.kind, decls.get(index)) {
+            (Clang::RecordDecl { .. } | Clang::CXXRecordDecl { .. }, Some(next)) if owns(next, node) => {
+                index += 1;
+                Some(next)
+            }
+            _ => None,
+        };
+        if let Some(item) = importer.item(node, owner) {
+            let start = item_span(&item).map_or(0, |span| span.start);
+            items.push((start, item));
+        }
+    }
+    // The annotations at file level go before the first item after them.
+    for slot in 0..importer.annotations.len() {
+        let Some(found) = importer.annotations[slot].take() else { continue };
+        let annotation = ast::Item::Annotation(found.annotation);
+        items.push((found.span.start, annotation));
+    }
+    items.sort_by_key(|(start, _)| *start);
+    let file = ast::File { items: items.into_iter().map(|(_, item)| item).collect() };
+    (file, importer.diagnostics)
+}
+
+fn item_span(item: &ast::Item) -> Option<Span> {
+    match item {
+        ast::Item::Function(function) => Some(function.span),
+        ast::Item::Declaration(declaration) => Some(declaration.span),
+        ast::Item::Annotation(annotation) => Some(annotation.span),
+        ast::Item::Error => None,
+    }
+}
+
+/// Whether `next` is a `typedef` of the struct `record` declares (`typedef struct { ... } s;`).
+fn owns(next: &Node, record: &Node) -> bool {
+    matches!(next.kind, Clang::TypedefDecl { .. })
+        && next.inner.iter().any(|inner| match &inner.kind {
+            Clang::ElaboratedType { owned_tag_decl: Some(owned) } => owned.id == record.id,
+            _ => false,
+        })
+}
+
+fn desugared(ty: &QualType) -> &str {
+    ty.desugared_qual_type.as_deref().unwrap_or(&ty.qual_type)
+}
+
+struct Importer<'t> {
+    text: &'t str,
+    diagnostics: Vec<Diagnostic>,
+    /// Every `typedef` of the translation unit, headers' included: its name, and the type it names.
+    typedefs: HashMap<String, String>,
+    /// The `typedef`s the file declares itself, which stay names in the tree.
+    user_typedefs: HashSet<String>,
+    /// The struct tags, which C++ uses as type names.
+    records: HashSet<String>,
+    /// The annotations not placed yet.
+    annotations: Vec<Option<Found>>,
+}
+
+/// A type as the tree spells it: the specifiers' words, and the declarator's pointers and
+/// dimensions.
+struct Spelled {
+    qualifiers: Vec<ast::Qualifier>,
+    words: Vec<ast::TypeWord>,
+    pointers: usize,
+    dimensions: Vec<Option<BigInt>>,
+}
+
+impl<'t> Importer<'t> {
+    fn unsupported(&mut self, span: Span, construct: &str, help: &str) {
+        self.diagnostics.push(
+            Diagnostic::error(Code::Unsupported, format!("{construct} is not supported"), span, "not supported")
+                .with_help(help),
+        );
+    }
+
+    /// Whether a declaration is the file's (or a file it includes with quotes), rather than a
+    /// header's of Clang or lockstep.
+    fn is_users(&self, node: &Node) -> bool {
+        let (range, implicit) = match &node.kind {
+            Clang::FunctionDecl { range, is_implicit, .. }
+            | Clang::VarDecl { range, is_implicit, .. }
+            | Clang::TypedefDecl { range, is_implicit, .. }
+            | Clang::RecordDecl { range, is_implicit, .. }
+            | Clang::CXXRecordDecl { range, is_implicit, .. } => (range, *is_implicit),
+            Clang::EnumDecl { range, .. } => (range, false),
+            _ => return false,
+        };
+        let file = range.begin.expansion_loc.as_ref().map(|loc| &*loc.file);
+        !implicit && file.is_some_and(is_users_file)
+    }
+
+    // Spans.
+
+    /// Where a location is in the file: a macro argument where it is written, anything else of
+    /// a macro where the macro is used, and a place in another file at the `#include` that
+    /// brought it in.
+    fn offset(&self, location: &SourceLocation, end: bool) -> Option<usize> {
+        let expansion = location.expansion_loc.as_ref()?;
+        let chosen = match &location.spelling_loc {
+            Some(spelling) if expansion.is_macro_arg_expansion && &*spelling.file == STANDARD_INPUT => spelling,
+            _ => expansion,
+        };
+        if &*chosen.file != STANDARD_INPUT {
+            return None;
+        }
+        Some(if end { chosen.offset + chosen.tok_len } else { chosen.offset }.min(self.text.len()))
+    }
+
+    fn span(&self, range: &SourceRange) -> Span {
+        match (self.offset(&range.begin, false), self.offset(&range.end, true)) {
+            (Some(start), Some(end)) if start <= end => Span::new(start, end),
+            (Some(start), _) => Span::new(start, start),
+            _ => self.include_span(range.begin.expansion_loc.as_ref()),
+        }
+    }
+
+    /// The `#include` line of the file that brought a header's location in.
+    fn include_span(&self, location: Option<&BareSourceLocation>) -> Span {
+        let Some(location) = location else { return Span::new(0, 0) };
+        // The header the file itself includes: the last of the chain before the file.
+        let mut header: &str = &location.file;
+        let mut from = location.included_from.as_ref();
+        while let Some(includer) = from {
+            if &*includer.file == STANDARD_INPUT {
+                break;
+            }
+            header = &includer.file;
+            from = includer.included_from.as_deref();
+        }
+        let name = std::path::Path::new(header).file_name().and_then(|name| name.to_str()).unwrap_or(header);
+        let mut start = 0;
+        for line in self.text.split_inclusive('\n') {
+            let trimmed = line.trim_start();
+            if trimmed.starts_with('#') && trimmed.contains("include") && trimmed.contains(name) {
+                return Span::new(start, start + line.trim_end().len());
+            }
+            start += line.len();
+        }
+        Span::new(0, 0)
+    }
+
+    /// The text a token is spelled with, where it is in the file (a literal's digits, say).
+    fn spelling(&self, range: &SourceRange) -> Option<&'t str> {
+        let location = range.begin.spelling_loc.as_ref()?;
+        if &*location.file != STANDARD_INPUT {
+            return None;
+        }
+        self.text.get(location.offset..location.offset + location.tok_len)
+    }
+
+    /// The name of the header macro a whole node was expanded from, when the lowering reads that
+    /// macro by name.
+    fn named_macro(&self, range: &SourceRange) -> Option<&'static str> {
+        let (begin, end) = (range.begin.expansion_loc.as_ref()?, range.end.expansion_loc.as_ref()?);
+        let spelled_elsewhere = range.begin.spelling_loc.as_ref().is_some_and(|spelling| spelling.offset != begin.offset);
+        if !spelled_elsewhere || begin.is_macro_arg_expansion || begin.offset != end.offset || &*begin.file != STANDARD_INPUT {
+            return None;
+        }
+        let name = self.text.get(begin.offset..begin.offset + begin.tok_len)?;
+        NAMED_MACROS.iter().copied().find(|known| *known == name)
+    }
+
+    // Annotations.
+
+    /// The annotations inside `span` and outside every one of `children`, taken, in order.
+    fn take_annotations(&mut self, span: Span, children: &[Span]) -> Vec<(usize, ast::Annotation)> {
+        let mut taken = Vec::new();
+        for slot in &mut self.annotations {
+            let inside = slot.as_ref().is_some_and(|found| {
+                span.start < found.span.start
+                    && found.span.end <= span.end
+                    && !children.iter().any(|child| child.start <= found.span.start && found.span.end <= child.end)
+            });
+            if inside {
+                let found = slot.take().expect("checked above");
+                taken.push((found.span.start, found.annotation));
+            }
+        }
+        taken
+    }
+
+    // Types.
+
+    /// The words, pointers and dimensions of a type as Clang prints it.
+    fn spelled(&mut self, ty: &str, span: Span) -> Option<Spelled> {
+        let mut spelled = Spelled { qualifiers: Vec::new(), words: Vec::new(), pointers: 0, dimensions: Vec::new() };
+        self.spell_into(ty, span, &mut spelled, 0)?;
+        Some(spelled)
+    }
+
+    fn spell_into(&mut self, ty: &str, span: Span, spelled: &mut Spelled, depth: usize) -> Option<()> {
+        let (ty, width) = match ty.split_once("__attribute__((ext_vector_type(") {
+            Some((before, after)) => {
+                let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+                (before.to_string(), digits.parse::<u32>().ok())
+            }
+            None => (ty.to_string(), None),
+        };
+        let mut tokens = type_tokens(&ty).into_iter().peekable();
+        let mut in_declarator = false;
+        let mut struct_next = false;
+        while let Some(token) = tokens.next() {
+            use ast::{BaseType as B, Qualifier as Q, TypeWord as W};
+            match token.as_str() {
+                "*" => {
+                    in_declarator = true;
+                    spelled.pointers += 1;
+                }
+                "[" => {
+                    in_declarator = true;
+                    let size: String = tokens.by_ref().take_while(|token| token != "]").collect();
+                    spelled.dimensions.push(size.parse::<BigInt>().ok());
+                }
+                "(" | ")" | "&" | "&&" => {
+                    self.unsupported(span, &format!("the type `{ty}`"), "lockstep reads scalars, vectors, structs, arrays and pointers to them");
+                    return None;
+                }
+                _ if in_declarator => {}
+                "__global" | "global" => spelled.qualifiers.push(Q::Global),
+                "__local" | "local" => spelled.qualifiers.push(Q::Local),
+                "__constant" | "constant" => spelled.qualifiers.push(Q::Constant),
+                "__private" | "private" | "__generic" | "generic" => {}
+                "const" => spelled.qualifiers.push(Q::Const),
+                "volatile" => spelled.qualifiers.push(Q::Volatile),
+                "restrict" | "__restrict" => spelled.qualifiers.push(Q::Restrict),
+                "unsigned" => spelled.words.push(W::Unsigned),
+                "signed" => spelled.words.push(W::Signed),
+                "void" => spelled.words.push(W::Base(B::Void, false)),
+                "bool" | "_Bool" => spelled.words.push(W::Base(B::Bool, false)),
+                "char" => spelled.words.push(W::Base(B::Char, false)),
+                "short" => spelled.words.push(W::Base(B::Short, false)),
+                "int" => spelled.words.push(W::Base(B::Int, false)),
+                "long" => spelled.words.push(W::Base(B::Long, false)),
+                "float" => spelled.words.push(W::Base(B::Float, false)),
+                "double" => spelled.words.push(W::Base(B::Double, false)),
+                "half" | "__fp16" => spelled.words.push(W::Base(B::Half, false)),
+                "size_t" => spelled.words.push(W::Base(B::SizeT, true)),
+                "struct" | "class" => struct_next = true,
+                "union" => {
+                    self.unsupported(span, "a `union` type", "pass the members as separate arrays");
+                    return None;
+                }
+                "enum" => {
+                    self.unsupported(span, "an `enum` type", "use `#define` constants");
+                    return None;
+                }
+                name if struct_next || (self.records.contains(name) && !self.typedefs.contains_key(name)) => {
+                    struct_next = false;
+                    let tag = ast::Ident { name: name.to_string(), span };
+                    spelled.words.push(W::Named(ast::NamedType::Struct(Box::new(ast::StructType { tag: Some(tag), fields: None, span }))));
+                }
+                name if self.user_typedefs.contains(name) => {
+                    spelled.words.push(W::Named(ast::NamedType::Typedef(ast::Ident { name: name.to_string(), span })));
+                }
+                name => match ast::arithmetic_type_name(name) {
+                    Some((base, unsigned, 1)) => spelled.words.push(W::Base(base, unsigned)),
+                    Some((base, unsigned, width)) => spelled.words.push(W::Vector(base, unsigned, width)),
+                    None => match self.typedefs.get(name).cloned() {
+                        Some(named) if depth < 16 => self.spell_into(&named, span, spelled, depth + 1)?,
+                        _ => {
+                            let help = "lockstep reads the scalar and vector types of OpenCL C and CUDA, not their events, images and samplers";
+                            self.unsupported(span, &format!("the type `{name}`"), help);
+                            return None;
+                        }
+                    },
+                },
+            }
+        }
+        if let Some(width) = width {
+            // `float __attribute__((ext_vector_type(4)))`: the words name the component.
+            let (base, unsigned) = match spelled.words.as_slice() {
+                [.., ast::TypeWord::Base(base, unsigned)] => (*base, *unsigned || spelled.words.iter().any(|word| matches!(word, ast::TypeWord::Unsigned))),
+                _ => (ast::BaseType::Int, false),
+            };
+            spelled.words.retain(|word| !matches!(word, ast::TypeWord::Base(..) | ast::TypeWord::Unsigned | ast::TypeWord::Signed));
+            spelled.words.push(ast::TypeWord::Vector(base, unsigned, width));
+        }
+        Some(())
+    }
+
+    fn specifiers(&self, spelled: &Spelled, extra: &[ast::Qualifier], span: Span) -> ast::Specifiers {
+        let words = extra
+            .iter()
+            .chain(&spelled.qualifiers)
+            .map(|qualifier| ast::SpecWord::Qualifier(*qualifier, span))
+            .chain(spelled.words.iter().cloned().map(|word| ast::SpecWord::Type(word, span)))
+            .collect();
+        ast::specifiers(words, span)
+    }
+
+    fn type_spec(&mut self, ty: &QualType, span: Span) -> Option<(ast::TypeSpec, usize)> {
+        let spelled = self.spelled(&ty.qual_type, span)?;
+        if !spelled.dimensions.is_empty() {
+            self.unsupported(span, &format!("the array type `{}` here", ty.qual_type), "index the array itself");
+            return None;
+        }
+        let pointers = spelled.pointers;
+        Some((self.specifiers(&spelled, &[], span).ty, pointers))
+    }
+
+    fn declarator(&self, name: &str, name_span: Span, spelled: &Spelled, span: Span) -> ast::Declarator {
+        ast::Declarator {
+            pointers: spelled.pointers,
+            name: ast::Ident { name: name.to_string(), span: name_span },
+            dimensions: spelled.dimensions.iter().map(|size| size.clone().map(|size| Expr::int(size, span))).collect(),
+            span,
+        }
+    }
+
+    // Declarations.
+
+    fn item(&mut self, node: &Node, owner: Option<&Node>) -> Option<ast::Item> {
+        match &node.kind {
+            Clang::FunctionDecl { .. } => self.function(node).map(ast::Item::Function),
+            Clang::VarDecl { .. } => {
+                let (declaration, _) = self.variable(node)?;
+                Some(ast::Item::Declaration(declaration))
+            }
+            Clang::RecordDecl { .. } | Clang::CXXRecordDecl { .. } => self.record(node, owner).map(ast::Item::Declaration),
+            Clang::TypedefDecl { name, ty, range, .. } => {
+                let span = self.span(range);
+                let spelled = self.spelled(&ty.qual_type, span)?;
+                self.user_typedefs.insert(name.clone());
+                let specifiers = self.specifiers(&spelled, &[ast::Qualifier::Typedef], span);
+                let declarator = self.declarator(name, span, &spelled, span);
+                Some(ast::Item::Declaration(ast::Declaration { specifiers, declarators: vec![(declarator, None)], span }))
+            }
+            Clang::EnumDecl { range, .. } => {
+                let span = self.span(range);
+                self.unsupported(span, "an `enum` type", "use `#define` constants");
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// A struct's definition, and the `typedef` that names it when one does.
+    fn record(&mut self, node: &Node, owner: Option<&Node>) -> Option<ast::Declaration> {
+        let (Clang::RecordDecl { name, range, tag_used, complete_definition, .. }
+        | Clang::CXXRecordDecl { name, range, tag_used, complete_definition, .. }) = &node.kind
+        else {
+            return None;
+        };
+        let span = self.span(range);
+        if tag_used == "union" {
+            self.unsupported(span, "a `union` type", "pass the members as separate arrays");
+            return None;
+        }
+        let mut fields = Vec::new();
+        for inner in &node.inner {
+            match &inner.kind {
+                Clang::FieldDecl { name, range, ty, .. } => {
+                    let field_span = self.span(range);
+                    let spelled = self.spelled(&ty.qual_type, field_span)?;
+                    let specifiers = self.specifiers(&spelled, &[], field_span);
+                    let declarator = self.declarator(name.as_deref().unwrap_or(""), field_span, &spelled, field_span);
+                    fields.push(ast::Field { specifiers, declarators: vec![declarator], span: field_span });
+                }
+                Clang::CXXRecordDecl { is_implicit: true, .. } | Clang::Other { .. } => {}
+                Clang::FunctionDecl { .. } | Clang::CXXRecordDecl { .. } | Clang::RecordDecl { .. } => {
+                    self.unsupported(self.span(inner.kind.range()?), "a struct's member function or nested type", "declare it outside the struct");
+                    return None;
+                }
+                _ => {}
+            }
+        }
+        let tag = name.as_ref().filter(|name| !name.is_empty()).map(|name| ast::Ident { name: name.clone(), span });
+        let structure = ast::StructType { tag, fields: complete_definition.then_some(fields), span };
+        let word = ast::SpecWord::Type(ast::TypeWord::Named(ast::NamedType::Struct(Box::new(structure))), span);
+        let (mut words, mut declarators) = (vec![word], Vec::new());
+        if let Some(Node { kind: Clang::TypedefDecl { name, range, .. }, .. }) = owner {
+            let typedef_span = self.span(range);
+            self.user_typedefs.insert(name.clone());
+            words.insert(0, ast::SpecWord::Qualifier(ast::Qualifier::Typedef, typedef_span));
+            let name = ast::Ident { name: name.clone(), span: typedef_span };
+            declarators.push((ast::Declarator { pointers: 0, name, dimensions: Vec::new(), span: typedef_span }, None));
+        }
+        Some(ast::Declaration { specifiers: ast::specifiers(words, span), declarators, span })
+    }
+
+    fn function(&mut self, node: &Node) -> Option<ast::Function> {
+        let Clang::FunctionDecl { name, loc, range, ty, storage_class, inline, .. } = &node.kind else { return None };
+        let span = self.span(range);
+        let name_span = self.offset(loc, false).map_or(span, |start| Span::new(start, start + name.len()));
+        let mut qualifiers = Vec::new();
+        let mut params = Vec::new();
+        let mut body = None;
+        for inner in &node.inner {
+            match &inner.kind {
+                Clang::OpenCLKernelAttr { .. } | Clang::CudaGlobalAttr { .. } => qualifiers.push(ast::Qualifier::Kernel),
+                Clang::CudaDeviceAttr { .. } => qualifiers.push(ast::Qualifier::Device),
+                Clang::CudaHostAttr { .. } => qualifiers.push(ast::Qualifier::Host),
+                Clang::ParmVarDecl { name, loc, range, ty } => {
+                    let param_span = self.span(range);
+                    let spelled = self.spelled(&ty.qual_type, param_span)?;
+                    let specifiers = self.specifiers(&spelled, &[], param_span);
+                    let name = name.clone().unwrap_or_default();
+                    let name_span = self.offset(loc, false).map_or(param_span, |start| Span::new(start, start + name.len()));
+                    let declarator = self.declarator(&name, name_span, &spelled, param_span);
+                    params.push(ast::Param { specifiers, declarator, span: param_span });
+                }
+                Clang::CompoundStmt { .. } => body = Some(self.block(inner)?),
+                _ => {}
+            }
+        }
+        match storage_class.as_deref() {
+            Some("static") => qualifiers.push(ast::Qualifier::Static),
+            Some("extern") => qualifiers.push(ast::Qualifier::Extern),
+            _ => {}
+        }
+        if *inline {
+            qualifiers.push(ast::Qualifier::Inline);
+        }
+        let result = ty.qual_type.split_once('(').map_or(ty.qual_type.as_str(), |(result, _)| result.trim());
+        let spelled = self.spelled(result, span)?;
+        let specifiers = self.specifiers(&spelled, &qualifiers, span);
+        Some(ast::Function {
+            specifiers,
+            pointers: spelled.pointers,
+            name: ast::Ident { name: name.clone(), span: name_span },
+            params,
+            body,
+            span,
+        })
+    }
+
+    /// A variable's declaration, and the span of its name.
+    fn variable(&mut self, node: &Node) -> Option<(ast::Declaration, Span)> {
+        let Clang::VarDecl { name, loc, range, ty, storage_class, init, .. } = &node.kind else { return None };
+        let span = self.span(range);
+        let name_span = self.offset(loc, false).map_or(span, |start| Span::new(start, start + name.len()));
+        let mut qualifiers = Vec::new();
+        for inner in &node.inner {
+            match &inner.kind {
+                Clang::CudaSharedAttr { .. } => qualifiers.push(ast::Qualifier::Shared),
+                Clang::CudaConstantAttr { .. } => qualifiers.push(ast::Qualifier::Constant),
+                Clang::CudaDeviceAttr { .. } => qualifiers.push(ast::Qualifier::Device),
+                _ => {}
+            }
+        }
+        match storage_class.as_deref() {
+            Some("static") => qualifiers.push(ast::Qualifier::Static),
+            Some("extern") => qualifiers.push(ast::Qualifier::Extern),
+            _ => {}
+        }
+        let spelled = self.spelled(&ty.qual_type, span)?;
+        let specifiers = self.specifiers(&spelled, &qualifiers, span);
+        let declarator = self.declarator(name, name_span, &spelled, span);
+        let initializer = match init {
+            Some(_) => {
+                let value = node.inner.iter().rfind(|inner| inner.kind.range().is_some())?;
+                Some(self.expr(value)?)
+            }
+            None => None,
+        };
+        Some((ast::Declaration { specifiers, declarators: vec![(declarator, initializer)], span }, name_span))
+    }
+
+    // Statements.
+
+    fn block(&mut self, node: &Node) -> Option<ast::Block> {
+        let span = node.kind.range().map_or(Span::new(0, 0), |range| self.span(range));
+        let mut stmts: Vec<(usize, Stmt)> = Vec::new();
+        for inner in &node.inner {
+            let stmt = self.stmt(inner)?;
+            stmts.push((stmt.span.start, stmt));
+        }
+        let children: Vec<Span> = stmts.iter().map(|(_, stmt)| stmt.span).collect();
+        for (start, annotation) in self.take_annotations(span, &children) {
+            let annotation_span = annotation.span;
+            stmts.push((start, Stmt::new(StmtKind::Annotation(annotation), annotation_span).ok()?));
+        }
+        stmts.sort_by_key(|(start, _)| *start);
+        Some(ast::Block { stmts: stmts.into_iter().map(|(_, stmt)| stmt).collect(), span })
+    }
+
+    fn stmt(&mut self, node: &Node) -> Option<Stmt> {
+        let span = node.kind.range().map_or(Span::new(0, 0), |range| self.span(range));
+        let child = |importer: &mut Self, index: usize| -> Option<Option<Box<Stmt>>> {
+            match node.inner.get(index) {
+                None | Some(Node { kind: Clang::Null, .. }) => Some(None),
+                Some(inner) => Some(Some(Box::new(importer.stmt(inner)?))),
+            }
+        };
+        let kind = match &node.kind {
+            Clang::CompoundStmt { .. } => StmtKind::Block(self.block(node)?),
+            Clang::DeclStmt { .. } => {
+                let mut declarations = Vec::new();
+                for inner in &node.inner {
+                    match &inner.kind {
+                        Clang::VarDecl { .. } => declarations.push(self.variable(inner)?.0),
+                        Clang::RecordDecl { .. } | Clang::CXXRecordDecl { .. } | Clang::TypedefDecl { .. } => {
+                            self.unsupported(span, "a struct or `typedef` declared in a function", "declare it at file level");
+                            return None;
+                        }
+                        _ => {}
+                    }
+                }
+                // `int a, b;`: one declaration of several declarators, as written.
+                let mut declarations = declarations.into_iter();
+                let mut declaration = declarations.next()?;
+                for next in declarations {
+                    declaration.declarators.extend(next.declarators);
+                }
+                declaration.span = span;
+                StmtKind::Declaration(declaration)
+            }
+            Clang::IfStmt { has_init, has_var, .. } => {
+                if *has_init || *has_var {
+                    self.unsupported(span, "a declaration in an `if`'s condition", "declare the variable before the `if`");
+                    return None;
+                }
+                let cond = self.expr(node.inner.first()?)?;
+                let then_branch = Box::new(self.stmt(node.inner.get(1)?)?);
+                let else_branch = child(self, 2)?;
+                StmtKind::If { cond, then_branch, else_branch }
+            }
+            Clang::WhileStmt { .. } => {
+                let (cond, body) = (node.inner.first()?, node.inner.last()?);
+                StmtKind::While { cond: self.expr(cond)?, body: Box::new(self.stmt(body)?) }
+            }
+            Clang::DoStmt { .. } => StmtKind::DoWhile {
+                body: Box::new(self.stmt(node.inner.first()?)?),
+                cond: self.expr(node.inner.get(1)?)?,
+            },
+            Clang::ForStmt { .. } => {
+                // Clang's children: init, the condition's variable, condition, step, body.
+                if !matches!(node.inner.get(1).map(|inner| &inner.kind), None | Some(Clang::Null)) {
+                    self.unsupported(span, "a declaration in a `for`'s condition", "declare the variable before the loop");
+                    return None;
+                }
+                let init = child(self, 0)?;
+                let cond = self.optional_expr(node.inner.get(2))?;
+                let step = self.optional_expr(node.inner.get(3))?;
+                let body = Box::new(self.stmt(node.inner.get(4)?)?);
+                StmtKind::For { init, cond, step, body }
+            }
+            Clang::BreakStmt { .. } => StmtKind::Break,
+            Clang::ContinueStmt { .. } => StmtKind::Continue,
+            Clang::ReturnStmt { .. } => StmtKind::Return(self.optional_expr(node.inner.first())?),
+            Clang::NullStmt { .. } => StmtKind::Empty,
+            Clang::SwitchStmt { .. } => StmtKind::Unsupported("`switch`"),
+            Clang::GotoStmt { .. } => StmtKind::Unsupported("`goto`"),
+            Clang::LabelStmt { .. } => StmtKind::Unsupported("a label"),
+            Clang::AttributedStmt { .. } => return self.stmt(node.inner.last()?),
+            _ => StmtKind::Expr(self.expr(node)?),
+        };
+        Stmt::new(kind, span).map_err(|error| self.too_deep(error)).ok()
+    }
+
+    fn optional_expr(&mut self, node: Option<&Node>) -> Option<Option<Expr>> {
+        match node {
+            None | Some(Node { kind: Clang::Null, .. }) => Some(None),
+            Some(node) => Some(Some(self.expr(node)?)),
+        }
+    }
+
+    fn too_deep(&mut self, _: ast::TooDeep) {
+        let span = Span::new(0, 0);
+        self.diagnostics.push(Diagnostic::error(Code::NestingTooDeep, "expressions or statements nested too deeply", span, "here"));
+    }
+
+    // Expressions.
+
+    fn exprs(&mut self, nodes: &[Node]) -> Option<Vec<Expr>> {
+        nodes.iter().map(|node| self.expr(node)).collect()
+    }
+
+    fn expr(&mut self, node: &Node) -> Option<Expr> {
+        let range = node.kind.range()?;
+        let span = self.span(range);
+        if let Some(name) = self.named_macro(range) {
+            let kind = match name {
+                "true" => ExprKind::Bool(true),
+                "false" => ExprKind::Bool(false),
+                _ => ExprKind::Name(name.to_string()),
+            };
+            return self.node(kind, span);
+        }
+        let first = |importer: &mut Self| importer.expr(node.inner.first()?);
+        let kind = match &node.kind {
+            Clang::ImplicitCastExpr { .. } | Clang::ParenExpr { .. } | Clang::ConstantExpr { .. } => return first(self),
+            Clang::IntegerLiteral { value, ty, .. } => {
+                ExprKind::Int { value: value.parse().ok()?, unsigned: ty.qual_type.starts_with("unsigned") }
+            }
+            Clang::CharacterLiteral { value, .. } => ExprKind::Int { value: BigInt::from(*value), unsigned: false },
+            Clang::FloatingLiteral { value, range, .. } => {
+                ExprKind::Float(self.spelling(range).map_or_else(|| value.clone(), str::to_string))
+            }
+            Clang::CxxBoolLiteralExpr { value, .. } => ExprKind::Bool(*value),
+            Clang::StringLiteral { .. } => ExprKind::String,
+            Clang::DeclRefExpr { referenced_decl, .. } => {
+                if referenced_decl.kind == "EnumConstantDecl" {
+                    self.unsupported(span, "an `enum` constant", "use `#define` constants");
+                    return None;
+                }
+                ExprKind::Name(referenced_decl.name.clone())
+            }
+            Clang::CStyleCastExpr { ty, .. } => {
+                let (ty, pointers) = self.type_spec(ty, span)?;
+                ExprKind::Cast { ty, pointers, operand: Box::new(first(self)?) }
+            }
+            Clang::CompoundLiteralExpr { ty, .. } => {
+                // OpenCL's vector literal: `(float4)(a, b, c, d)` or `(int2){1, 0}`.
+                let (ty, pointers) = self.type_spec(ty, span)?;
+                let list = node.inner.first()?;
+                let items = self.exprs(&list.inner)?;
+                let list_span = list.kind.range().map_or(span, |range| self.span(range));
+                let braced = self.text.get(list_span.start..).is_some_and(|rest| rest.starts_with('{'));
+                let operand = if braced {
+                    self.node(ExprKind::InitList(items), list_span)?
+                } else {
+                    let mut items = items.into_iter();
+                    let first = items.next()?;
+                    items.try_fold(first, |lhs, rhs| {
+                        let span = lhs.span.to(rhs.span);
+                        self.node(ExprKind::Comma(Box::new(lhs), Box::new(rhs)), span)
+                    })?
+                };
+                ExprKind::Cast { ty, pointers, operand: Box::new(operand) }
+            }
+            Clang::UnaryOperator { opcode, is_postfix, .. } => {
+                use ast::UnaryOp as U;
+                let op = match (opcode.as_str(), is_postfix) {
+                    ("-", _) => U::Neg,
+                    ("+", _) => U::Plus,
+                    ("!", _) => U::Not,
+                    ("~", _) => U::BitNot,
+                    ("*", _) => U::Deref,
+                    ("&", _) => U::AddressOf,
+                    ("++", false) => U::PreIncrement,
+                    ("--", false) => U::PreDecrement,
+                    ("++", true) => U::PostIncrement,
+                    ("--", true) => U::PostDecrement,
+                    _ => {
+                        self.unsupported(span, &format!("the operator `{opcode}`"), "write the expression with C's arithmetic operators");
+                        return None;
+                    }
+                };
+                ExprKind::Unary { op, operand: Box::new(first(self)?) }
+            }
+            Clang::BinaryOperator { opcode, .. } | Clang::CompoundAssignOperator { opcode, .. } => {
+                let lhs = Box::new(self.expr(node.inner.first()?)?);
+                let rhs = Box::new(self.expr(node.inner.get(1)?)?);
+                match opcode.as_str() {
+                    "=" => ExprKind::Assign { op: None, target: lhs, value: rhs },
+                    "," => ExprKind::Comma(lhs, rhs),
+                    compound if compound.len() >= 2 && compound.ends_with('=') && !matches!(compound, "==" | "!=" | "<=" | ">=") => {
+                        let op = binary_op(&compound[..compound.len() - 1])?;
+                        ExprKind::Assign { op: Some(op), target: lhs, value: rhs }
+                    }
+                    other => match binary_op(other) {
+                        Some(op) => ExprKind::Binary { op, lhs, rhs },
+                        None => {
+                            self.unsupported(span, &format!("the operator `{other}`"), "write the expression with C's arithmetic operators");
+                            return None;
+                        }
+                    },
+                }
+            }
+            Clang::ConditionalOperator { .. } => ExprKind::Cond {
+                cond: Box::new(self.expr(node.inner.first()?)?),
+                then_value: Box::new(self.expr(node.inner.get(1)?)?),
+                else_value: Box::new(self.expr(node.inner.get(2)?)?),
+            },
+            Clang::ArraySubscriptExpr { .. } => ExprKind::Index {
+                base: Box::new(self.expr(node.inner.first()?)?),
+                index: Box::new(self.expr(node.inner.get(1)?)?),
+            },
+            Clang::CallExpr { .. } => {
+                let callee = node.inner.first()?;
+                let Some((name, name_span)) = self.callee(callee) else {
+                    self.unsupported(span, "a call through a function pointer", "call the function by its name");
+                    return None;
+                };
+                let args = self.exprs(&node.inner[1..])?;
+                ExprKind::Call { function: ast::Ident { name, span: name_span }, args }
+            }
+            Clang::MemberExpr { name, is_arrow, .. } => {
+                let base = Box::new(first(self)?);
+                let field_start = span.end.saturating_sub(name.len()).max(base.span.end);
+                ExprKind::Member { base, field: ast::Ident { name: name.clone(), span: Span::new(field_start, span.end) }, arrow: *is_arrow }
+            }
+            Clang::ExtVectorElementExpr { accessor, .. } => {
+                let base = Box::new(first(self)?);
+                let field_start = span.end.saturating_sub(accessor.len()).max(base.span.end);
+                ExprKind::Member { base, field: ast::Ident { name: accessor.clone(), span: Span::new(field_start, span.end) }, arrow: false }
+            }
+            Clang::UnaryExprOrTypeTraitExpr { name, arg_type, .. } if name == "sizeof" => match arg_type {
+                Some(ty) => {
+                    let (ty, pointers) = self.type_spec(ty, span)?;
+                    ExprKind::SizeofType { ty, pointers }
+                }
+                None => ExprKind::SizeofExpr(Box::new(first(self)?)),
+            },
+            Clang::InitListExpr { .. } => ExprKind::InitList(self.exprs(&node.inner)?),
+            _ => {
+                let what = self.text.get(span.start..span.end).filter(|text| text.len() < 40).map_or_else(|| "this expression".to_string(), |text| format!("`{text}`"));
+                self.unsupported(span, &what, "lockstep reads the expressions of C: arithmetic, comparisons, array and struct accesses, calls");
+                return None;
+            }
+        };
+        self.node(kind, span)
+    }
+
+    /// The name a call calls, and where it is written.
+    fn callee(&self, node: &Node) -> Option<(String, Span)> {
+        match &node.kind {
+            Clang::ImplicitCastExpr { .. } | Clang::ParenExpr { .. } => self.callee(node.inner.first()?),
+            Clang::DeclRefExpr { referenced_decl, range, .. } if referenced_decl.kind == "FunctionDecl" => {
+                Some((referenced_decl.name.clone(), self.span(range)))
+            }
+            _ => None,
+        }
+    }
+
+    fn node(&mut self, kind: ExprKind, span: Span) -> Option<Expr> {
+        Expr::new(kind, span).map_err(|error| self.too_deep(error)).ok()
+    }
+}
+
+fn binary_op(opcode: &str) -> Option<ast::BinaryOp> {
+    use ast::BinaryOp as B;
+    Some(match opcode {
+        "*" => B::Mul,
+        "/" => B::Div,
+        "%" => B::Rem,
+        "+" => B::Add,
+        "-" => B::Sub,
+        "<<" => B::Shl,
+        ">>" => B::Shr,
+        "<" => B::Lt,
+        "<=" => B::Le,
+        ">" => B::Gt,
+        ">=" => B::Ge,
+        "==" => B::Eq,
+        "!=" => B::Ne,
+        "&" => B::BitAnd,
+        "^" => B::BitXor,
+        "|" => B::BitOr,
+        "&&" => B::And,
+        "||" => B::Or,
+        _ => return None,
+    })
+}
+
+/// Whether a file of Clang's locations is the user's: the text itself, or a file it includes
+/// that is neither Clang's header nor lockstep's.
+fn is_users_file(file: &str) -> bool {
+    file == STANDARD_INPUT || !(file.contains("/lib/clang/") || file.contains("lockstep-include-") || file.starts_with("/usr/include"))
+}
+
+/// The words and punctuation of a printed type.
+fn type_tokens(ty: &str) -> Vec<String> {
+    let mut tokens = Vec::new();
+    let mut word = String::new();
+    for c in ty.chars() {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        if !word.is_empty() {
+            tokens.push(std::mem::take(&mut word));
+        }
+        if !c.is_whitespace() {
+            tokens.push(c.to_string());
+        }
+    }
+    if !word.is_empty() {
+        tokens.push(word);
+    }
+    tokens
+}
