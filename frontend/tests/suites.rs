@@ -98,11 +98,23 @@ fn vercors_examples_overflow_with_machine_integers() {
     assert_eq!(failures(&output), [("arith.overflow".to_string(), 17)], "cuda.cu: a[tid] * 2");
 }
 
+/// The suite's kernels that Clang (14 and newer) refuses, and why: errors of the kernel that the
+/// older Clang of GPUVerify's tool chain let through, or that the suite expects
+/// (`//xfail:CLANG_ERROR`).
+const CLANG_REFUSES: [(&str, &str); 6] = [
+    ("misc/fail/miscfail2/kernel.cl", "the suite's own: a call of an undeclared function"),
+    ("misc/fail/miscfail4/kernel.cl", "the suite's own: an assignment to a `const` variable"),
+    ("async_work_group_copy/fail/test3/kernel.cl", "arithmetic on an `event_t`, an opaque type"),
+    ("atomics/refined_atomic_abstraction/check_used_treated_ok/kernel.cl", "a `size_t` kernel parameter"),
+    ("test_structs/store_ptr_array_element/kernel.cl", "a struct kernel parameter holding pointers"),
+    ("test_structs/use_ptr_array_element/kernel.cl", "a struct kernel parameter holding pointers"),
+];
+
 /// Every kernel of GPUVerify's OpenCL suite is checked without a panic, and is accepted or
 /// refused by `kernel::unsupported` naming what lockstep does not read, first (never by a syntax
-/// or type error: the suite's kernels are valid C). The count accepted may only grow (issue 15 asks for
-/// 80 %); the run prints it with the most common first refusals (`cargo test --test suites --
-/// --nocapture`).
+/// or type error: the suite's kernels are valid C), but for the kernels Clang refuses
+/// ([`CLANG_REFUSES`]). The count accepted may only grow (issue 15 asks for 80 %); the run prints
+/// it with the most common first refusals (`cargo test --test suites -- --nocapture`).
 #[test]
 fn gpuverify_suite_kernels_are_accepted_or_refused() {
     let folder = suites().join("gpuverify-opencl");
@@ -118,7 +130,9 @@ fn gpuverify_suite_kernels_are_accepted_or_refused() {
             None => accepted += 1,
             Some(first) => {
                 *refusals.entry(format!("{}: {}", first.code, first.message)).or_default() += 1;
-                if first.code != Code::Unsupported {
+                let refused_by_clang = first.code == Code::Clang
+                    && CLANG_REFUSES.iter().any(|(name, _)| path.ends_with(name));
+                if first.code != Code::Unsupported && !refused_by_clang {
                     other_errors.push(format!("{}: {}: {}", path.display(), first.code, first.message));
                 }
             }
@@ -130,7 +144,9 @@ fn gpuverify_suite_kernels_are_accepted_or_refused() {
     for (refusal, count) in common.iter().take(10) {
         println!("{count:4}  {refusal}");
     }
-    assert!(accepted >= 392, "{accepted} accepted, fewer than before");
+    // 392 before Clang read the suite (issue 58), one of them `misc/fail/miscfail4`, which Clang
+    // rightly refuses.
+    assert!(accepted >= 391, "{accepted} accepted, fewer than before");
     assert!(other_errors.is_empty(), "refused other than as unsupported:\n{}", other_errors.join("\n"));
 }
 

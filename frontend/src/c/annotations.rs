@@ -138,7 +138,17 @@ fn words(tokens: &[Spanned]) -> Vec<&str> {
 fn tokens_of(text: &str, span: Span, dialect: Dialect) -> (Vec<Spanned>, Vec<lexer::LexDiagnostic>) {
     let (tokens, errors) = lexer::lex(&text[span.start..span.end], dialect);
     let shift = |(start, token, end): Spanned| (start + span.start, token, end + span.start);
-    let tokens = tokens.into_iter().map(shift).collect();
+    // Consecutive `//@` lines are one annotation: the delimiters between them go.
+    let last = tokens.len().saturating_sub(1);
+    let tokens = tokens
+        .into_iter()
+        .enumerate()
+        .filter(|(index, (_, token, _))| {
+            let delimiter = matches!(token, Token::AnnotationOpen | Token::AnnotationClose);
+            !delimiter || *index == 0 || *index == last
+        })
+        .map(|(_, spanned)| shift(spanned))
+        .collect();
     let errors = errors
         .into_iter()
         .map(|error| lexer::LexDiagnostic { span: Span::new(error.span.start + span.start, error.span.end + span.start), ..error })

@@ -425,8 +425,6 @@ pub enum Clang {
         #[serde(default)]
         range: clang_ast::SourceRange,
         #[serde(default)]
-        accessor: String,
-        #[serde(default)]
         loc: clang_ast::SourceLocation,
     },
     #[serde(rename_all = "camelCase")]
@@ -553,20 +551,26 @@ const HEADERS: &[(&str, &str)] = &[
 /// The names under which kernels include the headers of OpenCL and CUDA: empty here, as
 /// everything they declare is given to every file already.
 const EMPTY_HEADERS: &[&str] = &[
-    "opencl.h",
     "CL/cl.h",
+    "builtin_types.h",
     "cuda.h",
+    "cuda_device_runtime_api.h",
+    "cuda_fp16.h",
     "cuda_runtime.h",
     "cuda_runtime_api.h",
-    "device_launch_parameters.h",
+    "device_atomic_functions.h",
     "device_functions.h",
-    "vector_types.h",
-    "vector_functions.h",
-    "sm_atomic_functions.h",
+    "device_launch_parameters.h",
+    "driver_types.h",
+    "host_defines.h",
+    "math_functions.h",
+    "opencl.h",
     "sm_20_atomic_functions.h",
-    "cuda_fp16.h",
-    "helper_cuda.h",
-    "helper_math.h",
+    "sm_32_atomic_functions.h",
+    "sm_60_atomic_functions.h",
+    "sm_atomic_functions.h",
+    "vector_functions.h",
+    "vector_types.h",
 ];
 
 /// The folder holding lockstep's headers, written on first use into the temporary directory
@@ -620,7 +624,7 @@ fn clang_program() -> Option<PathBuf> {
 /// The arguments that make Clang read a file of the dialect, with lockstep's headers.
 fn dialect_arguments(dialect: Dialect, headers: &Path) -> Vec<String> {
     let mut arguments: Vec<String> = match dialect {
-        Dialect::OpenCl => ["-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header", "-Xclang", "-fdeclare-opencl-builtins"]
+        Dialect::OpenCl => ["-x", "cl", "-cl-std=CL2.0", "-Xclang", "-finclude-default-header", "-Xclang", "-fdeclare-opencl-builtins"]
             .map(String::from)
             .to_vec(),
         Dialect::Cuda => ["-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_70"]

@@ -600,7 +600,7 @@ mod tests {
     /// The first diagnostic of a file of helpers and a kernel `k(global int* a)` with `body`.
     fn first_diagnostic(helpers: &str, body: &str) -> (Code, String) {
         let text = format!("{helpers}\n__kernel void k(global int* a) {{ {body} }}");
-        let (_, diagnostics) = check(&text, Dialect::OpenCl, Integers::Machine);
+        let (_, diagnostics) = check(&text, Dialect::OpenCl, Integers::Machine, &Default::default());
         let first = diagnostics.first().unwrap_or_else(|| panic!("`{helpers}` `{body}` is accepted"));
         (first.code, first.message.clone())
     }

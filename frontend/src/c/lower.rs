@@ -1891,10 +1891,16 @@ impl<'f> Lowerer<'f> {
                 let mut names = Vec::new();
                 let mut ok = true;
                 for flag in flags_of(flags) {
+                    if let Some(bits) = fence_bits(flag) {
+                        if bits & 1 != 0 {
+                            names.push(name("local"));
+                        }
+                        if bits & 2 != 0 {
+                            names.push(name("global"));
+                        }
+                        continue;
+                    }
                     match &flag.kind {
-                        ast::ExprKind::Name(word) if word == "CLK_LOCAL_MEM_FENCE" => names.push(name("local")),
-                        ast::ExprKind::Name(word) if word == "CLK_GLOBAL_MEM_FENCE" => names.push(name("global")),
-                        ast::ExprKind::Int { value, .. } if *value == BigInt::from(0) => {}
                         ast::ExprKind::Name(word) if !word.starts_with("CLK_") => {
                             // A variable: which memories it fences depends on its value, and
                             // fencing fewer than it may is sound (a race or a permission that
@@ -3578,9 +3584,7 @@ fn fences_local(stmt: &ast::Stmt) -> bool {
     let ast::StmtKind::Expr(expr) = &stmt.kind else { return false };
     match barrier_fences(expr) {
         Some(Fences::Both) => true,
-        Some(Fences::Flags(flags)) => flags_of(flags)
-            .iter()
-            .any(|flag| matches!(&flag.kind, ast::ExprKind::Name(word) if word == "CLK_LOCAL_MEM_FENCE")),
+        Some(Fences::Flags(flags)) => flags_of(flags).iter().any(|flag| fence_bits(flag).is_some_and(|bits| bits & 1 != 0)),
         None => false,
     }
 }
@@ -3630,6 +3634,16 @@ const TWO_THREAD_PREDICATES: &[&str] = &[
 /// The deepest operand `&`, `|` or `^` expands bit by bit ([`Lowerer::bit_by_bit`]): deep enough
 /// for arithmetic on variables, too shallow for another bit-by-bit sum.
 const MAX_BITWISE_OPERAND_DEPTH: u32 = 12;
+
+/// The memories a fence flag names, as the bits of `cl_mem_fence_flags` (1 local, 2 global): a
+/// flag's name, or its value where a macro of the file's own spelled it (Clang expands macros).
+fn fence_bits(flag: &ast::Expr) -> Option<u32> {
+    match &flag.kind {
+        ast::ExprKind::Name(word) => fence_flag_value(word),
+        ast::ExprKind::Int { value, .. } => value.to_u32().filter(|bits| bits & !3 == 0),
+        _ => None,
+    }
+}
 
 /// The value of an OpenCL fence flag (`cl_mem_fence_flags`), as OpenCL's headers define it.
 fn fence_flag_value(name: &str) -> Option<u32> {
@@ -3928,7 +3942,7 @@ mod tests {
     /// The first diagnostic of a kernel body, as `(code, message)`.
     fn refusal(body: &str) -> (Code, String) {
         let text = format!("__kernel void k(global int* a) {{ {body} }}");
-        let (_, diagnostics) = check(&text, Dialect::OpenCl, Integers::Machine);
+        let (_, diagnostics) = check(&text, Dialect::OpenCl, Integers::Machine, &Default::default());
         let first = diagnostics.first().unwrap_or_else(|| panic!("`{body}` is accepted"));
         (first.code, first.message.clone())
     }
@@ -3942,13 +3956,13 @@ mod tests {
             "a[0] = 1; return;",
         ] {
             let text = format!("__kernel void k(global int* a) {{ {body} }}");
-            let (program, diagnostics) = check(&text, Dialect::OpenCl, Integers::Machine);
+            let (program, diagnostics) = check(&text, Dialect::OpenCl, Integers::Machine, &Default::default());
             assert!(diagnostics.is_empty(), "{body}: {diagnostics:#?}");
             assert!(program.is_some());
         }
         // The write after the guard is the else branch of the guard.
         let text = "__kernel void k(global int* a) { if (a[0] > 0) return; a[1] = 1; }";
-        let program = check(text, Dialect::OpenCl, Integers::Machine).0.expect("accepted");
+        let program = check(text, Dialect::OpenCl, Integers::Machine, &Default::default()).0.expect("accepted");
         let body = &program.kernels[0].body.stmts;
         assert_eq!(body.len(), 1, "{body:#?}");
         let lockstep_logic::StmtKind::If { else_branch: Some(rest), then_branch, .. } = &body[0].kind else {
@@ -3968,7 +3982,7 @@ mod tests {
             "int i = 0; do { if (a[i] > 0) return; i++; } while (i < 4); a[1] = 1;",
         ] {
             let text = format!("__kernel void k(global int* a) {{ {body} }}");
-            let (program, diagnostics) = check(&text, Dialect::OpenCl, Integers::Machine);
+            let (program, diagnostics) = check(&text, Dialect::OpenCl, Integers::Machine, &Default::default());
             assert!(diagnostics.is_empty(), "{body}: {diagnostics:#?}");
             let kernel = &program.expect("accepted").kernels[0];
             let lockstep_logic::StmtKind::Declare { var, .. } = &kernel.body.stmts[0].kind else {
@@ -3984,7 +3998,7 @@ mod tests {
     #[test]
     fn a_clause_that_cannot_be_read_is_an_error_not_dropped() {
         let text = "/*@ requires \\pointer_length(a) == 1 ** Perm(&a[0], write); ensures Perm(&n, write) ** a[0] == 5; @*/ __kernel void k(global int* a, int n) { a[0] = n; }";
-        let (program, diagnostics) = check(text, Dialect::OpenCl, Integers::Machine);
+        let (program, diagnostics) = check(text, Dialect::OpenCl, Integers::Machine, &Default::default());
         assert!(program.is_none());
         assert_eq!(
             diagnostics.first().map(|diagnostic| diagnostic.code),
@@ -4002,7 +4016,7 @@ mod tests {
             let text = format!(
                 "/*@ requires \\pointer_length(f) == 2; requires Perm(&f[0], read) ** Perm(&f[1], read); requires {formula}; @*/ __kernel void k(global float* f) {{ }}"
             );
-            check(&text, Dialect::OpenCl, Integers::Machine).1
+            check(&text, Dialect::OpenCl, Integers::Machine, &Default::default()).1
         };
         assert!(kernel("f[0] == f[1]").is_empty(), "{:#?}", kernel("f[0] == f[1]"));
         assert!(kernel("f[0] != f[1]").is_empty());
@@ -4021,13 +4035,13 @@ mod tests {
     #[test]
     fn constant_memory_is_read_only() {
         let text = "__constant int c[2] = {1, 2};\n__kernel void k() { int x = c[1]; c[0] = x; }";
-        let (_, diagnostics) = check(text, Dialect::OpenCl, Integers::Machine);
+        let (_, diagnostics) = check(text, Dialect::OpenCl, Integers::Machine, &Default::default());
         let messages: Vec<_> =
             diagnostics.iter().map(|diagnostic| (diagnostic.code, diagnostic.message.as_str())).collect();
         assert_eq!(messages, [(Code::TypeMismatch, "a write to `__constant` memory")]);
         // A variable of the same name declared inside the kernel is its own.
         let text = "__constant int c = 1;\n__kernel void k() { { int c = 2; c = 3; } }";
-        let (program, diagnostics) = check(text, Dialect::OpenCl, Integers::Machine);
+        let (program, diagnostics) = check(text, Dialect::OpenCl, Integers::Machine, &Default::default());
         assert!(program.is_some() && diagnostics.is_empty(), "{diagnostics:?}");
     }
 

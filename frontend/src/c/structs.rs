@@ -1070,7 +1070,7 @@ mod tests {
 
     /// The first diagnostic of a file, as `(code, message)`, or `None` when it is accepted.
     fn first_problem(text: &str) -> Option<(Code, String)> {
-        let (_, diagnostics) = check(text, Dialect::OpenCl, Integers::Machine);
+        let (_, diagnostics) = check(text, Dialect::OpenCl, Integers::Machine, &Default::default());
         diagnostics.first().map(|first| (first.code, first.message.clone()))
     }
 

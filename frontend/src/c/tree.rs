@@ -8,7 +8,8 @@
 //! - Spans are the file's: a node written in a macro's body takes the span of the macro's use, a
 //!   macro argument its own; a node of an included file takes the span of the `#include` line.
 //! - A name that a header defines as a macro and the lowering reads by its name (`true`,
-//!   `false`, `NULL`, `CLK_LOCAL_MEM_FENCE`, `CLK_GLOBAL_MEM_FENCE`) stays that name.
+//!   `false`, `NULL`, `CLK_LOCAL_MEM_FENCE`, `CLK_GLOBAL_MEM_FENCE`, `NAN`, `INFINITY`) stays
+//!   that name.
 //! - Types come from Clang's printed types: `typedef`s of the headers (`uint`, `float4`,
 //!   `size_t`) are OpenCL's names for arithmetic types; the file's own `typedef`s and structs
 //!   are declarations of the tree, which [`crate::c::structs`] takes apart.
@@ -25,7 +26,7 @@ use num_bigint::BigInt;
 use std::collections::{HashMap, HashSet};
 
 /// The macros of OpenCL's and lockstep's headers that the lowering reads by their names.
-const NAMED_MACROS: &[&str] = &["true", "false", "NULL", "CLK_LOCAL_MEM_FENCE", "CLK_GLOBAL_MEM_FENCE"];
+const NAMED_MACROS: &[&str] = &["true", "false", "NULL", "CLK_LOCAL_MEM_FENCE", "CLK_GLOBAL_MEM_FENCE", "NAN", "INFINITY"];
 
 /// The file's declarations, as the lowering reads them, with its annotations.
 pub fn import(root: &Node, text: &str, annotations: Vec<Found>) -> (ast::File, Vec<Diagnostic>) {
@@ -62,29 +63,34 @@ pub fn import(root: &Node, text: &str, annotations: Vec<Found>) -> (ast::File, V
             }
             _ => None,
         };
-        if let Some(item) = importer.item(node, owner) {
-            let start = item_span(&item).map_or(0, |span| span.start);
-            items.push((start, item));
-        }
+        // The items of one declaration keep their order: a struct's nested structs go first.
+        let start = node.kind.range().map_or(0, |range| importer.span(range).start);
+        items.extend(importer.items(node, owner).into_iter().map(|item| (start, item)));
     }
-    // The annotations at file level go before the first item after them.
+    // The annotations at file level go before the first item after them; one inside a function
+    // that no block holds (`if (c) /*@ ... @*/ x = 1;`) has no statement to belong to.
+    let functions: Vec<Span> = items
+        .iter()
+        .filter_map(|(_, item)| match item {
+            ast::Item::Function(function) => Some(function.span),
+            _ => None,
+        })
+        .collect();
     for slot in 0..importer.annotations.len() {
         let Some(found) = importer.annotations[slot].take() else { continue };
-        let annotation = ast::Item::Annotation(found.annotation);
-        items.push((found.span.start, annotation));
+        if functions.iter().any(|function| function.start < found.span.start && found.span.end <= function.end) {
+            importer.unsupported(
+                found.span,
+                "an annotation outside the statements of a block",
+                "put the annotation on a line of its own between two statements of a `{ ... }` block, right before the loop, barrier or statement it is about",
+            );
+            continue;
+        }
+        items.push((found.span.start, ast::Item::Annotation(found.annotation)));
     }
     items.sort_by_key(|(start, _)| *start);
     let file = ast::File { items: items.into_iter().map(|(_, item)| item).collect() };
     (file, importer.diagnostics)
-}
-
-fn item_span(item: &ast::Item) -> Option<Span> {
-    match item {
-        ast::Item::Function(function) => Some(function.span),
-        ast::Item::Declaration(declaration) => Some(declaration.span),
-        ast::Item::Annotation(annotation) => Some(annotation.span),
-        ast::Item::Error => None,
-    }
 }
 
 /// Whether `next` is a `typedef` of the struct `record` declares (`typedef struct { ... } s;`).
@@ -199,6 +205,15 @@ impl<'t> Importer<'t> {
     /// The text a token is spelled with, where it is in the file (a literal's digits, say).
     fn spelling(&self, range: &SourceRange) -> Option<&'t str> {
         let location = range.begin.spelling_loc.as_ref()?;
+        if &*location.file != STANDARD_INPUT {
+            return None;
+        }
+        self.text.get(location.offset..location.offset + location.tok_len)
+    }
+
+    /// The text of a range's last token, where it is in the file.
+    fn last_token(&self, range: &SourceRange) -> Option<&'t str> {
+        let location = range.end.spelling_loc.as_ref()?;
         if &*location.file != STANDARD_INPUT {
             return None;
         }
@@ -366,14 +381,25 @@ impl<'t> Importer<'t> {
 
     // Declarations.
 
-    fn item(&mut self, node: &Node, owner: Option<&Node>) -> Option<ast::Item> {
+    /// The items of a declaration: one, or a struct's with the structs defined in it first.
+    fn items(&mut self, node: &Node, owner: Option<&Node>) -> Vec<ast::Item> {
+        match &node.kind {
+            Clang::RecordDecl { .. } | Clang::CXXRecordDecl { .. } => {
+                let mut declarations = Vec::new();
+                self.record(node, owner, &mut declarations);
+                declarations.into_iter().map(ast::Item::Declaration).collect()
+            }
+            _ => self.item(node).into_iter().collect(),
+        }
+    }
+
+    fn item(&mut self, node: &Node) -> Option<ast::Item> {
         match &node.kind {
             Clang::FunctionDecl { .. } => self.function(node).map(ast::Item::Function),
             Clang::VarDecl { .. } => {
                 let (declaration, _) = self.variable(node)?;
                 Some(ast::Item::Declaration(declaration))
             }
-            Clang::RecordDecl { .. } | Clang::CXXRecordDecl { .. } => self.record(node, owner).map(ast::Item::Declaration),
             Clang::TypedefDecl { name, ty, range, .. } => {
                 let span = self.span(range);
                 let spelled = self.spelled(&ty.qual_type, span)?;
@@ -391,8 +417,9 @@ impl<'t> Importer<'t> {
         }
     }
 
-    /// A struct's definition, and the `typedef` that names it when one does.
-    fn record(&mut self, node: &Node, owner: Option<&Node>) -> Option<ast::Declaration> {
+    /// A struct's definition, and the `typedef` that names it when one does, after the structs
+    /// defined inside it (C gives those file scope).
+    fn record(&mut self, node: &Node, owner: Option<&Node>, declarations: &mut Vec<ast::Declaration>) -> Option<()> {
         let (Clang::RecordDecl { name, range, tag_used, complete_definition, .. }
         | Clang::CXXRecordDecl { name, range, tag_used, complete_definition, .. }) = &node.kind
         else {
@@ -414,7 +441,8 @@ impl<'t> Importer<'t> {
                     fields.push(ast::Field { specifiers, declarators: vec![declarator], span: field_span });
                 }
                 Clang::CXXRecordDecl { is_implicit: true, .. } | Clang::Other { .. } => {}
-                Clang::FunctionDecl { .. } | Clang::CXXRecordDecl { .. } | Clang::RecordDecl { .. } => {
+                Clang::RecordDecl { .. } => self.record(inner, None, declarations)?,
+                Clang::FunctionDecl { .. } | Clang::CXXRecordDecl { .. } => {
                     self.unsupported(self.span(inner.kind.range()?), "a struct's member function or nested type", "declare it outside the struct");
                     return None;
                 }
@@ -432,7 +460,8 @@ impl<'t> Importer<'t> {
             let name = ast::Ident { name: name.clone(), span: typedef_span };
             declarators.push((ast::Declarator { pointers: 0, name, dimensions: Vec::new(), span: typedef_span }, None));
         }
-        Some(ast::Declaration { specifiers: ast::specifiers(words, span), declarators, span })
+        declarations.push(ast::Declaration { specifiers: ast::specifiers(words, span), declarators, span });
+        Some(())
     }
 
     fn function(&mut self, node: &Node) -> Option<ast::Function> {
@@ -738,7 +767,13 @@ impl<'t> Importer<'t> {
                 let field_start = span.end.saturating_sub(name.len()).max(base.span.end);
                 ExprKind::Member { base, field: ast::Ident { name: name.clone(), span: Span::new(field_start, span.end) }, arrow: *is_arrow }
             }
-            Clang::ExtVectorElementExpr { accessor, .. } => {
+            Clang::ExtVectorElementExpr { .. } => {
+                // Clang's JSON leaves the components out: they are the last token.
+                let Some(accessor) = self.last_token(range) else {
+                    self.unsupported(span, "a vector's components spelled in another file", "write the components in the kernel's file");
+                    return None;
+                };
+                let accessor = accessor.to_string();
                 let base = Box::new(first(self)?);
                 let field_start = span.end.saturating_sub(accessor.len()).max(base.span.end);
                 ExprKind::Member { base, field: ast::Ident { name: accessor.clone(), span: Span::new(field_start, span.end) }, arrow: false }

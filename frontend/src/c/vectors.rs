@@ -997,7 +997,7 @@ mod tests {
             ("int4* p;", Code::Unsupported, "a private array of vectors or a pointer to vectors is not supported"),
         ] {
             let text = format!("__kernel void k(global int* a) {{ {body} }}");
-            let (_, diagnostics) = check(&text, Dialect::OpenCl, Integers::Machine);
+            let (_, diagnostics) = check(&text, Dialect::OpenCl, Integers::Machine, &Default::default());
             let first = diagnostics.first().unwrap_or_else(|| panic!("`{body}` is accepted"));
             assert_eq!((first.code, first.message.as_str()), (code, message), "{body}");
         }
@@ -1006,7 +1006,7 @@ mod tests {
     #[test]
     fn a_pointer_into_an_array_of_vectors_is_refused() {
         let text = "__kernel void k(global int4* a) { atomic_add(&a[0], 1); }";
-        let (_, diagnostics) = check(text, Dialect::OpenCl, Integers::Machine);
+        let (_, diagnostics) = check(text, Dialect::OpenCl, Integers::Machine, &Default::default());
         assert_eq!(diagnostics[0].message, "a pointer into an array of vectors is not supported");
     }
 

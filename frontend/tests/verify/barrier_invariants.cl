@@ -51,7 +51,7 @@ __kernel void conditional(__global int* out) {
                               A[2 * get_local_id(0) + 1] == get_local_id(0)),
                         get_local_id(0), (get_local_id(0) + 7) % 8);
   barrier(CLK_LOCAL_MEM_FENCE);
-  __assert(get_local_id(0) % 2 == 1 ==> A[2 * get_local_id(0) - 2] == get_local_id(0) - 1);
+  __assert(__implies(get_local_id(0) % 2 == 1, A[2 * get_local_id(0) - 2] == get_local_id(0) - 1));
 }
 
 // Left out, with a warning: an invariant no barrier follows in its block, and one whose formula

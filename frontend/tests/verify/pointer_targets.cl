@@ -7,8 +7,8 @@
 __kernel void choose(__global int* a, __global int* b, int c) {
   __global int* p = c > 0 ? a : b;
   p[get_global_id(0)] = 1;
-  __assert(c > 0 ==> a[get_global_id(0)] == 1);
-  __assert(c <= 0 ==> b[get_global_id(0)] == 1);
+  __assert(__implies(c > 0, a[get_global_id(0)] == 1));
+  __assert(__implies(c <= 0, b[get_global_id(0)] == 1));
 }
 
 /*@
@@ -35,10 +35,10 @@ __kernel void compare(__global int* a, __global int* b, int c) {
     q = 0;
   }
   __assert(p == a && p != NULL && p != b);
-  __assert(c > 0 ==> q != p && q == p + 1);
-  __assert(c <= 0 ==> q == NULL);
+  __assert(__implies(c > 0, q != p && q == p + 1));
+  __assert(__implies(c <= 0, q == NULL));
   bool later = q > p;
-  __assert(c > 0 ==> later);
+  __assert(__implies(c > 0, later));
 }
 
 __kernel void private_choice(int c) {
@@ -74,8 +74,8 @@ __kernel void returned(int c) {
   int z = 0;
   int* y = pick(&x, &z, c);
   *y = 5;
-  __assert(c > 0 ==> x == 5);
-  __assert(c <= 0 ==> z == 5);
+  __assert(__implies(c > 0, x == 5));
+  __assert(__implies(c <= 0, z == 5));
 }
 
 float* maybe(float* p, int c) {
