@@ -47,7 +47,6 @@ codes! {
     UnterminatedComment => "lex::unterminated-comment": "a `/*` comment without its `*/`",
     UnknownBackslashWord => "lex::unknown-keyword": "a `\\` word that is not a keyword (`\\forall`, `\\old`, ...)",
     NumberTooLong => "lex::number-too-long": "a number literal of more than 1000 digits",
-    Preprocessor => "preprocess::directive": "a malformed `#` directive, a failing `#error`, or a misused macro",
     NoClang => "c::no-clang": "an OpenCL C or CUDA file, which Clang reads, where Clang is not installed",
     Clang => "c::clang-error": "an error Clang finds in an OpenCL C or CUDA file",
     MissingSemicolon => "syntax::missing-semicolon": "a statement or clause not ended by `;`",

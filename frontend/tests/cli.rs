@@ -1096,6 +1096,7 @@ fn private_arrays_are_a_variable_per_cell() {
             ("written_through_pointer", "failed", &["assert:43"]),
             ("counts", "verified", &[]),
             ("rows", "verified", &[]),
+            ("elided_braces", "verified", &[]),
         ])
     );
     runs_find(
@@ -1107,6 +1108,7 @@ fn private_arrays_are_a_variable_per_cell() {
             ("written_through_pointer", Some(43)),
             ("counts", None),
             ("rows", None),
+            ("elided_braces", None),
         ],
     );
 }

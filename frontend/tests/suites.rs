@@ -130,8 +130,8 @@ fn gpuverify_suite_kernels_are_accepted_or_refused() {
             None => accepted += 1,
             Some(first) => {
                 *refusals.entry(format!("{}: {}", first.code, first.message)).or_default() += 1;
-                let refused_by_clang = first.code == Code::Clang
-                    && CLANG_REFUSES.iter().any(|(name, _)| path.ends_with(name));
+                let refused_by_clang =
+                    first.code == Code::Clang && CLANG_REFUSES.iter().any(|(name, _)| path.ends_with(name));
                 if first.code != Code::Unsupported && !refused_by_clang {
                     other_errors.push(format!("{}: {}: {}", path.display(), first.code, first.message));
                 }

@@ -55,9 +55,9 @@ pub fn comments(text: &str) -> Vec<Span> {
                 let end = text[at..].find('\n').map_or(bytes.len(), |end| at + end);
                 if next == Some(&b'@') {
                     // A `//@` line right after another is the same annotation.
-                    let joined = found.last_mut().filter(|last| {
-                        text[last.start..].starts_with("//@") && text[last.end..at].trim().is_empty()
-                    });
+                    let joined = found
+                        .last_mut()
+                        .filter(|last| text[last.start..].starts_with("//@") && text[last.end..at].trim().is_empty());
                     match joined {
                         Some(last) => last.end = end,
                         None => found.push(Span::new(at, end)),
@@ -100,7 +100,8 @@ pub fn read(text: &str, dialect: Dialect, options: &clang::Options) -> (Vec<Foun
         }
     }
     let mut found = Vec::new();
-    let semicolons = syntax::Semicolons { semicolon: Token::Semi, closes_block: |token: &Token| *token == Token::AnnotationClose };
+    let semicolons =
+        syntax::Semicolons { semicolon: Token::Semi, closes_block: |token: &Token| *token == Token::AnnotationClose };
     for (span, tokens) in annotations {
         let (annotation, tokens, errors) =
             syntax::parse_inserting_semicolons(text, tokens, &[], &semicolons, parse, &mut diagnostics);
@@ -151,7 +152,10 @@ fn tokens_of(text: &str, span: Span, dialect: Dialect) -> (Vec<Spanned>, Vec<lex
         .collect();
     let errors = errors
         .into_iter()
-        .map(|error| lexer::LexDiagnostic { span: Span::new(error.span.start + span.start, error.span.end + span.start), ..error })
+        .map(|error| lexer::LexDiagnostic {
+            span: Span::new(error.span.start + span.start, error.span.end + span.start),
+            ..error
+        })
         .collect();
     (tokens, errors)
 }
@@ -168,7 +172,12 @@ struct Use {
 const MARKER: &str = "__lockstep_macro_use_";
 
 /// Expands the macros the annotations use, with Clang's preprocessor.
-fn expand_macros(text: &str, dialect: Dialect, options: &clang::Options, annotations: &mut [(Span, Vec<Spanned>)]) -> Result<(), Diagnostic> {
+fn expand_macros(
+    text: &str,
+    dialect: Dialect,
+    options: &clang::Options,
+    annotations: &mut [(Span, Vec<Spanned>)],
+) -> Result<(), Diagnostic> {
     let mut uses = Vec::new();
     let mut requests = String::new();
     let mut written = 0;
@@ -201,17 +210,21 @@ fn expand_macros(text: &str, dialect: Dialect, options: &clang::Options, annotat
     // Replaced from the last use back, so that earlier uses keep their token indices.
     for (number, found) in uses.iter().enumerate().rev() {
         let between = |from: &str, to: &str| -> Option<String> {
-            let start = expanded.find(&format!("{MARKER}{number}_{from} "))? + MARKER.len() + number.to_string().len() + 3;
+            let start =
+                expanded.find(&format!("{MARKER}{number}_{from} "))? + MARKER.len() + number.to_string().len() + 3;
             let end = expanded[start..].find(&format!("{MARKER}{number}_{to}"))? + start;
             Some(expanded[start..end].split_whitespace().collect::<Vec<_>>().join(" "))
         };
         let tokens = &mut annotations[found.annotation].1;
-        let written_text = |from: usize, to: usize| text[tokens[from].0..tokens[to - 1].2].split_whitespace().collect::<Vec<_>>().join(" ");
-        let (end, replacement) = match (between("a", "b"), found.call_end.and_then(|end| between("b", "c").map(|call| (end, call)))) {
-            (Some(name), _) if name != written_text(found.first, found.first + 1) => (found.first + 1, name),
-            (_, Some((end, call))) if !same_tokens(&call, &written_text(found.first, end), dialect) => (end, call),
-            _ => continue,
+        let written_text = |from: usize, to: usize| {
+            text[tokens[from].0..tokens[to - 1].2].split_whitespace().collect::<Vec<_>>().join(" ")
         };
+        let (end, replacement) =
+            match (between("a", "b"), found.call_end.and_then(|end| between("b", "c").map(|call| (end, call)))) {
+                (Some(name), _) if name != written_text(found.first, found.first + 1) => (found.first + 1, name),
+                (_, Some((end, call))) if !same_tokens(&call, &written_text(found.first, end), dialect) => (end, call),
+                _ => continue,
+            };
         let span = Span::new(tokens[found.first].0, tokens[end - 1].2);
         let (expansion, _) = lexer::lex(&format!("/*@ {replacement} @*/"), dialect);
         let expansion = expansion

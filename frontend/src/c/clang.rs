@@ -437,9 +437,13 @@ pub enum Clang {
         #[serde(default)]
         loc: clang_ast::SourceLocation,
     },
+    /// `{a, b}`: its values are the children, or, when the list leaves values to be filled
+    /// (`{1}` for three), the `array_filler`'s after its first, the filler.
     InitListExpr {
         #[serde(default)]
         range: clang_ast::SourceRange,
+        #[serde(default)]
+        array_filler: Vec<Node>,
         #[serde(default)]
         loc: clang_ast::SourceLocation,
     },
@@ -587,10 +591,9 @@ fn header_folder() -> Result<PathBuf, String> {
     let write = || -> std::io::Result<()> {
         // Written beside, then renamed: two lockstep processes may start at once.
         let staging = std::env::temp_dir().join(format!("lockstep-include-{}-{}", std::process::id(), hasher.finish()));
-        let contents = HEADERS
-            .iter()
-            .copied()
-            .chain(EMPTY_HEADERS.iter().map(|name| (*name, "/* Declared by lockstep_cuda.h or Clang's OpenCL header. */\n")));
+        let contents = HEADERS.iter().copied().chain(
+            EMPTY_HEADERS.iter().map(|name| (*name, "/* Declared by lockstep_cuda.h or Clang's OpenCL header. */\n")),
+        );
         for (name, text) in contents {
             let path = staging.join(name);
             std::fs::create_dir_all(path.parent().unwrap_or(&staging))?;
@@ -624,9 +627,11 @@ fn clang_program() -> Option<PathBuf> {
 /// The arguments that make Clang read a file of the dialect, with lockstep's headers.
 fn dialect_arguments(dialect: Dialect, headers: &Path) -> Vec<String> {
     let mut arguments: Vec<String> = match dialect {
-        Dialect::OpenCl => ["-x", "cl", "-cl-std=CL2.0", "-Xclang", "-finclude-default-header", "-Xclang", "-fdeclare-opencl-builtins"]
-            .map(String::from)
-            .to_vec(),
+        Dialect::OpenCl => {
+            ["-x", "cl", "-cl-std=CL2.0", "-Xclang", "-finclude-default-header", "-Xclang", "-fdeclare-opencl-builtins"]
+                .map(String::from)
+                .to_vec()
+        }
         Dialect::Cuda => ["-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_70"]
             .map(String::from)
             .to_vec(),
@@ -664,24 +669,41 @@ struct Run {
 
 /// Runs Clang on `text` with the dialect's arguments and `mode` (`-fsyntax-only ...` or `-E`).
 fn run(text: &str, dialect: Dialect, options: &Options, mode: &[&str]) -> Result<Run, Diagnostic> {
+    if cfg!(target_family = "wasm") {
+        return Err(Diagnostic::error(
+            Code::NoClang,
+            "OpenCL C and CUDA are not read here",
+            Span::new(0, 0),
+            "Clang reads them, and it does not run in a web page",
+        )
+        .with_help("write the kernel in PVL here, or verify the C file with `lockstep verify` on the command line"));
+    }
     let Some(program) = clang_program() else {
         return Err(Diagnostic::error(Code::NoClang, "clang is not installed", Span::new(0, 0), "OpenCL C and CUDA are read by Clang")
             .with_help("install Debian's `clang` package (`apt-get install clang`, version 14 or newer), or set LOCKSTEP_CLANG to a clang binary; PVL files need no Clang"));
     };
-    let headers = header_folder().map_err(|message| Diagnostic::error(Code::NoClang, message, Span::new(0, 0), "here"))?;
+    let headers =
+        header_folder().map_err(|message| Diagnostic::error(Code::NoClang, message, Span::new(0, 0), "here"))?;
     let mut command = Command::new(&program);
     command
         .args(dialect_arguments(dialect, &headers))
         .args(user_arguments(options))
-        .args(["-fno-color-diagnostics", "-fno-caret-diagnostics", "-Wno-everything"])
+        // Clang's warnings are left out, but for the ones that mean the kernel is not what it
+        // says: those are errors.
+        .args(["-fno-color-diagnostics", "-fno-caret-diagnostics", "-Wno-everything", "-Werror=excess-initializers"])
         .args(mode)
         .arg("-")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let failed = |error: std::io::Error| {
-        Diagnostic::error(Code::NoClang, format!("clang could not be run ({}): {error}", program.display()), Span::new(0, 0), "OpenCL C and CUDA are read by Clang")
-            .with_help("install Debian's `clang` package (`apt-get install clang`, version 14 or newer)")
+        Diagnostic::error(
+            Code::NoClang,
+            format!("clang could not be run ({}): {error}", program.display()),
+            Span::new(0, 0),
+            "OpenCL C and CUDA are read by Clang",
+        )
+        .with_help("install Debian's `clang` package (`apt-get install clang`, version 14 or newer)")
     };
     let mut child = command.spawn().map_err(failed)?;
     let mut stdin = child.stdin.take().expect("stdin is piped");
@@ -697,7 +719,12 @@ fn run(text: &str, dialect: Dialect, options: &Options, mode: &[&str]) -> Result
     let diagnostics = clang_diagnostics(text, &stderr);
     if !output.status.success() && !diagnostics.iter().any(Diagnostic::is_error) {
         let message = stderr.lines().find(|line| !line.trim().is_empty()).unwrap_or("no message").to_string();
-        return Err(Diagnostic::error(Code::Clang, format!("clang failed: {message}"), Span::new(0, 0), "while reading this file"));
+        return Err(Diagnostic::error(
+            Code::Clang,
+            format!("clang failed: {message}"),
+            Span::new(0, 0),
+            "while reading this file",
+        ));
     }
     Ok(Run { stdout: output.stdout, diagnostics })
 }
@@ -714,8 +741,13 @@ pub fn syntax_tree(text: &str, dialect: Dialect, options: &Options) -> (Option<N
     match serde_json::from_slice::<Node>(&run.stdout) {
         Ok(tree) => (Some(tree), run.diagnostics),
         Err(error) => {
-            let diagnostic = Diagnostic::error(Code::Clang, format!("clang's syntax tree cannot be read: {error}"), Span::new(0, 0), "while reading this file")
-                .with_help("lockstep reads the JSON syntax tree of Debian's clang 14 or newer");
+            let diagnostic = Diagnostic::error(
+                Code::Clang,
+                format!("clang's syntax tree cannot be read: {error}"),
+                Span::new(0, 0),
+                "while reading this file",
+            )
+            .with_help("lockstep reads the JSON syntax tree of Debian's clang 14 or newer");
             (None, vec![diagnostic])
         }
     }
@@ -745,13 +777,23 @@ fn clang_diagnostics(text: &str, stderr: &str) -> Vec<Diagnostic> {
         let span = match (file == STANDARD_INPUT, row, column) {
             (true, Some(row), Some(column)) => {
                 let start = line_starts.get(row.saturating_sub(1)).copied().unwrap_or(text.len());
-                let offset = (start + column.saturating_sub(1)).min(text.len());
-                let end = text[offset..].find(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(text.len(), |length| offset + length.max(1));
+                let mut offset = (start + column.saturating_sub(1)).min(text.len());
+                while !text.is_char_boundary(offset) {
+                    offset -= 1;
+                }
+                let end = text[offset..]
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .map_or(text.len(), |length| offset + length.max(1));
                 Span::new(offset, end.min(text.len()).max(offset))
             }
             _ => Span::new(0, 0),
         };
         let label = if file == STANDARD_INPUT || file.is_empty() { "here".to_string() } else { format!("in {file}") };
+        // Without the warning flag Clang names (`[-Werror,-Wexcess-initializers]`).
+        let message = match message.rsplit_once(" [-W") {
+            Some((message, flag)) if flag.ends_with(']') => message,
+            _ => message,
+        };
         diagnostics.push(Diagnostic::error(Code::Clang, message.to_string(), span, label));
     }
     diagnostics

@@ -1,18 +1,12 @@
-//! The lexer of OpenCL C and CUDA: a logos token enum over the whole file, annotations included.
-//!
-//! VerCors writes specifications in comments, `/*@ ... @*/` and `//@ ...`, and lockstep reads
-//! them where VerCors does: the comment's delimiters become the tokens [`Token::AnnotationOpen`]
-//! and [`Token::AnnotationClose`], and the text between them is cut into tokens like the code
-//! around it, with offsets into the file, so that a diagnostic points into the comment. Words
-//! such as `requires`, `Perm` or `write` are plain identifiers in C code (a kernel may name a
-//! variable `read`); they become keywords only inside an annotation ([`mark_annotations`]). So do
-//! OpenCL's address-space words (`global`, `local`, `kernel`, ...) only in an OpenCL file: CUDA
-//! spells them with underscores and leaves the plain words to the program.
-//!
-//! Preprocessing directives are lexed like the rest, with [`Token::Hash`] and [`Token::Newline`]
-//! kept for the preprocessor to find the end of each directive; it drops the newlines
-//! ([`crate::c::preprocess`]). The lexer never stops at an error: a character it does not know is
-//! reported and skipped.
+//! The lexer of VerCors's annotations in OpenCL C and CUDA (`/*@ ... @*/` and `//@ ...`): a logos
+//! token enum for the text of one annotation comment, which [`crate::c::annotations`] finds in the
+//! file (the C code around it is Clang's to read). The comment's delimiters become the tokens
+//! [`Token::AnnotationOpen`] and [`Token::AnnotationClose`], and the text between them is cut into
+//! tokens with offsets into the file, so that a diagnostic points into the comment. Words such as
+//! `requires`, `Perm` or `write` are keywords only inside the delimiters ([`mark_annotations`]); so
+//! are OpenCL's address-space words (`global`, `local`, ...) only in an OpenCL file, as CUDA
+//! spells them with underscores. The lexer never stops at an error: a character it does not know
+//! is reported and skipped.
 
 use crate::c::Dialect;
 use lockstep_logic::Span;
@@ -33,7 +27,7 @@ pub use crate::pvl::lexer::MAX_DIGITS;
 
 #[derive(Logos, Clone, Debug, PartialEq)]
 #[logos(error = LexError)]
-#[logos(skip r"[ \t\r\f]+")]
+#[logos(skip r"[ \t\r\n\f]+")]
 #[logos(skip r"\\\r?\n")]
 pub enum Token {
     #[token("/*", block_comment)]
@@ -47,11 +41,6 @@ pub enum Token {
     /// `//@`: an annotation up to the end of the line ([`lex`] closes it).
     #[token("//@")]
     LineAnnotationOpen,
-    /// A line break: ends a preprocessing directive; dropped by the preprocessor.
-    #[token("\n")]
-    Newline,
-    #[token("#")]
-    Hash,
     /// `@` at the start of a line inside an annotation, as JML and VerCors allow; dropped.
     #[token("@")]
     At,
@@ -93,53 +82,14 @@ pub enum Token {
     /// A vector type of OpenCL C or CUDA: `float4`, `uint2`, `char16`, ... (its name).
     #[regex(r"(u?(char|short|int|long)|float|double|half)(2|3|4|8|16)", |lex| lex.slice().to_string(), priority = 5)]
     VectorType(String),
-    /// A name that a `typedef` declared: never lexed, the parser's driver retags the identifier
-    /// ([`crate::c::parser`]), as C's grammar needs type names told from other names.
-    TypeName(String),
     #[token("const")]
     Const,
     #[token("volatile")]
     Volatile,
-    #[token("restrict")]
-    #[token("__restrict")]
-    #[token("__restrict__")]
-    Restrict,
-    #[token("static")]
-    Static,
-    #[token("inline")]
-    #[token("__inline")]
-    #[token("__inline__")]
-    #[token("__forceinline__")]
-    Inline,
-    #[token("extern")]
-    Extern,
     #[token("struct")]
     Struct,
-    #[token("union")]
-    Union,
-    #[token("enum")]
-    Enum,
-    #[token("typedef")]
-    Typedef,
     #[token("sizeof")]
     Sizeof,
-    #[token("__attribute__")]
-    #[token("__attribute")]
-    Attribute,
-    #[token("__kernel")]
-    UnderscoreKernel,
-    /// OpenCL's `kernel`; an identifier in CUDA.
-    Kernel,
-    #[token("__global__")]
-    CudaGlobal,
-    #[token("__device__")]
-    Device,
-    #[token("__host__")]
-    Host,
-    #[token("__shared__")]
-    Shared,
-    #[token("__constant__")]
-    CudaConstant,
     #[token("__global")]
     UnderscoreGlobal,
     /// OpenCL's `global`; an identifier in CUDA.
@@ -157,31 +107,6 @@ pub enum Token {
     /// OpenCL's `private`; an identifier in CUDA.
     Private,
 
-    // Statements.
-    #[token("if")]
-    If,
-    #[token("else")]
-    Else,
-    #[token("for")]
-    For,
-    #[token("while")]
-    While,
-    #[token("do")]
-    Do,
-    #[token("break")]
-    Break,
-    #[token("continue")]
-    Continue,
-    #[token("return")]
-    Return,
-    #[token("switch")]
-    Switch,
-    #[token("case")]
-    Case,
-    #[token("default")]
-    Default,
-    #[token("goto")]
-    Goto,
     #[token("true")]
     True,
     #[token("false")]
@@ -253,8 +178,6 @@ pub enum Token {
     Dot,
     #[token("->")]
     Arrow,
-    #[token("...")]
-    Ellipsis,
     #[token("=")]
     Assign,
     #[token("+=")]
@@ -391,7 +314,7 @@ fn block_comment(lex: &mut logos::Lexer<Token>) -> FilterResult<(), LexError> {
     }
 }
 
-/// Skips a line comment (the newline after it stays a token).
+/// Skips a line comment.
 fn line_comment(_: &mut logos::Lexer<Token>) -> FilterResult<(), LexError> {
     FilterResult::Skip
 }
@@ -400,12 +323,11 @@ impl Token {
     /// How the token is written, for messages.
     pub fn describe(&self) -> String {
         match self {
-            Token::Ident(name) | Token::BackslashWord(name) | Token::VectorType(name) | Token::TypeName(name) => {
+            Token::Ident(name) | Token::BackslashWord(name) | Token::VectorType(name) => {
                 format!("`{name}`")
             }
             Token::Number((value, _)) | Token::CharNumber(value) => format!("number `{value}`"),
             Token::FloatNumber(text) => format!("number `{text}`"),
-            Token::Newline => "the end of the line".to_string(),
             other => format!("`{}`", other.spelling()),
         }
     }
@@ -419,8 +341,6 @@ impl Token {
             AnnotationOpen => "/*@",
             AnnotationClose => "@*/",
             LineAnnotationOpen => "//@",
-            Newline => "\\n",
-            Hash => "#",
             At => "@",
             Void => "void",
             Bool => "bool",
@@ -440,23 +360,8 @@ impl Token {
             Ulong => "ulong",
             Const => "const",
             Volatile => "volatile",
-            Restrict => "restrict",
-            Static => "static",
-            Inline => "inline",
-            Extern => "extern",
             Struct => "struct",
-            Union => "union",
-            Enum => "enum",
-            Typedef => "typedef",
             Sizeof => "sizeof",
-            Attribute => "__attribute__",
-            UnderscoreKernel => "__kernel",
-            Kernel => "kernel",
-            CudaGlobal => "__global__",
-            Device => "__device__",
-            Host => "__host__",
-            Shared => "__shared__",
-            CudaConstant => "__constant__",
             UnderscoreGlobal => "__global",
             Global => "global",
             UnderscoreLocal => "__local",
@@ -465,18 +370,6 @@ impl Token {
             Constant => "constant",
             UnderscorePrivate => "__private",
             Private => "private",
-            If => "if",
-            Else => "else",
-            For => "for",
-            While => "while",
-            Do => "do",
-            Break => "break",
-            Continue => "continue",
-            Return => "return",
-            Switch => "switch",
-            Case => "case",
-            Default => "default",
-            Goto => "goto",
             True => "true",
             False => "false",
             Requires => "requires",
@@ -498,7 +391,6 @@ impl Token {
             BackslashWord(_) => "\\word",
             Ident(_) => "identifier",
             VectorType(_) => "vector type",
-            TypeName(_) => "type name",
             Number(_) | CharNumber(_) | FloatNumber(_) => "number",
             StringLiteral => "string",
             LParen => "(",
@@ -511,7 +403,6 @@ impl Token {
             Comma => ",",
             Dot => ".",
             Arrow => "->",
-            Ellipsis => "...",
             Assign => "=",
             PlusAssign => "+=",
             MinusAssign => "-=",
@@ -603,7 +494,6 @@ fn mark_dialect(tokens: &mut [Spanned], dialect: Dialect) {
     for (_, token, _) in tokens.iter_mut() {
         if let Token::Ident(name) = token {
             let keyword = match name.as_str() {
-                "kernel" => Token::Kernel,
                 "global" => Token::Global,
                 "local" => Token::Local,
                 "constant" => Token::Constant,
@@ -624,7 +514,6 @@ fn mark_annotations(tokens: &mut Vec<Spanned>) {
             Token::AnnotationOpen => inside = true,
             Token::AnnotationClose => inside = false,
             Token::At if inside => return false,
-            Token::Newline if inside => return false,
             Token::Ident(name) if inside => {
                 let keyword = match name.as_str() {
                     "requires" => Token::Requires,
@@ -696,16 +585,17 @@ mod tests {
     }
 
     #[test]
-    fn comments_are_skipped_and_directive_lines_end_with_a_newline() {
+    fn comments_and_line_breaks_are_skipped() {
         assert_eq!(
-            tokens("#define N 4 // four\n/* c */ N", Dialect::Cuda),
+            tokens("/*@ assert N // four\n /* c */ > 4; @*/", Dialect::Cuda),
             [
-                Token::Hash,
-                Token::Ident("define".into()),
+                Token::AnnotationOpen,
+                Token::Assert,
                 Token::Ident("N".into()),
+                Token::Gt,
                 Token::Number((4.into(), false)),
-                Token::Newline,
-                Token::Ident("N".into()),
+                Token::Semi,
+                Token::AnnotationClose,
             ]
         );
     }

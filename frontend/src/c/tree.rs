@@ -26,7 +26,8 @@ use num_bigint::BigInt;
 use std::collections::{HashMap, HashSet};
 
 /// The macros of OpenCL's and lockstep's headers that the lowering reads by their names.
-const NAMED_MACROS: &[&str] = &["true", "false", "NULL", "CLK_LOCAL_MEM_FENCE", "CLK_GLOBAL_MEM_FENCE", "NAN", "INFINITY"];
+const NAMED_MACROS: &[&str] =
+    &["true", "false", "NULL", "CLK_LOCAL_MEM_FENCE", "CLK_GLOBAL_MEM_FENCE", "NAN", "INFINITY"];
 
 /// The file's declarations, as the lowering reads them, with its annotations.
 pub fn import(root: &Node, text: &str, annotations: Vec<Found>) -> (ast::File, Vec<Diagnostic>) {
@@ -171,10 +172,24 @@ impl<'t> Importer<'t> {
 
     fn span(&self, range: &SourceRange) -> Span {
         match (self.offset(&range.begin, false), self.offset(&range.end, true)) {
-            (Some(start), Some(end)) if start <= end => Span::new(start, end),
-            (Some(start), _) => Span::new(start, start),
+            (Some(start), Some(end)) if start <= end => self.clamped(start, end),
+            (Some(start), _) => self.clamped(start, start),
             _ => self.include_span(range.begin.expansion_loc.as_ref()),
         }
+    }
+
+    /// A span of the text from `start` to `end`, kept inside it and on character boundaries
+    /// (a macro's expansion may give a name a length its use does not have).
+    fn clamped(&self, start: usize, end: usize) -> Span {
+        let floor = |mut offset: usize| {
+            offset = offset.min(self.text.len());
+            while !self.text.is_char_boundary(offset) {
+                offset -= 1;
+            }
+            offset
+        };
+        let start = floor(start);
+        Span::new(start, floor(end).max(start))
     }
 
     /// The `#include` line of the file that brought a header's location in.
@@ -224,8 +239,13 @@ impl<'t> Importer<'t> {
     /// macro by name.
     fn named_macro(&self, range: &SourceRange) -> Option<&'static str> {
         let (begin, end) = (range.begin.expansion_loc.as_ref()?, range.end.expansion_loc.as_ref()?);
-        let spelled_elsewhere = range.begin.spelling_loc.as_ref().is_some_and(|spelling| spelling.offset != begin.offset);
-        if !spelled_elsewhere || begin.is_macro_arg_expansion || begin.offset != end.offset || &*begin.file != STANDARD_INPUT {
+        let spelled_elsewhere =
+            range.begin.spelling_loc.as_ref().is_some_and(|spelling| spelling.offset != begin.offset);
+        if !spelled_elsewhere
+            || begin.is_macro_arg_expansion
+            || begin.offset != end.offset
+            || &*begin.file != STANDARD_INPUT
+        {
             return None;
         }
         let name = self.text.get(begin.offset..begin.offset + begin.tok_len)?;
@@ -284,7 +304,11 @@ impl<'t> Importer<'t> {
                     spelled.dimensions.push(size.parse::<BigInt>().ok());
                 }
                 "(" | ")" | "&" | "&&" => {
-                    self.unsupported(span, &format!("the type `{ty}`"), "lockstep reads scalars, vectors, structs, arrays and pointers to them");
+                    self.unsupported(
+                        span,
+                        &format!("the type `{ty}`"),
+                        "lockstep reads scalars, vectors, structs, arrays and pointers to them",
+                    );
                     return None;
                 }
                 _ if in_declarator => {}
@@ -319,7 +343,11 @@ impl<'t> Importer<'t> {
                 name if struct_next || (self.records.contains(name) && !self.typedefs.contains_key(name)) => {
                     struct_next = false;
                     let tag = ast::Ident { name: name.to_string(), span };
-                    spelled.words.push(W::Named(ast::NamedType::Struct(Box::new(ast::StructType { tag: Some(tag), fields: None, span }))));
+                    spelled.words.push(W::Named(ast::NamedType::Struct(Box::new(ast::StructType {
+                        tag: Some(tag),
+                        fields: None,
+                        span,
+                    }))));
                 }
                 name if self.user_typedefs.contains(name) => {
                     spelled.words.push(W::Named(ast::NamedType::Typedef(ast::Ident { name: name.to_string(), span })));
@@ -341,10 +369,14 @@ impl<'t> Importer<'t> {
         if let Some(width) = width {
             // `float __attribute__((ext_vector_type(4)))`: the words name the component.
             let (base, unsigned) = match spelled.words.as_slice() {
-                [.., ast::TypeWord::Base(base, unsigned)] => (*base, *unsigned || spelled.words.iter().any(|word| matches!(word, ast::TypeWord::Unsigned))),
+                [.., ast::TypeWord::Base(base, unsigned)] => {
+                    (*base, *unsigned || spelled.words.iter().any(|word| matches!(word, ast::TypeWord::Unsigned)))
+                }
                 _ => (ast::BaseType::Int, false),
             };
-            spelled.words.retain(|word| !matches!(word, ast::TypeWord::Base(..) | ast::TypeWord::Unsigned | ast::TypeWord::Signed));
+            spelled.words.retain(|word| {
+                !matches!(word, ast::TypeWord::Base(..) | ast::TypeWord::Unsigned | ast::TypeWord::Signed)
+            });
             spelled.words.push(ast::TypeWord::Vector(base, unsigned, width));
         }
         Some(())
@@ -406,7 +438,11 @@ impl<'t> Importer<'t> {
                 self.user_typedefs.insert(name.clone());
                 let specifiers = self.specifiers(&spelled, &[ast::Qualifier::Typedef], span);
                 let declarator = self.declarator(name, span, &spelled, span);
-                Some(ast::Item::Declaration(ast::Declaration { specifiers, declarators: vec![(declarator, None)], span }))
+                Some(ast::Item::Declaration(ast::Declaration {
+                    specifiers,
+                    declarators: vec![(declarator, None)],
+                    span,
+                }))
             }
             Clang::EnumDecl { range, .. } => {
                 let span = self.span(range);
@@ -443,7 +479,11 @@ impl<'t> Importer<'t> {
                 Clang::CXXRecordDecl { is_implicit: true, .. } | Clang::Other { .. } => {}
                 Clang::RecordDecl { .. } => self.record(inner, None, declarations)?,
                 Clang::FunctionDecl { .. } | Clang::CXXRecordDecl { .. } => {
-                    self.unsupported(self.span(inner.kind.range()?), "a struct's member function or nested type", "declare it outside the struct");
+                    self.unsupported(
+                        self.span(inner.kind.range()?),
+                        "a struct's member function or nested type",
+                        "declare it outside the struct",
+                    );
                     return None;
                 }
                 _ => {}
@@ -467,13 +507,15 @@ impl<'t> Importer<'t> {
     fn function(&mut self, node: &Node) -> Option<ast::Function> {
         let Clang::FunctionDecl { name, loc, range, ty, storage_class, inline, .. } = &node.kind else { return None };
         let span = self.span(range);
-        let name_span = self.offset(loc, false).map_or(span, |start| Span::new(start, start + name.len()));
+        let name_span = self.offset(loc, false).map_or(span, |start| self.clamped(start, start + name.len()));
         let mut qualifiers = Vec::new();
         let mut params = Vec::new();
         let mut body = None;
         for inner in &node.inner {
             match &inner.kind {
-                Clang::OpenCLKernelAttr { .. } | Clang::CudaGlobalAttr { .. } => qualifiers.push(ast::Qualifier::Kernel),
+                Clang::OpenCLKernelAttr { .. } | Clang::CudaGlobalAttr { .. } => {
+                    qualifiers.push(ast::Qualifier::Kernel)
+                }
                 Clang::CudaDeviceAttr { .. } => qualifiers.push(ast::Qualifier::Device),
                 Clang::CudaHostAttr { .. } => qualifiers.push(ast::Qualifier::Host),
                 Clang::ParmVarDecl { name, loc, range, ty } => {
@@ -481,7 +523,8 @@ impl<'t> Importer<'t> {
                     let spelled = self.spelled(&ty.qual_type, param_span)?;
                     let specifiers = self.specifiers(&spelled, &[], param_span);
                     let name = name.clone().unwrap_or_default();
-                    let name_span = self.offset(loc, false).map_or(param_span, |start| Span::new(start, start + name.len()));
+                    let name_span =
+                        self.offset(loc, false).map_or(param_span, |start| self.clamped(start, start + name.len()));
                     let declarator = self.declarator(&name, name_span, &spelled, param_span);
                     params.push(ast::Param { specifiers, declarator, span: param_span });
                 }
@@ -514,7 +557,7 @@ impl<'t> Importer<'t> {
     fn variable(&mut self, node: &Node) -> Option<(ast::Declaration, Span)> {
         let Clang::VarDecl { name, loc, range, ty, storage_class, init, .. } = &node.kind else { return None };
         let span = self.span(range);
-        let name_span = self.offset(loc, false).map_or(span, |start| Span::new(start, start + name.len()));
+        let name_span = self.offset(loc, false).map_or(span, |start| self.clamped(start, start + name.len()));
         let mut qualifiers = Vec::new();
         for inner in &node.inner {
             match &inner.kind {
@@ -576,7 +619,11 @@ impl<'t> Importer<'t> {
                     match &inner.kind {
                         Clang::VarDecl { .. } => declarations.push(self.variable(inner)?.0),
                         Clang::RecordDecl { .. } | Clang::CXXRecordDecl { .. } | Clang::TypedefDecl { .. } => {
-                            self.unsupported(span, "a struct or `typedef` declared in a function", "declare it at file level");
+                            self.unsupported(
+                                span,
+                                "a struct or `typedef` declared inside a function",
+                                "declare it at file level",
+                            );
                             return None;
                         }
                         _ => {}
@@ -593,7 +640,11 @@ impl<'t> Importer<'t> {
             }
             Clang::IfStmt { has_init, has_var, .. } => {
                 if *has_init || *has_var {
-                    self.unsupported(span, "a declaration in an `if`'s condition", "declare the variable before the `if`");
+                    self.unsupported(
+                        span,
+                        "a declaration in an `if`'s condition",
+                        "declare the variable before the `if`",
+                    );
                     return None;
                 }
                 let cond = self.expr(node.inner.first()?)?;
@@ -612,7 +663,11 @@ impl<'t> Importer<'t> {
             Clang::ForStmt { .. } => {
                 // Clang's children: init, the condition's variable, condition, step, body.
                 if !matches!(node.inner.get(1).map(|inner| &inner.kind), None | Some(Clang::Null)) {
-                    self.unsupported(span, "a declaration in a `for`'s condition", "declare the variable before the loop");
+                    self.unsupported(
+                        span,
+                        "a declaration in a `for`'s condition",
+                        "declare the variable before the loop",
+                    );
                     return None;
                 }
                 let init = child(self, 0)?;
@@ -643,7 +698,12 @@ impl<'t> Importer<'t> {
 
     fn too_deep(&mut self, _: ast::TooDeep) {
         let span = Span::new(0, 0);
-        self.diagnostics.push(Diagnostic::error(Code::NestingTooDeep, "expressions or statements nested too deeply", span, "here"));
+        self.diagnostics.push(Diagnostic::error(
+            Code::NestingTooDeep,
+            "expressions or statements nested too deeply",
+            span,
+            "here",
+        ));
     }
 
     // Expressions.
@@ -665,7 +725,9 @@ impl<'t> Importer<'t> {
         }
         let first = |importer: &mut Self| importer.expr(node.inner.first()?);
         let kind = match &node.kind {
-            Clang::ImplicitCastExpr { .. } | Clang::ParenExpr { .. } | Clang::ConstantExpr { .. } => return first(self),
+            Clang::ImplicitCastExpr { .. } | Clang::ParenExpr { .. } | Clang::ConstantExpr { .. } => {
+                return first(self)
+            }
             Clang::IntegerLiteral { value, ty, .. } => {
                 ExprKind::Int { value: value.parse().ok()?, unsigned: ty.qual_type.starts_with("unsigned") }
             }
@@ -690,7 +752,7 @@ impl<'t> Importer<'t> {
                 // OpenCL's vector literal: `(float4)(a, b, c, d)` or `(int2){1, 0}`.
                 let (ty, pointers) = self.type_spec(ty, span)?;
                 let list = node.inner.first()?;
-                let items = self.exprs(&list.inner)?;
+                let items = self.exprs(list_items(list))?;
                 let list_span = list.kind.range().map_or(span, |range| self.span(range));
                 let braced = self.text.get(list_span.start..).is_some_and(|rest| rest.starts_with('{'));
                 let operand = if braced {
@@ -719,7 +781,11 @@ impl<'t> Importer<'t> {
                     ("++", true) => U::PostIncrement,
                     ("--", true) => U::PostDecrement,
                     _ => {
-                        self.unsupported(span, &format!("the operator `{opcode}`"), "write the expression with C's arithmetic operators");
+                        self.unsupported(
+                            span,
+                            &format!("the operator `{opcode}`"),
+                            "write the expression with C's arithmetic operators",
+                        );
                         return None;
                     }
                 };
@@ -731,14 +797,22 @@ impl<'t> Importer<'t> {
                 match opcode.as_str() {
                     "=" => ExprKind::Assign { op: None, target: lhs, value: rhs },
                     "," => ExprKind::Comma(lhs, rhs),
-                    compound if compound.len() >= 2 && compound.ends_with('=') && !matches!(compound, "==" | "!=" | "<=" | ">=") => {
+                    compound
+                        if compound.len() >= 2
+                            && compound.ends_with('=')
+                            && !matches!(compound, "==" | "!=" | "<=" | ">=") =>
+                    {
                         let op = binary_op(&compound[..compound.len() - 1])?;
                         ExprKind::Assign { op: Some(op), target: lhs, value: rhs }
                     }
                     other => match binary_op(other) {
                         Some(op) => ExprKind::Binary { op, lhs, rhs },
                         None => {
-                            self.unsupported(span, &format!("the operator `{other}`"), "write the expression with C's arithmetic operators");
+                            self.unsupported(
+                                span,
+                                &format!("the operator `{other}`"),
+                                "write the expression with C's arithmetic operators",
+                            );
                             return None;
                         }
                     },
@@ -765,18 +839,30 @@ impl<'t> Importer<'t> {
             Clang::MemberExpr { name, is_arrow, .. } => {
                 let base = Box::new(first(self)?);
                 let field_start = span.end.saturating_sub(name.len()).max(base.span.end);
-                ExprKind::Member { base, field: ast::Ident { name: name.clone(), span: Span::new(field_start, span.end) }, arrow: *is_arrow }
+                ExprKind::Member {
+                    base,
+                    field: ast::Ident { name: name.clone(), span: self.clamped(field_start, span.end) },
+                    arrow: *is_arrow,
+                }
             }
             Clang::ExtVectorElementExpr { .. } => {
                 // Clang's JSON leaves the components out: they are the last token.
                 let Some(accessor) = self.last_token(range) else {
-                    self.unsupported(span, "a vector's components spelled in another file", "write the components in the kernel's file");
+                    self.unsupported(
+                        span,
+                        "a vector's components spelled in another file",
+                        "write the components in the kernel's file",
+                    );
                     return None;
                 };
                 let accessor = accessor.to_string();
                 let base = Box::new(first(self)?);
                 let field_start = span.end.saturating_sub(accessor.len()).max(base.span.end);
-                ExprKind::Member { base, field: ast::Ident { name: accessor.clone(), span: Span::new(field_start, span.end) }, arrow: false }
+                ExprKind::Member {
+                    base,
+                    field: ast::Ident { name: accessor.clone(), span: self.clamped(field_start, span.end) },
+                    arrow: false,
+                }
             }
             Clang::UnaryExprOrTypeTraitExpr { name, arg_type, .. } if name == "sizeof" => match arg_type {
                 Some(ty) => {
@@ -785,10 +871,18 @@ impl<'t> Importer<'t> {
                 }
                 None => ExprKind::SizeofExpr(Box::new(first(self)?)),
             },
-            Clang::InitListExpr { .. } => ExprKind::InitList(self.exprs(&node.inner)?),
+            Clang::InitListExpr { .. } => ExprKind::InitList(self.exprs(list_items(node))?),
             _ => {
-                let what = self.text.get(span.start..span.end).filter(|text| text.len() < 40).map_or_else(|| "this expression".to_string(), |text| format!("`{text}`"));
-                self.unsupported(span, &what, "lockstep reads the expressions of C: arithmetic, comparisons, array and struct accesses, calls");
+                let what = self
+                    .text
+                    .get(span.start..span.end)
+                    .filter(|text| text.len() < 40)
+                    .map_or_else(|| "this expression".to_string(), |text| format!("`{text}`"));
+                self.unsupported(
+                    span,
+                    &what,
+                    "lockstep reads the expressions of C: arithmetic, comparisons, array and struct accesses, calls",
+                );
                 return None;
             }
         };
@@ -808,6 +902,14 @@ impl<'t> Importer<'t> {
 
     fn node(&mut self, kind: ExprKind, span: Span) -> Option<Expr> {
         Expr::new(kind, span).map_err(|error| self.too_deep(error)).ok()
+    }
+}
+
+/// The values an initializer list is written with.
+fn list_items(list: &Node) -> &[Node] {
+    match &list.kind {
+        Clang::InitListExpr { array_filler, .. } if !array_filler.is_empty() => &array_filler[1..],
+        _ => &list.inner,
     }
 }
 
@@ -839,7 +941,8 @@ fn binary_op(opcode: &str) -> Option<ast::BinaryOp> {
 /// Whether a file of Clang's locations is the user's: the text itself, or a file it includes
 /// that is neither Clang's header nor lockstep's.
 fn is_users_file(file: &str) -> bool {
-    file == STANDARD_INPUT || !(file.contains("/lib/clang/") || file.contains("lockstep-include-") || file.starts_with("/usr/include"))
+    file == STANDARD_INPUT
+        || !(file.contains("/lib/clang/") || file.contains("lockstep-include-") || file.starts_with("/usr/include"))
 }
 
 /// The words and punctuation of a printed type.

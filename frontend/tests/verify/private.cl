@@ -58,3 +58,11 @@ __kernel void rows() {
   __assert(pairs[2][0] == 5 && pairs[2][1] == 0);
   __assert(i == 2 || pairs[i][1] == 2 * i + 2);
 }
+
+// Braces left out, or around a scalar, as C allows: Clang gives each value its cell.
+__kernel void elided_braces() {
+  int g[2][3] = {1, {2}, 3};
+  int i = get_local_id(0) % 3;
+  __assert(g[0][0] == 1 && g[0][1] == 2 && g[0][2] == 3);
+  __assert(g[1][i] == 0);
+}
