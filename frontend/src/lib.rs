@@ -59,14 +59,20 @@ impl Checked {
 
 /// Decodes, parses and checks the bytes of a file.
 pub fn check_bytes(path: &str, bytes: Vec<u8>) -> Checked {
-    check_bytes_reading(path, bytes, None)
+    check_bytes_reading(path, bytes, None, &c::clang::Options::default())
 }
 
 /// [`check_bytes`], reading integers as asked rather than as the file's language does by default
-/// (mathematical in PVL, machine integers in OpenCL and CUDA).
-pub fn check_bytes_reading(path: &str, bytes: Vec<u8>, integers: Option<Integers>) -> Checked {
+/// (mathematical in PVL, machine integers in OpenCL and CUDA), and C with the user's options for
+/// Clang (`-I`, `-D`, `-include`).
+pub fn check_bytes_reading(
+    path: &str,
+    bytes: Vec<u8>,
+    integers: Option<Integers>,
+    clang: &c::clang::Options,
+) -> Checked {
     match SourceFile::decode(path, bytes) {
-        Ok(file) => check_file_reading(file, integers),
+        Ok(file) => check_file_reading(file, integers, clang),
         Err((file, span)) => {
             let diagnostic =
                 Diagnostic::error(Code::InvalidUtf8, "the file is not valid UTF-8", span, "invalid byte here")
@@ -81,15 +87,15 @@ pub fn check_bytes_reading(path: &str, bytes: Vec<u8>, integers: Option<Integers
 /// own `kernel::unsupported` error. A file with none of these errors is one the verifier and the
 /// executor accept.
 pub fn check_file(file: SourceFile) -> Checked {
-    check_file_reading(file, None)
+    check_file_reading(file, None, &c::clang::Options::default())
 }
 
-/// [`check_file`], reading integers as asked ([`check_bytes_reading`]).
-pub fn check_file_reading(file: SourceFile, integers: Option<Integers>) -> Checked {
+/// [`check_file`], reading integers and C as asked ([`check_bytes_reading`]).
+pub fn check_file_reading(file: SourceFile, integers: Option<Integers>, clang: &c::clang::Options) -> Checked {
     let (program, mut diagnostics) = match c_dialect(&file.path) {
         Some(dialect) => {
             let folder = std::path::Path::new(&file.path).parent().map(std::path::Path::to_path_buf);
-            let options = c::clang::Options { folder, ..c::clang::Options::default() };
+            let options = c::clang::Options { folder, ..clang.clone() };
             c::check(&file.text, dialect, integers.unwrap_or(Integers::Machine), &options)
         }
         None => pvl::check(&file.text, integers.unwrap_or(Integers::Mathematical)),

@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use lockstep_frontend::diagnostics::{Code, Diagnostic};
 use lockstep_frontend::source::SourceFile;
-use lockstep_frontend::{check_bytes, Checked};
+use lockstep_frontend::Checked;
 use lockstep_logic::Span;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -38,6 +38,8 @@ enum Command {
         /// `json` (one JSON document on stdout) or `sarif` (a SARIF 2.1.0 log on stdout).
         #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
         format: ReportFormat,
+        #[command(flatten)]
+        clang: ClangOptions,
     },
     /// Verify kernel files (.pvl, .cl, .cu): every obligation of every kernel, for any number of
     /// threads.
@@ -65,11 +67,11 @@ enum Command {
         /// Verify only for launches of this many work groups: `N`, `NxM` or `NxMxK` along the
         /// axes (GPUVerify's `--num_groups`, also written `N,M` or `[N,M]`). Without it, for any
         /// number.
-        #[arg(long, visible_alias = "num_groups")]
+        #[arg(long, visible_aliases = ["num_groups", "gridDim"])]
         groups: Option<lockstep_frontend::run::Extent>,
         /// Verify only for work groups of this many threads: `N`, `NxM` or `NxMxK` (GPUVerify's
         /// `--local_size`). Without it, for any size.
-        #[arg(long, visible_alias = "local_size")]
+        #[arg(long, visible_aliases = ["local_size", "blockDim"])]
         gsize: Option<lockstep_frontend::run::Extent>,
         /// Verify only for launches of this many threads in all, along the axes (GPUVerify's
         /// `--global_size`): each axis a multiple of `--gsize`'s, which it needs, giving the
@@ -117,6 +119,8 @@ enum Command {
         /// hexadecimal (a struct's or vector's bytes, little endian), or `*` for any value.
         #[arg(long, value_name = "KERNEL,V1,...")]
         kernel_args: Option<lockstep_frontend::verify::KernelArgs>,
+        #[command(flatten)]
+        clang: ClangOptions,
     },
     /// Print what lockstep proves of each kernel of a file, as the seed writes it.
     ///
@@ -141,6 +145,8 @@ enum Command {
         /// The memory model of the fence rule, as for `verify`.
         #[arg(long, value_enum)]
         memory_model: Option<MemoryModelName>,
+        #[command(flatten)]
+        clang: ClangOptions,
     },
     /// Print the file with the contracts lockstep infers for its kernels that name no permission
     /// written in, as annotations of its language, ready to paste and extend: the thread's
@@ -151,12 +157,14 @@ enum Command {
         #[arg(value_name = "FILE")]
         file: String,
         /// Infer for launches of this many groups only, as `verify --groups`.
-        #[arg(long, visible_alias = "num_groups")]
+        #[arg(long, visible_aliases = ["num_groups", "gridDim"])]
         groups: Option<lockstep_frontend::run::Extent>,
         /// Infer for groups of this many threads only, as `verify --gsize`: sizes it pins are
         /// written as numbers.
-        #[arg(long, visible_alias = "local_size")]
+        #[arg(long, visible_aliases = ["local_size", "blockDim"])]
         gsize: Option<lockstep_frontend::run::Extent>,
+        #[command(flatten)]
+        clang: ClangOptions,
     },
     /// Run a file's kernels concretely on one launch, and report the first bug met.
     ///
@@ -177,11 +185,11 @@ enum Command {
         kernel: Option<String>,
         /// Work groups: `N`, or `NxM` or `NxMxK` along the axes `x`, `y` and `z` of a kernel that
         /// names them (`gid_y`, ...); GPUVerify's `--num_groups`.
-        #[arg(long, default_value = "1", visible_alias = "num_groups")]
+        #[arg(long, default_value = "1", visible_aliases = ["num_groups", "gridDim"])]
         groups: lockstep_frontend::run::Extent,
         /// Threads per work group: `N`, or `NxM` or `NxMxK` along the axes; GPUVerify's
         /// `--local_size`.
-        #[arg(long, default_value = "4", visible_alias = "local_size")]
+        #[arg(long, default_value = "4", visible_aliases = ["local_size", "blockDim"])]
         gsize: lockstep_frontend::run::Extent,
         /// A kernel parameter's value, `NAME=VALUE` (repeatable). Parameters not given take the
         /// value a precondition pins them to (`requires n == tcount;`), else 0.
@@ -217,6 +225,8 @@ enum Command {
         /// How to report: `human` or `json`.
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
+        #[command(flatten)]
+        clang: ClangOptions,
     },
     /// Measure how lockstep's cost grows with a kernel: a table of generated kernels and the seed's.
     ///
@@ -314,6 +324,29 @@ impl SolverOptions {
     }
 }
 
+/// What Clang, which reads OpenCL C and CUDA, is given besides the file: the options of a C
+/// compiler (and of GPUVerify's command line).
+#[derive(clap::Args)]
+struct ClangOptions {
+    /// A folder where `#include` looks for headers (repeatable); a local `#include "..."` is
+    /// found next to the file without it.
+    #[arg(short = 'I', value_name = "DIR")]
+    include_paths: Vec<std::path::PathBuf>,
+    /// A macro, `NAME` or `NAME=VALUE`, as `#define` gives it (repeatable).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    defines: Vec<String>,
+    /// A header read before the file, as `clang -include` reads it (repeatable).
+    #[arg(long = "include", value_name = "FILE")]
+    includes: Vec<std::path::PathBuf>,
+}
+
+impl ClangOptions {
+    fn options(self) -> lockstep_frontend::c::clang::Options {
+        let ClangOptions { include_paths, defines, includes } = self;
+        lockstep_frontend::c::clang::Options { folder: None, include_paths, defines, includes }
+    }
+}
+
 /// How integers are read, where a file's language does not decide.
 #[derive(clap::Args)]
 struct IntegerOptions {
@@ -385,7 +418,7 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { files, format } => check(&files, format),
+        Command::Check { files, format, clang } => check(&files, format, &clang.options()),
         Command::Verify {
             files,
             solver,
@@ -404,6 +437,7 @@ fn main() -> ExitCode {
             only_divergence,
             no_race_checks,
             kernel_args,
+            clang,
         } => {
             let groups = match global_size.zip(gsize).map(|(global, gsize)| global.per_group(gsize)) {
                 Some(Ok(groups)) => Some(groups),
@@ -433,6 +467,7 @@ fn main() -> ExitCode {
                     lockstep_frontend::verify::Checks::All
                 },
                 kernel_args,
+                clang: clang.options(),
             };
             cli::verify::run(&files, &settings, reporting)
         }
@@ -451,6 +486,7 @@ fn main() -> ExitCode {
             memory_model,
             integers,
             format,
+            clang,
         } => cli::run::run(&cli::run::Arguments {
             file,
             kernel,
@@ -466,19 +502,22 @@ fn main() -> ExitCode {
             memory_model: memory_model.map(Into::into),
             integers: integers.integers(),
             json: format == Format::Json,
+            clang: clang.options(),
         }),
-        Command::Explain { file, verdicts, solver, format, memory_model } => {
+        Command::Explain { file, verdicts, solver, format, memory_model, clang } => {
             let settings = lockstep_frontend::verify::Settings {
                 backend: cli::ivl::backend_of(solver.backend),
                 limits: solver.limits(),
                 memory_model: memory_model.map(Into::into),
+                clang: clang.options(),
                 ..Default::default()
             };
             explain(&file, verdicts, &settings, format)
         }
-        Command::Infer { file, groups, gsize } => {
+        Command::Infer { file, groups, gsize, clang } => {
             let settings = lockstep_frontend::verify::Settings {
                 launch: lockstep_frontend::verify::Launch { groups, gsize },
+                clang: clang.options(),
                 ..Default::default()
             };
             infer(&file, &settings)
@@ -554,7 +593,8 @@ fn explain(
     let verify::Verification { checked, kernels: results } = if with_verdicts {
         verify::file(path, bytes, settings)
     } else {
-        verify::Verification { checked: check_bytes(path, bytes), kernels: None }
+        let checked = lockstep_frontend::check_bytes_reading(path, bytes, None, &settings.clang);
+        verify::Verification { checked, kernels: None }
     };
     let Some(program) = checked.program.as_ref().filter(|_| !checked.has_errors()) else {
         for diagnostic in &checked.diagnostics {
@@ -596,9 +636,9 @@ fn explain(
     }
 }
 
-fn read(path: &str) -> Checked {
+fn read(path: &str, clang: &lockstep_frontend::c::clang::Options) -> Checked {
     match std::fs::read(path) {
-        Ok(bytes) => check_bytes(path, bytes),
+        Ok(bytes) => lockstep_frontend::check_bytes_reading(path, bytes, None, clang),
         Err(error) => Checked {
             file: SourceFile::new(path, ""),
             program: None,
@@ -612,8 +652,8 @@ fn read(path: &str) -> Checked {
     }
 }
 
-fn check(paths: &[String], format: ReportFormat) -> ExitCode {
-    let results: Vec<Checked> = paths.iter().map(|path| read(path)).collect();
+fn check(paths: &[String], format: ReportFormat, clang: &lockstep_frontend::c::clang::Options) -> ExitCode {
+    let results: Vec<Checked> = paths.iter().map(|path| read(path, clang)).collect();
     let failed = results.iter().any(Checked::has_errors);
     match format {
         ReportFormat::Human => {

@@ -132,6 +132,8 @@ pub struct Settings {
     pub checks: Checks,
     /// The values of a kernel's scalar parameters to verify it for (`--kernel-args`).
     pub kernel_args: Option<KernelArgs>,
+    /// The user's options for Clang, which reads OpenCL C and CUDA (`-I`, `-D`, `-include`).
+    pub clang: crate::c::clang::Options,
 }
 
 /// GPUVerify's `--kernel-args=K,v1,...,vn`: kernel `K` is verified only for runs whose scalar
@@ -222,6 +224,7 @@ impl Default for Settings {
             benign_races: false,
             checks: Checks::All,
             kernel_args: None,
+            clang: crate::c::clang::Options::default(),
         }
     }
 }
@@ -254,7 +257,7 @@ pub struct Verification {
 /// Checks a file ([`crate::check_bytes`]) for verification: its kernels restricted to the
 /// launches of the settings.
 pub fn check(path: &str, bytes: Vec<u8>, settings: &Settings) -> Checked {
-    let mut checked = crate::check_bytes_reading(path, bytes, settings.integers);
+    let mut checked = crate::check_bytes_reading(path, bytes, settings.integers, &settings.clang);
     for kernel in checked.program.iter_mut().flat_map(|program| &mut program.kernels) {
         if settings.launch != Launch::default() {
             let span = Span::new(kernel.span.start, kernel.span.start);

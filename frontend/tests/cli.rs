@@ -2127,3 +2127,45 @@ fn lockstep_bench_refuses_an_unknown_family() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("no family `rings`"));
 }
+
+/// Clang reads C as a compiler does: a local `#include "..."` is found next to the file, and
+/// `-I`, `-D` and `--include` work on every command that reads a file (`--blockDim` and
+/// `--gridDim` are GPUVerify's names of `--gsize` and `--groups`).
+#[test]
+fn includes_and_macros_come_from_clang_and_the_command_line() {
+    let dir = std::env::temp_dir().join(format!("lockstep-includes-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("headers")).expect("a temporary folder");
+    std::fs::write(dir.join("common.h"), "#define SCALE 2\n").expect("a header");
+    std::fs::write(dir.join("headers/twice.h"), "static int twice(int x) { return SCALE * x; }\n").expect("a header");
+    std::fs::write(dir.join("first.h"), "#define OFFSET 0\n").expect("a header");
+    let kernel = dir.join("k.cl");
+    std::fs::write(
+        &kernel,
+        "#include \"common.h\"\n#include <twice.h>\n\
+         /*@ context \\pointer_length(a) == get_global_size(0);\n\
+             context Perm(&a[get_global_id(0) + OFFSET], write);\n\
+             ensures a[get_global_id(0)] == 2 * SCALE + 2; @*/\n\
+         __kernel void k(__global int *a) { a[get_global_id(0) + OFFSET] = twice(N); }\n",
+    )
+    .expect("a kernel");
+    let kernel = kernel.to_str().expect("a UTF-8 path");
+    let headers = dir.join("headers");
+    let first = dir.join("first.h");
+    let flags = ["-I", headers.to_str().unwrap(), "-DN=3", "--include", first.to_str().unwrap()];
+    // Without them, the header is not found: Clang's error, in place, and exit 2.
+    let output = lockstep(&["check", kernel]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("c::clang-error"), "{output:?}");
+    for command in ["check", "verify", "explain", "infer", "run"] {
+        let output = lockstep(&[&[command][..], &flags, &[kernel]].concat());
+        assert_eq!(output.status.code(), Some(0), "{command}: {output:?}");
+    }
+    let output = lockstep(&[&["verify", "--blockDim", "4", "--gridDim", "2"][..], &flags, &[kernel]].concat());
+    assert!(String::from_utf8_lossy(&output.stdout).contains("kernel k: verified"), "{output:?}");
+    // The macros' values are the ones the kernel is verified with: twice(N) is 2 * SCALE + 2 only
+    // for N = 3 and SCALE = 2 (common.h's, also in the annotation).
+    let other = ["-I", headers.to_str().unwrap(), "-DN=4", "--include", first.to_str().unwrap()];
+    let output = lockstep(&[&["verify"][..], &other, &[kernel]].concat());
+    assert_eq!(output.status.code(), Some(1), "N = 4: {output:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

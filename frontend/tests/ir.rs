@@ -351,6 +351,7 @@ fn c_integers_wrap_check_or_stay_exact_by_their_types() {
         "k.cu",
         text.as_bytes().to_vec(),
         Some(lockstep_frontend::Integers::Mathematical),
+        &Default::default(),
     );
     let program = checked.program.expect("well formed");
     let kernel = &program.kernels[0];

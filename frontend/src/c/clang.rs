@@ -537,8 +537,8 @@ impl Clang {
 pub const STANDARD_INPUT: &str = "<stdin>";
 
 /// What Clang is given besides the text: the folder of the file (where a local `#include "..."`
-/// is found), and the user's `-I`, `-D` and `-include` options.
-#[derive(Clone, Debug, Default)]
+/// is found, set from the file's path), and the user's `-I`, `-D` and `-include` options.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     pub folder: Option<PathBuf>,
     pub include_paths: Vec<PathBuf>,

@@ -51,6 +51,8 @@ pub struct Arguments {
     pub integers: Option<lockstep_frontend::Integers>,
     /// One JSON document on stdout instead of diagnostics and summary lines.
     pub json: bool,
+    /// The user's options for Clang (`-I`, `-D`, `-include`).
+    pub clang: lockstep_frontend::c::clang::Options,
 }
 
 impl Arguments {
@@ -62,7 +64,9 @@ impl Arguments {
 
 pub fn run(arguments: &Arguments) -> ExitCode {
     let checked = match std::fs::read(&arguments.file) {
-        Ok(bytes) => lockstep_frontend::check_bytes_reading(&arguments.file, bytes, arguments.integers),
+        Ok(bytes) => {
+            lockstep_frontend::check_bytes_reading(&arguments.file, bytes, arguments.integers, &arguments.clang)
+        }
         Err(error) => {
             eprintln!("error: cannot read `{}`: {error}", arguments.file);
             return ExitCode::from(2);
