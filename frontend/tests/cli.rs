@@ -2169,3 +2169,44 @@ fn includes_and_macros_come_from_clang_and_the_command_line() {
     assert_eq!(output.status.code(), Some(1), "N = 4: {output:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// CUDA's C++ through Clang: each instantiation of a kernel template is a kernel of its own,
+/// named with its arguments and verified against the contract written before the template, with
+/// the template's parameters as the instantiation's values (`BLOCK` is 4 in
+/// `first_of_block<int, 4>`); reference parameters, namespaces, `using` and C++'s casts read as
+/// C's. A run agrees with each verdict.
+#[test]
+fn each_instantiation_of_a_kernel_template_is_verified() {
+    let file = "frontend/tests/verify/templates.cu";
+    let output = lockstep(&["verify", "--format", "json", file]);
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[
+            ("add_square<2>", "verified", &[]),
+            ("add_square<3>", "failed", &["thread.post:17"]),
+            ("first_of_block<int, 4>", "verified", &[]),
+        ])
+    );
+    for (kernel, finding) in [("add_square<2>", None), ("add_square<3>", Some(17)), ("first_of_block<int, 4>", None)] {
+        let run = lockstep(&["run", "--gsize", "4", "--groups", "1", "--kernel", kernel, "--format", "json", file]);
+        let report = &json(&run)["files"][0]["kernels"][0];
+        match finding {
+            Some(line) => assert_eq!((&report["result"], &report["finding"]["line"]), (&"bug".into(), &line.into())),
+            None => assert_eq!(report["result"], "clean", "{kernel}: {report}"),
+        }
+    }
+}
+
+/// A kernel template that nothing instantiates has no kernel to verify: the message says how to
+/// instantiate it.
+#[test]
+fn a_kernel_template_never_instantiated_is_named() {
+    let path = std::env::temp_dir().join(format!("lockstep-template-{}.cu", std::process::id()));
+    std::fs::write(&path, "template <int N> __global__ void fill(int *a) { a[threadIdx.x] = N; }\n").expect("a kernel");
+    let output = lockstep(&["check", path.to_str().expect("a UTF-8 path")]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr.contains("the kernel template `fill` is never instantiated"), "{stderr}");
+    assert!(stderr.contains("template __global__ void fill<int>(int *);"), "{stderr}");
+    let _ = std::fs::remove_file(&path);
+}

@@ -27,6 +27,17 @@ pub fn bound(kernel: &Kernel, var: VarId) -> String {
     format!("q_{}_{}", identifier(&kernel.var(var).name), var.0)
 }
 
+/// The procedure of a kernel's thread: a CUDA kernel template's instantiation is named with its
+/// arguments (`reduce<int, 256>`), escaped.
+pub fn thread_procedure(kernel: &Kernel) -> String {
+    format!("thread_{}", identifier(&kernel.name))
+}
+
+/// The procedure that probes a loop invariant of a kernel.
+pub fn invariant_probe(kernel: &Kernel, index: usize) -> String {
+    format!("invariant_{}_{index}", identifier(&kernel.name))
+}
+
 /// A variable's name as identifier characters: the C frontend names the unknown length of an
 /// array `\pointer_length(a)`, and an inlined helper's variables `x@bar1`. Every other character
 /// is escaped; the variable's id after it keeps the names apart.

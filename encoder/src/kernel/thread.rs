@@ -46,7 +46,7 @@ impl<'k> Encoder<'k> {
         }
         self.commands(&context, rest, &mut body);
         self.procedure(
-            format!("thread_{}", kernel.name),
+            names::thread_procedure(kernel),
             &[names::TID, names::GID, names::LID],
             self.launch(),
             true,
@@ -219,7 +219,7 @@ impl<'k> Encoder<'k> {
             self.inhale(context, inhaled, &mut start);
             let mut stmts = without_checks(start.stmts);
             self.probe(&mut stmts, Assumed::LoopInvariant, span);
-            let name = format!("invariant_{}_{}", kernel.name, self.probes.len() - 1);
+            let name = names::invariant_probe(kernel, self.probes.len() - 1);
             let thread = [names::TID, names::GID, names::LID];
             let procedure = self.procedure(name, &thread, self.launch(), true, start.locals, stmts);
             self.extra_declarations.push(Declaration::Procedure(procedure));

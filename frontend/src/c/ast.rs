@@ -563,6 +563,41 @@ impl ExprKind {
     }
 }
 
+impl ExprKind {
+    /// The expressions directly inside this one, to change them.
+    pub fn children_mut(&mut self) -> Vec<&mut Expr> {
+        match self {
+            ExprKind::Int { .. }
+            | ExprKind::Float(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Name(_)
+            | ExprKind::SizeofType { .. }
+            | ExprKind::String
+            | ExprKind::Read
+            | ExprKind::Write
+            | ExprKind::Result
+            | ExprKind::Gtid
+            | ExprKind::Ltid => Vec::new(),
+            ExprKind::Index { base, index } => vec![base, index],
+            ExprKind::Call { args, .. } | ExprKind::Backslash { args, .. } | ExprKind::InitList(args) => {
+                args.iter_mut().collect()
+            }
+            ExprKind::Member { base, .. } => vec![base],
+            ExprKind::Unary { operand, .. }
+            | ExprKind::Cast { operand, .. }
+            | ExprKind::SizeofExpr(operand)
+            | ExprKind::Old(operand) => vec![operand],
+            ExprKind::Binary { lhs, rhs, .. } | ExprKind::Comma(lhs, rhs) => vec![lhs, rhs],
+            ExprKind::Assign { target, value, .. } => vec![target, value],
+            ExprKind::Cond { cond, then_value, else_value } => vec![cond, then_value, else_value],
+            ExprKind::Quantifier { range, body, .. } => {
+                range.iter_mut().map(|range| &mut **range).chain([&mut **body]).collect()
+            }
+            ExprKind::Perm { location, amount } => vec![location, amount],
+        }
+    }
+}
+
 impl Expr {
     /// Builds a node, refusing one nested deeper than [`crate::pvl::ast::MAX_DEPTH`].
     pub fn new(kind: ExprKind, span: Span) -> Result<Expr, TooDeep> {

@@ -41,9 +41,13 @@ pub struct QualType {
 #[derive(Clone, Debug, Default, Deserialize)]
 pub struct Referenced {
     #[serde(default)]
+    pub id: clang_ast::Id,
+    #[serde(default)]
     pub name: String,
     #[serde(default)]
     pub kind: String,
+    #[serde(rename = "type", default)]
+    pub ty: QualType,
 }
 
 /// The tag declaration a type node stands for (a `typedef`'s struct).
@@ -55,6 +59,90 @@ pub struct DeclId {
 #[derive(Debug, Deserialize)]
 pub enum Clang {
     TranslationUnitDecl,
+    /// `namespace n { ... }`: its declarations.
+    NamespaceDecl {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    /// `template <...> f`: the pattern, then an instantiation for each use.
+    FunctionTemplateDecl {
+        #[serde(default)]
+        name: String,
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    /// A template's parameter: a value's (`int K`), or a type's (`class T`).
+    #[serde(rename = "NonTypeTemplateParmDecl", alias = "TemplateTypeParmDecl")]
+    TemplateParmDecl {
+        #[serde(default)]
+        name: String,
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    /// An instantiation's template argument: a type, or a value.
+    TemplateArgument {
+        #[serde(rename = "type")]
+        ty: Option<QualType>,
+        value: Option<serde_json::Value>,
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    /// `using T = int;`.
+    TypeAliasDecl {
+        #[serde(default)]
+        name: String,
+        #[serde(rename = "type", default)]
+        ty: QualType,
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    /// `static_cast<T>(e)`, `const_cast`, `reinterpret_cast` and `T(e)`: casts.
+    #[serde(
+        rename = "CXXStaticCastExpr",
+        alias = "CXXFunctionalCastExpr",
+        alias = "CXXConstCastExpr",
+        alias = "CXXReinterpretCastExpr"
+    )]
+    CxxCastExpr {
+        #[serde(rename = "type", default)]
+        ty: QualType,
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    #[serde(rename = "CXXNullPtrLiteralExpr")]
+    CxxNullPtrLiteralExpr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    /// A template's value parameter in an instantiation: the parameter, then its value.
+    SubstNonTypeTemplateParmExpr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    /// C++'s wrappers of a value (a temporary, its cleanups): the value.
+    #[serde(alias = "ExprWithCleanups")]
+    MaterializeTemporaryExpr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
     #[serde(rename_all = "camelCase")]
     FunctionDecl {
         #[serde(default)]
@@ -478,7 +566,16 @@ impl Clang {
     pub fn range(&self) -> Option<&clang_ast::SourceRange> {
         use Clang::*;
         match self {
-            FunctionDecl { range, .. }
+            NamespaceDecl { range, .. }
+            | FunctionTemplateDecl { range, .. }
+            | TemplateParmDecl { range, .. }
+            | TemplateArgument { range, .. }
+            | TypeAliasDecl { range, .. }
+            | CxxCastExpr { range, .. }
+            | CxxNullPtrLiteralExpr { range, .. }
+            | SubstNonTypeTemplateParmExpr { range, .. }
+            | MaterializeTemporaryExpr { range, .. }
+            | FunctionDecl { range, .. }
             | ParmVarDecl { range, .. }
             | VarDecl { range, .. }
             | FieldDecl { range, .. }

@@ -37,10 +37,14 @@ pub fn import(root: &Node, text: &str, annotations: Vec<Found>) -> (ast::File, V
         typedefs: HashMap::new(),
         user_typedefs: HashSet::new(),
         records: HashSet::new(),
-        annotations: annotations.into_iter().map(Some).collect(),
+        instantiations: HashMap::new(),
+        placed: vec![false; annotations.len()],
+        annotations,
+        template_values: HashMap::new(),
+        substitution: HashMap::new(),
     };
     let mut items: Vec<(usize, ast::Item)> = Vec::new();
-    let decls = &root.inner;
+    let decls = importer.declarations(&root.inner);
     let mut index = 0;
     while index < decls.len() {
         let node = &decls[index];
@@ -48,6 +52,11 @@ pub fn import(root: &Node, text: &str, annotations: Vec<Found>) -> (ast::File, V
         match &node.kind {
             Clang::TypedefDecl { name, ty, .. } => {
                 importer.typedefs.insert(name.clone(), desugared(ty).to_string());
+            }
+            // `using T = int;` names the type wherever it is used.
+            Clang::TypeAliasDecl { name, ty, .. } => {
+                importer.typedefs.insert(name.clone(), desugared(ty).to_string());
+                continue;
             }
             Clang::RecordDecl { name: Some(name), .. } | Clang::CXXRecordDecl { name: Some(name), .. } => {
                 importer.records.insert(name.clone());
@@ -57,7 +66,7 @@ pub fn import(root: &Node, text: &str, annotations: Vec<Found>) -> (ast::File, V
         if !importer.is_users(node) {
             continue;
         }
-        let owner = match (&node.kind, decls.get(index)) {
+        let owner = match (&node.kind, decls.get(index).copied()) {
             (Clang::RecordDecl { .. } | Clang::CXXRecordDecl { .. }, Some(next)) if owns(next, node) => {
                 index += 1;
                 Some(next)
@@ -77,8 +86,10 @@ pub fn import(root: &Node, text: &str, annotations: Vec<Found>) -> (ast::File, V
             _ => None,
         })
         .collect();
-    for slot in 0..importer.annotations.len() {
-        let Some(found) = importer.annotations[slot].take() else { continue };
+    for (found, placed) in std::mem::take(&mut importer.annotations).into_iter().zip(importer.placed.clone()) {
+        if placed {
+            continue;
+        }
         if functions.iter().any(|function| function.start < found.span.start && found.span.end <= function.end) {
             importer.unsupported(
                 found.span,
@@ -90,8 +101,47 @@ pub fn import(root: &Node, text: &str, annotations: Vec<Found>) -> (ast::File, V
         items.push((found.span.start, ast::Item::Annotation(found.annotation)));
     }
     items.sort_by_key(|(start, _)| *start);
-    let file = ast::File { items: items.into_iter().map(|(_, item)| item).collect() };
+    let file = ast::File { items: with_contracts_per_instantiation(items, &importer.template_values) };
     (file, importer.diagnostics)
+}
+
+/// The items, where the instantiations of one template (written once, at one place) each have
+/// the annotation written before the template: every instantiation is verified against it.
+fn with_contracts_per_instantiation(
+    items: Vec<(usize, ast::Item)>,
+    template_values: &HashMap<String, HashMap<String, BigInt>>,
+) -> Vec<ast::Item> {
+    let mut placed: Vec<ast::Item> = Vec::with_capacity(items.len());
+    let mut contract: Option<(usize, ast::Annotation)> = None;
+    for (start, item) in items {
+        match &item {
+            ast::Item::Annotation(annotation) => contract = Some((start, annotation.clone())),
+            ast::Item::Function(function) => {
+                // The contract speaks of the template's parameters: here, of this instantiation's values.
+                if let (Some(values), Some(ast::Item::Annotation(written))) =
+                    (template_values.get(&function.name.name), placed.last_mut())
+                {
+                    *written = with_values(written, values);
+                }
+                let previous = placed.last();
+                let same_template =
+                    matches!(previous, Some(ast::Item::Function(previous)) if previous.span == function.span);
+                match contract.take() {
+                    Some((_, annotation)) if same_template => {
+                        placed.push(ast::Item::Annotation(annotation.clone()));
+                        contract = Some((start, annotation));
+                    }
+                    Some((_, annotation)) if matches!(previous, Some(ast::Item::Annotation(_))) => {
+                        contract = Some((start, annotation));
+                    }
+                    _ => {}
+                }
+            }
+            _ => contract = None,
+        }
+        placed.push(item);
+    }
+    placed
 }
 
 /// Whether `next` is a `typedef` of the struct `record` declares (`typedef struct { ... } s;`).
@@ -116,8 +166,18 @@ struct Importer<'t> {
     user_typedefs: HashSet<String>,
     /// The struct tags, which C++ uses as type names.
     records: HashSet<String>,
-    /// The annotations not placed yet.
-    annotations: Vec<Option<Found>>,
+    /// The instantiations of function templates, by Clang's id: their names with the template's
+    /// arguments (`reduce<int, 256>`), which tell them from each other.
+    instantiations: HashMap<clang_ast::Id, String>,
+    /// The file's annotations, and whether each is placed in a block. One in a template's body is
+    /// placed in each instantiation's.
+    annotations: Vec<Found>,
+    placed: Vec<bool>,
+    /// The values of the value parameters of each instantiation of a template, by its name: an
+    /// annotation of the template speaks of them by their names (`BLOCK`).
+    template_values: HashMap<String, HashMap<String, BigInt>>,
+    /// The values of the instantiation being read.
+    substitution: HashMap<String, BigInt>,
 }
 
 /// A type as the tree spells it: the specifiers' words, and the declarator's pointers and
@@ -151,6 +211,54 @@ impl<'t> Importer<'t> {
         };
         let file = range.begin.expansion_loc.as_ref().map(|loc| &*loc.file);
         !implicit && file.is_some_and(is_users_file)
+    }
+
+    /// The file's declarations at file scope: those of namespaces too, and for each function
+    /// template its instantiations (a kernel template that nothing instantiates is reported).
+    fn declarations<'n>(&mut self, nodes: &'n [Node]) -> Vec<&'n Node> {
+        let mut found = Vec::new();
+        for node in nodes {
+            match &node.kind {
+                Clang::NamespaceDecl { .. } => found.extend(self.declarations(&node.inner)),
+                Clang::FunctionTemplateDecl { name, range, .. } => {
+                    let mut instantiated = false;
+                    for inner in &node.inner {
+                        let arguments: Vec<String> = inner.inner.iter().filter_map(template_argument).collect();
+                        if matches!(inner.kind, Clang::FunctionDecl { .. }) && !arguments.is_empty() {
+                            let instantiation = format!("{name}<{}>", arguments.join(", "));
+                            let values = template_parameters(node)
+                                .zip(&arguments)
+                                .filter_map(|(parameter, argument)| {
+                                    Some((parameter.to_string(), argument.parse().ok()?))
+                                })
+                                .collect();
+                            self.template_values.insert(instantiation.clone(), values);
+                            self.instantiations.insert(inner.id, instantiation);
+                            found.push(inner);
+                            instantiated = true;
+                        }
+                    }
+                    let kernel = node.inner.iter().any(|inner| {
+                        matches!(inner.kind, Clang::FunctionDecl { .. })
+                            && inner
+                                .inner
+                                .iter()
+                                .any(|attribute| matches!(attribute.kind, Clang::CudaGlobalAttr { .. }))
+                    });
+                    let users =
+                        range.begin.expansion_loc.as_ref().is_some_and(|location| is_users_file(&location.file));
+                    if kernel && !instantiated && users {
+                        let span = self.span(range);
+                        self.diagnostics.push(
+                            Diagnostic::error(Code::Unsupported, format!("the kernel template `{name}` is never instantiated"), span, "no instantiation to verify")
+                                .with_help(format!("lockstep verifies each instantiation of a template: instantiate it for the arguments to verify, as `template __global__ void {name}<int>(int *);`")),
+                        );
+                    }
+                }
+                _ => found.push(node),
+            }
+        }
+        found
     }
 
     // Spans.
@@ -254,18 +362,17 @@ impl<'t> Importer<'t> {
 
     // Annotations.
 
-    /// The annotations inside `span` and outside every one of `children`, taken, in order.
+    /// The annotations inside `span` and outside every one of `children`, in order, with the
+    /// values of the instantiation being read for its template's parameters.
     fn take_annotations(&mut self, span: Span, children: &[Span]) -> Vec<(usize, ast::Annotation)> {
         let mut taken = Vec::new();
-        for slot in &mut self.annotations {
-            let inside = slot.as_ref().is_some_and(|found| {
-                span.start < found.span.start
-                    && found.span.end <= span.end
-                    && !children.iter().any(|child| child.start <= found.span.start && found.span.end <= child.end)
-            });
+        for (found, placed) in self.annotations.iter().zip(&mut self.placed) {
+            let inside = span.start < found.span.start
+                && found.span.end <= span.end
+                && !children.iter().any(|child| child.start <= found.span.start && found.span.end <= child.end);
             if inside {
-                let found = slot.take().expect("checked above");
-                taken.push((found.span.start, found.annotation));
+                *placed = true;
+                taken.push((found.span.start, with_values(&found.annotation, &self.substitution)));
             }
         }
         taken
@@ -507,7 +614,10 @@ impl<'t> Importer<'t> {
     fn function(&mut self, node: &Node) -> Option<ast::Function> {
         let Clang::FunctionDecl { name, loc, range, ty, storage_class, inline, .. } = &node.kind else { return None };
         let span = self.span(range);
-        let name_span = self.offset(loc, false).map_or(span, |start| self.clamped(start, start + name.len()));
+        let written_name = name;
+        let name = self.instantiations.get(&node.id).unwrap_or(name).clone();
+        self.substitution = self.template_values.get(&name).cloned().unwrap_or_default();
+        let name_span = self.offset(loc, false).map_or(span, |start| self.clamped(start, start + written_name.len()));
         let mut qualifiers = Vec::new();
         let mut params = Vec::new();
         let mut body = None;
@@ -518,9 +628,16 @@ impl<'t> Importer<'t> {
                 }
                 Clang::CudaDeviceAttr { .. } => qualifiers.push(ast::Qualifier::Device),
                 Clang::CudaHostAttr { .. } => qualifiers.push(ast::Qualifier::Host),
-                Clang::ParmVarDecl { name, loc, range, ty } => {
+                Clang::ParmVarDecl { name, loc, range, ty, .. } => {
                     let param_span = self.span(range);
-                    let spelled = self.spelled(&ty.qual_type, param_span)?;
+                    // A reference parameter (`float &c`) is a pointer: its uses read through it,
+                    // and its arguments are passed by their address.
+                    let (ty, reference) = match reference_to(&ty.qual_type) {
+                        Some(referenced) => (referenced, 1),
+                        None => (ty.qual_type.as_str(), 0),
+                    };
+                    let mut spelled = self.spelled(ty, param_span)?;
+                    spelled.pointers += reference;
                     let specifiers = self.specifiers(&spelled, &[], param_span);
                     let name = name.clone().unwrap_or_default();
                     let name_span =
@@ -725,8 +842,15 @@ impl<'t> Importer<'t> {
         }
         let first = |importer: &mut Self| importer.expr(node.inner.first()?);
         let kind = match &node.kind {
-            Clang::ImplicitCastExpr { .. } | Clang::ParenExpr { .. } | Clang::ConstantExpr { .. } => {
-                return first(self)
+            Clang::ImplicitCastExpr { .. }
+            | Clang::ParenExpr { .. }
+            | Clang::ConstantExpr { .. }
+            | Clang::MaterializeTemporaryExpr { .. } => return first(self),
+            Clang::SubstNonTypeTemplateParmExpr { .. } => {
+                // The value is written where the parameter is used: its span is that use's.
+                let mut value = self.expr(node.inner.last()?)?;
+                value.span = span;
+                return Some(value);
             }
             Clang::IntegerLiteral { value, ty, .. } => {
                 ExprKind::Int { value: value.parse().ok()?, unsigned: ty.qual_type.starts_with("unsigned") }
@@ -742,7 +866,16 @@ impl<'t> Importer<'t> {
                     self.unsupported(span, "an `enum` constant", "use `#define` constants");
                     return None;
                 }
-                ExprKind::Name(referenced_decl.name.clone())
+                let name = self.node(ExprKind::Name(referenced_decl.name.clone()), span)?;
+                if reference_to(&referenced_decl.ty.qual_type).is_none() {
+                    return Some(name);
+                }
+                ExprKind::Unary { op: ast::UnaryOp::Deref, operand: Box::new(name) }
+            }
+            Clang::CxxNullPtrLiteralExpr { .. } => ExprKind::Name("NULL".to_string()),
+            Clang::CxxCastExpr { ty, .. } => {
+                let (ty, pointers) = self.type_spec(ty, span)?;
+                ExprKind::Cast { ty, pointers, operand: Box::new(first(self)?) }
             }
             Clang::CStyleCastExpr { ty, .. } => {
                 let (ty, pointers) = self.type_spec(ty, span)?;
@@ -833,7 +966,15 @@ impl<'t> Importer<'t> {
                     self.unsupported(span, "a call through a function pointer", "call the function by its name");
                     return None;
                 };
-                let args = self.exprs(&node.inner[1..])?;
+                let mut args = self.exprs(&node.inner[1..])?;
+                // An argument of a reference parameter is passed by its address.
+                for (arg, reference) in args.iter_mut().zip(reference_parameters(callee)) {
+                    if reference {
+                        let span = arg.span;
+                        let taken = ExprKind::Unary { op: ast::UnaryOp::AddressOf, operand: Box::new(arg.clone()) };
+                        *arg = self.node(taken, span)?;
+                    }
+                }
                 ExprKind::Call { function: ast::Ident { name, span: name_span }, args }
             }
             Clang::MemberExpr { name, is_arrow, .. } => {
@@ -894,7 +1035,8 @@ impl<'t> Importer<'t> {
         match &node.kind {
             Clang::ImplicitCastExpr { .. } | Clang::ParenExpr { .. } => self.callee(node.inner.first()?),
             Clang::DeclRefExpr { referenced_decl, range, .. } if referenced_decl.kind == "FunctionDecl" => {
-                Some((referenced_decl.name.clone(), self.span(range)))
+                let name = self.instantiations.get(&referenced_decl.id).unwrap_or(&referenced_decl.name);
+                Some((name.clone(), self.span(range)))
             }
             _ => None,
         }
@@ -902,6 +1044,90 @@ impl<'t> Importer<'t> {
 
     fn node(&mut self, kind: ExprKind, span: Span) -> Option<Expr> {
         Expr::new(kind, span).map_err(|error| self.too_deep(error)).ok()
+    }
+}
+
+/// The names of a template's parameters, in order.
+fn template_parameters(template: &Node) -> impl Iterator<Item = &str> {
+    template.inner.iter().filter_map(|inner| match &inner.kind {
+        Clang::TemplateParmDecl { name, .. } => Some(name.as_str()),
+        _ => None,
+    })
+}
+
+/// An annotation with values for names: a template's parameters' in an instantiation.
+fn with_values(annotation: &ast::Annotation, values: &HashMap<String, BigInt>) -> ast::Annotation {
+    let mut annotation = annotation.clone();
+    if !values.is_empty() {
+        for clause in &mut annotation.clauses {
+            if let ast::SpecClause::Clause { formula, .. } = clause {
+                substitute(formula, values);
+            }
+        }
+    }
+    annotation
+}
+
+/// Replaces each name of `values` in `expr` by its value.
+fn substitute(expr: &mut Expr, values: &HashMap<String, BigInt>) {
+    if let ExprKind::Name(name) = &expr.kind {
+        if let Some(value) = values.get(name) {
+            expr.kind = ExprKind::Int { value: value.clone(), unsigned: false };
+        }
+        return;
+    }
+    for child in expr.kind.children_mut() {
+        substitute(child, values);
+    }
+}
+
+/// The type a reference type refers to: `float` of `float &`.
+fn reference_to(ty: &str) -> Option<&str> {
+    ty.strip_suffix('&').filter(|referenced| !referenced.ends_with('&')).map(str::trim_end)
+}
+
+/// Whether each parameter of the function a call's callee names is a reference.
+fn reference_parameters(callee: &Node) -> Vec<bool> {
+    match &callee.kind {
+        Clang::ImplicitCastExpr { .. } | Clang::ParenExpr { .. } => {
+            callee.inner.first().map_or_else(Vec::new, reference_parameters)
+        }
+        Clang::DeclRefExpr { referenced_decl, .. } => parameter_types(&referenced_decl.ty.qual_type)
+            .into_iter()
+            .map(|parameter| reference_to(parameter).is_some())
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The parameter types of a printed function type: `int &` and `float` of `void (int &, float)`.
+fn parameter_types(ty: &str) -> Vec<&str> {
+    let Some(open) = ty.find('(') else { return Vec::new() };
+    let inner = ty[open + 1..].strip_suffix(')').unwrap_or(&ty[open + 1..]);
+    let mut parameters = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    for (at, character) in inner.char_indices() {
+        match character {
+            '(' | '<' | '[' => depth += 1,
+            ')' | '>' | ']' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                parameters.push(inner[start..at].trim());
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    parameters.push(inner[start..].trim());
+    parameters.retain(|parameter| !parameter.is_empty() && *parameter != "void");
+    parameters
+}
+
+/// A template argument as C++ writes it: `int`, or `256`.
+fn template_argument(node: &Node) -> Option<String> {
+    match &node.kind {
+        Clang::TemplateArgument { ty: Some(ty), .. } => Some(ty.qual_type.clone()),
+        Clang::TemplateArgument { value: Some(value), .. } => Some(value.to_string()),
+        _ => None,
     }
 }
 
