@@ -591,4 +591,58 @@ typedef int cudaError_t;
 extern "C" __attribute__((host)) cudaError_t cudaConfigureCall(dim3 grid, dim3 block, size_t shared = 0,
                                                                cudaStream_t stream = 0);
 
+// ---- What lockstep refuses by name ----------------------------------------------------------
+
+// Declared so that a kernel using them compiles, and lockstep can say what it does not verify
+// (`kernel::unsupported`, each with its own help) rather than show a compiler error: textures
+// and surfaces, cuRAND, cooperative groups. A kernel launched from a kernel (dynamic
+// parallelism) needs nothing declared: lockstep refuses the launch.
+template <class T, int dim = 1, int mode = 0> struct __attribute__((device_builtin_texture_type)) texture { int channel; };
+template <class T, int dim = 1> struct __attribute__((device_builtin_surface_type)) surface { int channel; };
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+#pragma clang attribute push(__attribute__((device)), apply_to = function)
+template <class T, int dim, int mode> T tex1Dfetch(texture<T, dim, mode> texture, int x);
+template <class T, int dim, int mode> T tex1D(texture<T, dim, mode> texture, float x);
+template <class T, int dim, int mode> T tex2D(texture<T, dim, mode> texture, float x, float y);
+template <class T, int dim, int mode> T tex3D(texture<T, dim, mode> texture, float x, float y, float z);
+template <class T> T tex1Dfetch(cudaTextureObject_t texture, int x);
+template <class T> T tex1D(cudaTextureObject_t texture, float x);
+template <class T> T tex2D(cudaTextureObject_t texture, float x, float y);
+template <class T> T tex3D(cudaTextureObject_t texture, float x, float y, float z);
+template <class T> void surf1Dwrite(T value, cudaSurfaceObject_t surface, int x);
+template <class T> void surf2Dwrite(T value, cudaSurfaceObject_t surface, int x, int y);
+template <class T> T surf1Dread(cudaSurfaceObject_t surface, int x);
+template <class T> T surf2Dread(cudaSurfaceObject_t surface, int x, int y);
+
+struct curandStateXORWOW { unsigned int d, v[5]; int boxmuller_flag; float boxmuller_extra; };
+typedef struct curandStateXORWOW curandState_t;
+typedef struct curandStateXORWOW curandState;
+void curand_init(unsigned long long seed, unsigned long long subsequence, unsigned long long offset,
+                 curandState *state);
+unsigned int curand(curandState *state);
+float curand_uniform(curandState *state);
+float curand_normal(curandState *state);
+double curand_uniform_double(curandState *state);
+double curand_normal_double(curandState *state);
+#pragma clang attribute pop
+
+// A launch in device code (dynamic parallelism) calls these, with `-fgpu-rdc`.
+extern "C" __attribute__((device)) void *cudaGetParameterBuffer(size_t alignment, size_t size);
+extern "C" __attribute__((device)) cudaError_t cudaLaunchDevice(void *function, void *parameters, dim3 grid,
+                                                               dim3 block, unsigned int shared, cudaStream_t stream);
+
+namespace cooperative_groups {
+struct thread_group {
+  __attribute__((device)) void sync() const;
+  __attribute__((device)) unsigned int size() const;
+  __attribute__((device)) unsigned int thread_rank() const;
+};
+struct thread_block : thread_group {};
+struct grid_group : thread_group {};
+__attribute__((device)) thread_block this_thread_block();
+__attribute__((device)) grid_group this_grid();
+__attribute__((device)) void sync(const thread_group &group);
+}  // namespace cooperative_groups
+
 #endif // LOCKSTEP_CUDA_H

@@ -2210,3 +2210,35 @@ fn a_kernel_template_never_instantiated_is_named() {
     assert!(stderr.contains("template __global__ void fill<int>(int *);"), "{stderr}");
     let _ = std::fs::remove_file(&path);
 }
+
+/// What CUDA kernels use that lockstep does not verify is refused by name, each with its help,
+/// never as a compiler's error: textures and surfaces, cuRAND, cooperative groups.
+#[test]
+fn cuda_features_lockstep_does_not_verify_are_named() {
+    for (code, refusal) in [
+        (
+            "texture<float, 1> t;\n__global__ void k(float *a) { a[threadIdx.x] = tex1Dfetch(t, 0); }",
+            "a texture or surface (`texture`)",
+        ),
+        (
+            "__global__ void k(float *a, cudaTextureObject_t t) { a[0] = tex2D<float>(t, 0, 0); }",
+            "a texture or surface (`cudaTextureObject_t`)",
+        ),
+        (
+            "__global__ void k(float *a, curandState *s) { a[threadIdx.x] = curand_uniform(&s[threadIdx.x]); }",
+            "cuRAND (`curandState`)",
+        ),
+        (
+            "__global__ void k(float *a) { cooperative_groups::this_grid().sync(); a[0] = 1; }",
+            "a cooperative group (`this_grid`)",
+        ),
+    ] {
+        let path = std::env::temp_dir().join(format!("lockstep-refused-{}.cu", std::process::id()));
+        std::fs::write(&path, code).expect("a kernel");
+        let output = lockstep(&["check", "--format", "json", path.to_str().expect("a UTF-8 path")]);
+        let first = &json(&output)["files"][0]["errors"][0];
+        assert_eq!(first["code"], "kernel::unsupported", "{code}: {first}");
+        assert_eq!(first["message"], format!("{refusal} is not supported"), "{code}");
+        let _ = std::fs::remove_file(&path);
+    }
+}

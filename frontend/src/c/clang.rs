@@ -75,6 +75,14 @@ pub enum Clang {
         #[serde(default)]
         loc: clang_ast::SourceLocation,
     },
+    /// `object.f(...)`: a call of a member function.
+    #[serde(rename = "CXXMemberCallExpr")]
+    CxxMemberCallExpr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
     /// A template's parameter: a value's (`int K`), or a type's (`class T`).
     #[serde(rename = "NonTypeTemplateParmDecl", alias = "TemplateTypeParmDecl")]
     TemplateParmDecl {
@@ -568,6 +576,7 @@ impl Clang {
         match self {
             NamespaceDecl { range, .. }
             | FunctionTemplateDecl { range, .. }
+            | CxxMemberCallExpr { range, .. }
             | TemplateParmDecl { range, .. }
             | TemplateArgument { range, .. }
             | TypeAliasDecl { range, .. }

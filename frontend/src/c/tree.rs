@@ -447,6 +447,11 @@ impl<'t> Importer<'t> {
                     self.unsupported(span, "an `enum` type", "use `#define` constants");
                     return None;
                 }
+                name if refused_feature(name).is_some() => {
+                    let (construct, help) = refused_feature(name).expect("matched");
+                    self.unsupported(span, &construct, help);
+                    return None;
+                }
                 name if struct_next || (self.records.contains(name) && !self.typedefs.contains_key(name)) => {
                     struct_next = false;
                     let tag = ast::Ident { name: name.to_string(), span };
@@ -962,6 +967,10 @@ impl<'t> Importer<'t> {
             },
             Clang::CallExpr { .. } => {
                 let callee = node.inner.first()?;
+                if let Some((construct, help)) = self.callee(callee).and_then(|(name, _)| refused_feature(&name)) {
+                    self.unsupported(span, &construct, help);
+                    return None;
+                }
                 let Some((name, name_span)) = self.callee(callee) else {
                     self.unsupported(span, "a call through a function pointer", "call the function by its name");
                     return None;
@@ -1013,6 +1022,14 @@ impl<'t> Importer<'t> {
                 None => ExprKind::SizeofExpr(Box::new(first(self)?)),
             },
             Clang::InitListExpr { .. } => ExprKind::InitList(self.exprs(list_items(node))?),
+            Clang::CxxMemberCallExpr { .. } => {
+                let (construct, help) = called_names(node).iter().find_map(|name| refused_feature(name)).unwrap_or((
+                    "a call of a member function".to_string(),
+                    "write the member function as a function of its own, with the object as a parameter",
+                ));
+                self.unsupported(span, &construct, help);
+                return None;
+            }
             _ => {
                 let what = self
                     .text
@@ -1045,6 +1062,44 @@ impl<'t> Importer<'t> {
     fn node(&mut self, kind: ExprKind, span: Span) -> Option<Expr> {
         Expr::new(kind, span).map_err(|error| self.too_deep(error)).ok()
     }
+}
+
+/// The CUDA features lockstep refuses, by a name of theirs (a type, a function, a namespace):
+/// what to say, and the help.
+fn refused_feature(name: &str) -> Option<(String, &'static str)> {
+    let (what, help) = match name {
+        "texture" | "surface" | "cudaTextureObject_t" | "cudaSurfaceObject_t" | "tex1Dfetch" | "tex1D" | "tex2D"
+        | "tex3D" | "surf1Dwrite" | "surf2Dwrite" | "surf1Dread" | "surf2Dread" => (
+            "a texture or surface",
+            "lockstep verifies kernels over global, shared and constant memory: pass the data as a `const` pointer and index it",
+        ),
+        "curandState" | "curandState_t" | "curandStateXORWOW" | "curand_init" | "curand" | "curand_uniform"
+        | "curand_normal" | "curand_uniform_double" | "curand_normal_double" => (
+            "cuRAND",
+            "pass the random numbers to the kernel in an array, or compute them from the thread's id",
+        ),
+        "cooperative_groups" | "this_grid" | "this_thread_block" | "thread_block" | "grid_group" | "thread_group" => (
+            "a cooperative group",
+            "use `__syncthreads()` for a block's barrier; lockstep verifies no barrier over the whole grid",
+        ),
+        _ => return None,
+    };
+    Some((format!("{what} (`{name}`)"), help))
+}
+
+/// The functions a call's expression names, the callee's own and its object's.
+fn called_names(node: &Node) -> Vec<String> {
+    let mut names = Vec::new();
+    if let Clang::DeclRefExpr { referenced_decl, .. } = &node.kind {
+        names.push(referenced_decl.name.clone());
+    }
+    if let Clang::MemberExpr { name, .. } = &node.kind {
+        names.push(name.clone());
+    }
+    for inner in &node.inner {
+        names.extend(called_names(inner));
+    }
+    names
 }
 
 /// The names of a template's parameters, in order.
