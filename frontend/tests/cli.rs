@@ -2242,3 +2242,33 @@ fn cuda_features_lockstep_does_not_verify_are_named() {
         let _ = std::fs::remove_file(&path);
     }
 }
+
+/// An annotation inside a declaration never becomes the contract of what follows it: inside a
+/// template that nothing instantiates it belongs to no verified code, and inside a struct it is
+/// refused. (`requires false` taken as the racy kernel's contract would verify it vacuously.)
+#[test]
+fn an_annotation_inside_a_declaration_is_not_the_next_kernels_contract() {
+    let dir = std::env::temp_dir().join(format!("lockstep-inside-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let racy = "__global__ void k(int *a) { a[threadIdx.x] = 2; a[0] = 1; }\n";
+    let template = dir.join("template.cu");
+    std::fs::write(
+        &template,
+        format!("template <int N> __device__ int f(int x) {{\n  /*@ requires false; @*/\n  return x + N;\n}}\n{racy}"),
+    )
+    .expect("a kernel");
+    let output = lockstep(&["verify", "--format", "json", template.to_str().expect("a UTF-8 path")]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(with_status(&json(&output)["files"][0]["kernels"][0], "failed")
+        .iter()
+        .any(|failure| failure.starts_with("kernel.resources")));
+    let structure = dir.join("struct.cl");
+    std::fs::write(&structure, "struct s { int a; /*@ requires false; @*/ };\n__kernel void k(__global int *a) { a[get_local_id(0)] = 2; a[0] = 1; }\n")
+        .expect("a kernel");
+    let output = lockstep(&["check", "--format", "json", structure.to_str().expect("a UTF-8 path")]);
+    assert_eq!(
+        json(&output)["files"][0]["errors"][0]["message"],
+        "an annotation outside the statements of a block is not supported"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -41,6 +41,7 @@ pub fn import(root: &Node, text: &str, annotations: Vec<Found>) -> (ast::File, V
         placed: vec![false; annotations.len()],
         annotations,
         template_values: HashMap::new(),
+        uninstantiated: Vec::new(),
         substitution: HashMap::new(),
     };
     let mut items: Vec<(usize, ast::Item)> = Vec::new();
@@ -77,20 +78,19 @@ pub fn import(root: &Node, text: &str, annotations: Vec<Found>) -> (ast::File, V
         let start = node.kind.range().map_or(0, |range| importer.span(range).start);
         items.extend(importer.items(node, owner).into_iter().map(|item| (start, item)));
     }
-    // The annotations at file level go before the first item after them; one inside a function
-    // that no block holds (`if (c) /*@ ... @*/ x = 1;`) has no statement to belong to.
-    let functions: Vec<Span> = items
-        .iter()
-        .filter_map(|(_, item)| match item {
-            ast::Item::Function(function) => Some(function.span),
-            _ => None,
-        })
-        .collect();
+    // The annotations at file level go before the first item after them. One inside a template
+    // that nothing instantiates belongs to no code that is verified; one inside any other
+    // declaration that no block holds (`if (c) /*@ ... @*/ x = 1;`, a struct's body) has no
+    // statement to belong to, and must not become the contract of what follows.
+    let inside = |spans: &[Span], found: &Found| {
+        spans.iter().any(|span| span.start < found.span.start && found.span.end <= span.end)
+    };
+    let declarations: Vec<Span> = items.iter().filter_map(|(_, item)| item_span(item)).collect();
     for (found, placed) in std::mem::take(&mut importer.annotations).into_iter().zip(importer.placed.clone()) {
-        if placed {
+        if placed || inside(&importer.uninstantiated, &found) {
             continue;
         }
-        if functions.iter().any(|function| function.start < found.span.start && found.span.end <= function.end) {
+        if inside(&declarations, &found) {
             importer.unsupported(
                 found.span,
                 "an annotation outside the statements of a block",
@@ -107,6 +107,14 @@ pub fn import(root: &Node, text: &str, annotations: Vec<Found>) -> (ast::File, V
 
 /// The items, where the instantiations of one template (written once, at one place) each have
 /// the annotation written before the template: every instantiation is verified against it.
+fn item_span(item: &ast::Item) -> Option<Span> {
+    match item {
+        ast::Item::Function(function) => Some(function.span),
+        ast::Item::Declaration(declaration) => Some(declaration.span),
+        ast::Item::Annotation(_) | ast::Item::Error => None,
+    }
+}
+
 fn with_contracts_per_instantiation(
     items: Vec<(usize, ast::Item)>,
     template_values: &HashMap<String, HashMap<String, BigInt>>,
@@ -176,6 +184,8 @@ struct Importer<'t> {
     /// The values of the value parameters of each instantiation of a template, by its name: an
     /// annotation of the template speaks of them by their names (`BLOCK`).
     template_values: HashMap<String, HashMap<String, BigInt>>,
+    /// The templates that nothing instantiates: no code of theirs is verified.
+    uninstantiated: Vec<Span>,
     /// The values of the instantiation being read.
     substitution: HashMap<String, BigInt>,
 }
@@ -247,6 +257,10 @@ impl<'t> Importer<'t> {
                     });
                     let users =
                         range.begin.expansion_loc.as_ref().is_some_and(|location| is_users_file(&location.file));
+                    if !instantiated {
+                        let span = self.span(range);
+                        self.uninstantiated.push(span);
+                    }
                     if kernel && !instantiated && users {
                         let span = self.span(range);
                         self.diagnostics.push(
