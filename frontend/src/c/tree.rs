@@ -816,9 +816,12 @@ impl<'t> Importer<'t> {
             Clang::ContinueStmt { .. } => StmtKind::Continue,
             Clang::ReturnStmt { .. } => StmtKind::Return(self.optional_expr(node.inner.first())?),
             Clang::NullStmt { .. } => StmtKind::Empty,
-            Clang::SwitchStmt { .. } => StmtKind::Unsupported("`switch`"),
-            Clang::GotoStmt { .. } => StmtKind::Unsupported("`goto`"),
-            Clang::LabelStmt { .. } => StmtKind::Unsupported("a label"),
+            Clang::SwitchStmt { .. } => StmtKind::Unsupported("switch"),
+            Clang::GotoStmt { .. } | Clang::LabelStmt { .. } => {
+                let construct = if matches!(node.kind, Clang::GotoStmt { .. }) { "`goto`" } else { "a label" };
+                self.unsupported(span, construct, "use structured control flow: `if`, loops, `break` and `continue`");
+                return None;
+            }
             Clang::AttributedStmt { .. } => return self.stmt(node.inner.last()?),
             _ => StmtKind::Expr(self.expr(node)?),
         };
