@@ -75,6 +75,33 @@ pub enum Clang {
         #[serde(default)]
         loc: clang_ast::SourceLocation,
     },
+    #[serde(rename = "CXXConstructExpr", alias = "CXXTemporaryObjectExpr")]
+    CxxConstructExpr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    #[serde(rename = "CXXOperatorCallExpr")]
+    CxxOperatorCallExpr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    #[serde(rename = "CXXDefaultArgExpr")]
+    CxxDefaultArgExpr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
+    LambdaExpr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
     /// `object.f(...)`: a call of a member function.
     #[serde(rename = "CXXMemberCallExpr")]
     CxxMemberCallExpr {
@@ -570,12 +597,31 @@ pub enum Clang {
 }
 
 impl Clang {
+    /// Whether the node is an attribute lockstep reads (`__kernel`, `__shared__`, ...), which Clang
+    /// lists among a declaration's children.
+    pub fn is_attribute(&self) -> bool {
+        use Clang::*;
+        matches!(
+            self,
+            OpenCLKernelAttr { .. }
+                | CudaGlobalAttr { .. }
+                | CudaDeviceAttr { .. }
+                | CudaHostAttr { .. }
+                | CudaSharedAttr { .. }
+                | CudaConstantAttr { .. }
+        )
+    }
+
     /// The node's source range, where it has one.
     pub fn range(&self) -> Option<&clang_ast::SourceRange> {
         use Clang::*;
         match self {
             NamespaceDecl { range, .. }
             | FunctionTemplateDecl { range, .. }
+            | CxxConstructExpr { range, .. }
+            | CxxOperatorCallExpr { range, .. }
+            | CxxDefaultArgExpr { range, .. }
+            | LambdaExpr { range, .. }
             | CxxMemberCallExpr { range, .. }
             | TemplateParmDecl { range, .. }
             | TemplateArgument { range, .. }

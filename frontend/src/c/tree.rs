@@ -713,7 +713,7 @@ impl<'t> Importer<'t> {
         let declarator = self.declarator(name, name_span, &spelled, span);
         let initializer = match init {
             Some(_) => {
-                let value = node.inner.iter().rfind(|inner| inner.kind.range().is_some())?;
+                let value = node.inner.iter().find(|inner| !inner.kind.is_attribute())?;
                 Some(self.expr(value)?)
             }
             None => None,
@@ -1047,11 +1047,27 @@ impl<'t> Importer<'t> {
                 self.unsupported(span, &construct, help);
                 return None;
             }
+            Clang::CxxConstructExpr { .. } => {
+                self.unsupported(span, "a constructor call", "initialize the struct's fields one by one");
+                return None;
+            }
+            Clang::CxxOperatorCallExpr { .. } => {
+                self.unsupported(span, "an overloaded operator", "call a function that does what the operator does");
+                return None;
+            }
+            Clang::CxxDefaultArgExpr { .. } => {
+                self.unsupported(span, "a default argument", "write the argument in the call");
+                return None;
+            }
+            Clang::LambdaExpr { .. } => {
+                self.unsupported(span, "a lambda", "write it as a `__device__` function");
+                return None;
+            }
             _ => {
                 let what = self
                     .text
                     .get(span.start..span.end)
-                    .filter(|text| text.len() < 40)
+                    .filter(|text| !text.is_empty() && text.len() < 40)
                     .map_or_else(|| "this expression".to_string(), |text| format!("`{text}`"));
                 self.unsupported(
                     span,
