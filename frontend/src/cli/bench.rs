@@ -3,8 +3,10 @@
 //! each as a user does, with a `lockstep verify` process of its own (this executable), several
 //! times: the table gives each kernel's size, obligations, the solver's work (z3's deterministic
 //! resource count, the same on every machine and every run), the median wall time of the whole
-//! process and its peak memory (resident set). Files named on the command line are measured too,
-//! all in one `lockstep verify` call, as a corpus is verified.
+//! process and its peak memory (resident set). The seed's example in OpenCL C and CUDA are
+//! measured too, with Clang's share of their time: the median of reading the file with Clang
+//! (its runs, and lockstep's reading of its tree), in this process. Files named on the command
+//! line are measured too, all in one `lockstep verify` call, as a corpus is verified.
 //!
 //! Times are measurements, never assertions: the bench fails (exit status 1) only when a kernel
 //! that must verify does not, so that CI can run it at small sizes on a shared machine.
@@ -31,6 +33,12 @@ const SEEDS: [(&str, &str); 2] = [
     ("binomial", include_str!("../../../examples/seed/binomial.pvl")),
 ];
 
+/// The seed's example written in OpenCL C and in CUDA: what Clang costs a C kernel.
+const C_SEEDS: [(&str, &str); 2] = [
+    ("demo.cl", include_str!("../../../examples/opencl/demo.cl")),
+    ("demo.cu", include_str!("../../../examples/cuda/demo.cu")),
+];
+
 /// One row of the table.
 struct Row {
     kernel: String,
@@ -39,6 +47,8 @@ struct Row {
     resources: u64,
     wall: Duration,
     peak: Option<u64>,
+    /// The median time of reading a C file with Clang.
+    clang: Option<Duration>,
     /// What went wrong, when the verdicts are not all `verified`.
     problem: Option<String>,
 }
@@ -58,22 +68,35 @@ fn measure_all(options: &Options, scratch: &Path) -> ExitCode {
     let runs = options.runs.max(1);
     let this = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("lockstep"));
     let verifier = options.verifier.as_deref().unwrap_or(&this);
-    println!("{:<10} {:>5} {:>11} {:>14} {:>9} {:>9}", "kernel", "size", "obligations", "solver work", "wall", "peak");
+    println!(
+        "{:<10} {:>5} {:>11} {:>14} {:>9} {:>9} {:>9}",
+        "kernel", "size", "obligations", "solver work", "wall", "peak", "clang"
+    );
     let mut rows = Vec::new();
     let mut measured = |row: Row| {
         print_row(&row);
         rows.push(row);
     };
     for (name, text) in SEEDS {
-        match kernel_file(scratch, name, text) {
+        match kernel_file(scratch, &format!("{name}.pvl"), text) {
             Ok(path) => measured(measure(verifier, name, None, &[path], runs)),
+            Err(message) => return failure(&message),
+        }
+    }
+    for (name, text) in C_SEEDS {
+        match kernel_file(scratch, name, text) {
+            Ok(path) => {
+                let mut row = measure(verifier, name, None, std::slice::from_ref(&path), runs);
+                row.clang = Some(clang_time(&path, text, runs));
+                measured(row);
+            }
             Err(message) => return failure(&message),
         }
     }
     for &family in &options.families {
         for &size in &options.sizes {
             let name = format!("{}{size}", family.name());
-            match kernel_file(scratch, &name, &family.kernel(size)) {
+            match kernel_file(scratch, &format!("{name}.pvl"), &family.kernel(size)) {
                 Ok(path) => measured(measure(verifier, family.name(), Some(size), &[path], runs)),
                 Err(message) => return failure(&message),
             }
@@ -108,8 +131,8 @@ fn failure(message: &str) -> ExitCode {
 }
 
 /// Writes a generated kernel where the verifier can read it.
-fn kernel_file(scratch: &Path, name: &str, text: &str) -> Result<PathBuf, String> {
-    let path = scratch.join(format!("{name}.pvl"));
+fn kernel_file(scratch: &Path, file_name: &str, text: &str) -> Result<PathBuf, String> {
+    let path = scratch.join(file_name);
     std::fs::write(&path, text).map_err(|error| format!("cannot write `{}`: {error}", path.display()))?;
     Ok(path)
 }
@@ -141,6 +164,7 @@ fn measure(verifier: &Path, kernel: &str, size: Option<usize>, files: &[PathBuf]
         resources: 0,
         wall: Duration::ZERO,
         peak: None,
+        clang: None,
         problem: None,
     };
     match report(verifier, files) {
@@ -170,6 +194,22 @@ fn measure(verifier: &Path, kernel: &str, size: Option<usize>, files: &[PathBuf]
     row.wall = median(&mut walls);
     row.peak = (!peaks.is_empty()).then(|| median(&mut peaks));
     row
+}
+
+/// The median time of reading a C file with Clang, as `check` does.
+fn clang_time(path: &Path, text: &str, runs: usize) -> Duration {
+    let path = path.display().to_string();
+    let dialect = lockstep_frontend::c_dialect(&path).expect("a C file");
+    let folder = Path::new(&path).parent().map(Path::to_path_buf);
+    let options = lockstep_frontend::c::clang::Options { folder, ..Default::default() };
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            let _ = lockstep_frontend::c::parse(text, dialect, &options);
+            start.elapsed()
+        })
+        .collect();
+    median(&mut times)
 }
 
 fn median<T: Ord + Copy>(values: &mut [T]) -> T {
@@ -244,8 +284,12 @@ fn print_row(row: &Row) {
     let size = row.size.map_or_else(|| "-".to_string(), |size| size.to_string());
     let peak = row.peak.map_or_else(|| "-".to_string(), |bytes| format!("{} MiB", bytes >> 20));
     let wall = format!("{} ms", row.wall.as_millis());
+    let clang = row.clang.map_or_else(|| "-".to_string(), |clang| format!("{} ms", clang.as_millis()));
     let mark = if row.problem.is_some() { "  (!)" } else { "" };
-    println!("{:<10} {size:>5} {:>11} {:>14} {wall:>9} {peak:>9}{mark}", row.kernel, row.obligations, row.resources);
+    println!(
+        "{:<10} {size:>5} {:>11} {:>14} {wall:>9} {peak:>9} {clang:>9}{mark}",
+        row.kernel, row.obligations, row.resources
+    );
 }
 
 /// For each family measured at several sizes, how much the largest costs against the smallest:
