@@ -2272,3 +2272,20 @@ fn an_annotation_inside_a_declaration_is_not_the_next_kernels_contract() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An input that makes Clang run away (here a macro that doubles itself thirty times) is
+/// stopped at Clang's limits of CPU time, memory and output, and is an error, never a hang.
+#[test]
+fn clang_running_away_is_stopped() {
+    let mut text = String::from("#define X0 x\n");
+    for level in 1..=30 {
+        text.push_str(&format!("#define X{level} X{} X{}\n", level - 1, level - 1));
+    }
+    text.push_str("__kernel void k(__global int *a) { int x = 1; a[0] = X30; }\n");
+    let path = std::env::temp_dir().join(format!("lockstep-runaway-{}.cl", std::process::id()));
+    std::fs::write(&path, text).expect("a kernel");
+    let output = lockstep(&["check", "--format", "json", path.to_str().expect("a UTF-8 path")]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert_eq!(json(&output)["files"][0]["errors"][0]["code"], "c::clang-error");
+    let _ = std::fs::remove_file(&path);
+}

@@ -20,7 +20,7 @@ use crate::c::Dialect;
 use crate::diagnostics::{Code, Diagnostic};
 use lockstep_logic::Span;
 use serde::Deserialize;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -776,6 +776,30 @@ fn clang_program() -> Option<PathBuf> {
     })
 }
 
+/// The most CPU time (seconds) and memory (bytes) Clang may take on one file: a kernel takes a
+/// fraction of a second and a few hundred MiB, and an input that makes Clang run away (as the
+/// fuzz tests' mutated kernels can) is stopped, and is an error rather than a hang.
+const CPU_SECONDS: u32 = 5;
+const MEMORY_BYTES: u64 = 4 << 30;
+/// The most Clang may print for one file (its syntax tree, or the preprocessed text).
+const MAX_OUTPUT: u64 = 256 << 20;
+
+/// The command that runs `program` within [`CPU_SECONDS`] and [`MEMORY_BYTES`], through
+/// util-linux's `prlimit` (Debian installs it everywhere), or without limits where it is missing.
+fn bounded(program: &Path) -> Command {
+    let prlimit = std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path).map(|folder| folder.join("prlimit")).find(|candidate| candidate.is_file())
+    });
+    match prlimit {
+        Some(prlimit) => {
+            let mut command = Command::new(prlimit);
+            command.arg(format!("--cpu={CPU_SECONDS}")).arg(format!("--as={MEMORY_BYTES}")).arg("--").arg(program);
+            command
+        }
+        None => Command::new(program),
+    }
+}
+
 /// The arguments that make Clang read a file of the dialect, with lockstep's headers.
 fn dialect_arguments(dialect: Dialect, headers: &Path) -> Vec<String> {
     let mut arguments: Vec<String> = match dialect {
@@ -798,7 +822,8 @@ fn dialect_arguments(dialect: Dialect, headers: &Path) -> Vec<String> {
 
 fn user_arguments(options: &Options) -> Vec<String> {
     let mut arguments = Vec::new();
-    if let Some(folder) = &options.folder {
+    // A file named without a folder is in the working directory, where Clang looks first anyway.
+    if let Some(folder) = options.folder.as_ref().filter(|folder| !folder.as_os_str().is_empty()) {
         arguments.extend(["-iquote".to_string(), folder.display().to_string()]);
     }
     for path in &options.include_paths {
@@ -836,7 +861,7 @@ fn run(text: &str, dialect: Dialect, options: &Options, mode: &[&str]) -> Result
     };
     let headers =
         header_folder().map_err(|message| Diagnostic::error(Code::NoClang, message, Span::new(0, 0), "here"))?;
-    let mut command = Command::new(&program);
+    let mut command = bounded(&program);
     command
         .args(dialect_arguments(dialect, &headers))
         .args(user_arguments(options))
@@ -859,18 +884,43 @@ fn run(text: &str, dialect: Dialect, options: &Options, mode: &[&str]) -> Result
     };
     let mut child = command.spawn().map_err(failed)?;
     let mut stdin = child.stdin.take().expect("stdin is piped");
-    let output = std::thread::scope(|scope| {
-        // Clang reads while it writes: the text goes in from a thread of its own.
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let stderr = child.stderr.take().expect("stderr is piped");
+    // Clang reads while it writes: the text goes in, and its messages come out, in threads of
+    // their own; what it prints is read up to a bound, past which it is stopped.
+    let (printed, messages) = std::thread::scope(|scope| {
         scope.spawn(move || {
             let _ = stdin.write_all(text.as_bytes());
         });
-        child.wait_with_output()
-    })
-    .map_err(failed)?;
+        let messages = scope.spawn(move || {
+            let mut messages = Vec::new();
+            let _ = stderr.take(MAX_OUTPUT).read_to_end(&mut messages);
+            messages
+        });
+        let mut printed = Vec::new();
+        let read = stdout.take(MAX_OUTPUT + 1).read_to_end(&mut printed);
+        if read.is_err() || printed.len() as u64 > MAX_OUTPUT {
+            let _ = child.kill();
+        }
+        (printed, messages.join().unwrap_or_default())
+    });
+    let status = child.wait().map_err(failed)?;
+    if printed.len() as u64 > MAX_OUTPUT {
+        let message = format!("clang printed more than {} MiB for this file", MAX_OUTPUT >> 20);
+        return Err(Diagnostic::error(Code::Clang, message, Span::new(0, 0), "while reading this file")
+            .with_help("a kernel's syntax tree takes a few MiB: look for a macro that expands without end"));
+    }
+    let output = std::process::Output { status, stdout: printed, stderr: messages };
     let stderr = String::from_utf8_lossy(&output.stderr);
     let diagnostics = clang_diagnostics(text, &stderr);
     if !output.status.success() && !diagnostics.iter().any(Diagnostic::is_error) {
-        let message = stderr.lines().find(|line| !line.trim().is_empty()).unwrap_or("no message").to_string();
+        let message = stderr.lines().find(|line| !line.trim().is_empty()).map_or_else(
+            || {
+                let limits = format!("{CPU_SECONDS} s and {} GiB", MEMORY_BYTES >> 30);
+                format!("it stopped ({}): past its limits of {limits}, or it crashed", output.status)
+            },
+            str::to_string,
+        );
         return Err(Diagnostic::error(
             Code::Clang,
             format!("clang failed: {message}"),
