@@ -940,7 +940,19 @@ pub fn syntax_tree(text: &str, dialect: Dialect, options: &Options) -> (Option<N
     if run.diagnostics.iter().any(Diagnostic::is_error) {
         return (None, run.diagnostics);
     }
-    match serde_json::from_slice::<Node>(&run.stdout) {
+    if json_depth(&run.stdout) > MAX_JSON_DEPTH {
+        let diagnostic = Diagnostic::error(
+            Code::NestingTooDeep,
+            "expressions or statements nested too deeply",
+            Span::new(0, 0),
+            "in this file",
+        )
+        .with_help(format!("lockstep reads at most {} levels of nesting", crate::pvl::ast::MAX_DEPTH));
+        return (None, vec![diagnostic]);
+    }
+    let mut json = serde_json::Deserializer::from_slice(&run.stdout);
+    json.disable_recursion_limit();
+    match Node::deserialize(serde_stacker::Deserializer::new(&mut json)) {
         Ok(tree) => (Some(tree), run.diagnostics),
         Err(error) => {
             let diagnostic = Diagnostic::error(
@@ -953,6 +965,32 @@ pub fn syntax_tree(text: &str, dialect: Dialect, options: &Options) -> (Option<N
             (None, vec![diagnostic])
         }
     }
+}
+
+/// The deepest JSON that lockstep reads of Clang's tree: a level of the tree is two of JSON (a
+/// node and its children), and Clang's tree has levels that lockstep's has not (implicit
+/// conversions, parentheses), which [`crate::pvl::ast::MAX_DEPTH`] bounds in its turn.
+const MAX_JSON_DEPTH: usize = 8 * crate::pvl::ast::MAX_DEPTH as usize;
+
+/// How deeply a JSON text nests its objects and arrays.
+fn json_depth(json: &[u8]) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for &byte in json {
+        match (in_string, escaped, byte) {
+            (true, true, _) => escaped = false,
+            (true, false, b'\\') => escaped = true,
+            (true, false, b'"') => in_string = false,
+            (true, false, _) => {}
+            (false, _, b'"') => in_string = true,
+            (false, _, b'{' | b'[') => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            (false, _, b'}' | b']') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 /// The text Clang's preprocessor makes of `text` (`clang -E`), for the macros of annotations.
@@ -999,4 +1037,25 @@ fn clang_diagnostics(text: &str, stderr: &str) -> Vec<Diagnostic> {
         diagnostics.push(Diagnostic::error(Code::Clang, message.to_string(), span, label));
     }
     diagnostics
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Clang's tree of an 80-term sum nests deeper than serde_json reads by default (128 levels).
+    #[test]
+    fn a_long_sum_is_read() {
+        let terms: Vec<String> = (0..80).map(|index| format!("a[{}]", index % 4)).collect();
+        let text = format!("__kernel void k(__global int *a) {{ a[0] = {}; }}", terms.join(" + "));
+        let (tree, diagnostics) = crate::c::parse(&text, Dialect::OpenCl, &Options::default());
+        assert!(tree.is_some() && diagnostics.is_empty(), "{diagnostics:?}");
+    }
+
+    #[test]
+    fn json_depth_counts_objects_and_arrays_outside_strings() {
+        assert_eq!(json_depth(br#"{"a": [1, {"b": "[{\"]"}]}"#), 3);
+        assert_eq!(json_depth(b"[]"), 1);
+        assert_eq!(json_depth(b"1"), 0);
+    }
 }

@@ -106,8 +106,9 @@ template __global__ void reduce3<float>(const float *, float *, unsigned int);
 template __global__ void reduce3<double>(const double *, double *, unsigned int);
 
 #define RBOUND 100000000
-// Input k of the block's 2 * blockSize inputs, 0 past the end.
-#define IN(k) (BASE + (k) < n ? g_idata[BASE + (k)] : 0)
+// Input k of the block's 2 * blockSize inputs at the launch, 0 past the end (a barrier forgets
+// the heap, so the barrier contracts speak of the launch values, which no thread changes).
+#define IN(k) (BASE + (k) < n ? \old(g_idata[BASE + (k)]) : 0)
 #define BASE (blockIdx.x * 16)
 #define S2(t) (IN(t) + IN((t) + 8))
 #define S4(t) (S2(t) + S2((t) + 4))
