@@ -950,9 +950,7 @@ pub fn syntax_tree(text: &str, dialect: Dialect, options: &Options) -> (Option<N
         .with_help(format!("lockstep reads at most {} levels of nesting", crate::pvl::ast::MAX_DEPTH));
         return (None, vec![diagnostic]);
     }
-    let mut json = serde_json::Deserializer::from_slice(&run.stdout);
-    json.disable_recursion_limit();
-    match Node::deserialize(serde_stacker::Deserializer::new(&mut json)) {
+    match deserialize(&run.stdout) {
         Ok(tree) => (Some(tree), run.diagnostics),
         Err(error) => {
             let diagnostic = Diagnostic::error(
@@ -965,6 +963,20 @@ pub fn syntax_tree(text: &str, dialect: Dialect, options: &Options) -> (Option<N
             (None, vec![diagnostic])
         }
     }
+}
+
+/// Clang's tree from its JSON, however deep (up to [`MAX_JSON_DEPTH`]), on a stack that grows.
+#[cfg(not(target_family = "wasm"))]
+fn deserialize(json: &[u8]) -> Result<Node, serde_json::Error> {
+    let mut json = serde_json::Deserializer::from_slice(json);
+    json.disable_recursion_limit();
+    Node::deserialize(serde_stacker::Deserializer::new(&mut json))
+}
+
+/// In a web page Clang does not run, and there is no tree to read.
+#[cfg(target_family = "wasm")]
+fn deserialize(json: &[u8]) -> Result<Node, serde_json::Error> {
+    serde_json::from_slice(json)
 }
 
 /// The deepest JSON that lockstep reads of Clang's tree: a level of the tree is two of JSON (a
