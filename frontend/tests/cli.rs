@@ -2103,20 +2103,37 @@ fn lockstep_bench_prints_a_row_per_kernel_and_size_with_its_figures() {
     let table = String::from_utf8(output.stdout).unwrap();
     assert_eq!(output.status.code(), Some(0), "{table}\n{}", String::from_utf8_lossy(&output.stderr));
     let rows: Vec<Vec<&str>> = table.lines().skip(1).map(|line| line.split_whitespace().collect()).collect();
-    let kernels: Vec<(&str, &str)> = rows.iter().take(6).map(|row| (row[0], row[1])).collect();
+    let kernels: Vec<(&str, &str)> = rows.iter().take(8).map(|row| (row[0], row[1])).collect();
     assert_eq!(
         kernels,
-        [("demo", "-"), ("binomial", "-"), ("ring", "1"), ("ring", "2"), ("arrbar", "1"), ("arrbar", "2")],
+        [
+            ("demo", "-"),
+            ("binomial", "-"),
+            ("demo.cl", "-"),
+            ("demo.cu", "-"),
+            ("ring", "1"),
+            ("ring", "2"),
+            ("arrbar", "1"),
+            ("arrbar", "2")
+        ],
         "{table}"
     );
     // The corpus row: both seed files in one call.
-    assert_eq!(rows[6][..2], ["2", "files"], "{table}");
-    for row in &rows[..7] {
-        let figures = &row[row.len() - 6..];
+    assert_eq!(rows[8][..2], ["2", "files"], "{table}");
+    for row in &rows[..9] {
+        // The last column is Clang's share, `N ms` for the C files and `-` for PVL.
+        let c_file = row[0].ends_with(".cl") || row[0].ends_with(".cu");
+        let (figures, clang) = row.split_at(row.len() - if c_file { 2 } else { 1 });
+        let figures = &figures[figures.len() - 6..];
         let obligations: usize = figures[0].parse().expect("obligations");
         let work: u64 = figures[1].parse().expect("solver work");
         assert!(obligations > 0 && work > 0, "{table}");
         assert_eq!((figures[3], figures[5]), ("ms", "MiB"), "{table}");
+        match clang {
+            [millis, "ms"] => assert!(millis.parse::<u64>().is_ok(), "{table}"),
+            ["-"] => assert!(!c_file, "{table}"),
+            _ => panic!("no figure of Clang's share: {table}"),
+        }
     }
     assert!(table.contains("ring: 2 barriers cost") && table.contains("(2.0 times the size)"), "{table}");
 }
