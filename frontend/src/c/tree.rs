@@ -466,6 +466,11 @@ impl<'t> Importer<'t> {
                     self.unsupported(span, &construct, help);
                     return None;
                 }
+                // CUDA's vector types are structs of its header (`int2`), read as vectors.
+                name if !struct_next && ast::arithmetic_type_name(name).is_some_and(|(_, _, width)| width > 1) => {
+                    let (base, unsigned, width) = ast::arithmetic_type_name(name).expect("matched");
+                    spelled.words.push(W::Vector(base, unsigned, width));
+                }
                 name if struct_next || (self.records.contains(name) && !self.typedefs.contains_key(name)) => {
                     struct_next = false;
                     let tag = ast::Ident { name: name.to_string(), span };
@@ -711,7 +716,14 @@ impl<'t> Importer<'t> {
         let spelled = self.spelled(&ty.qual_type, span)?;
         let specifiers = self.specifiers(&spelled, &qualifiers, span);
         let declarator = self.declarator(name, name_span, &spelled, span);
+        // A variable of a struct type declared without a value is default-constructed in C++:
+        // Clang writes a constructor call of no arguments, which leaves it as C would.
+        let default_constructed = node
+            .inner
+            .iter()
+            .any(|inner| matches!(inner.kind, Clang::CxxConstructExpr { .. }) && inner.inner.is_empty());
         let initializer = match init {
+            Some(_) if default_constructed => None,
             Some(_) => {
                 let value = node.inner.iter().find(|inner| !inner.kind.is_attribute())?;
                 Some(self.expr(value)?)
@@ -1047,6 +1059,9 @@ impl<'t> Importer<'t> {
                 self.unsupported(span, &construct, help);
                 return None;
             }
+            // A copy of a value (C++ copies `int2 v = make_int2(a, b);` through a constructor
+            // that Clang elides): the value.
+            Clang::CxxConstructExpr { .. } if node.inner.len() == 1 => return first(self),
             Clang::CxxConstructExpr { .. } => {
                 self.unsupported(span, "a constructor call", "initialize the struct's fields one by one");
                 return None;
