@@ -2,7 +2,8 @@
 // threadIdx.y): transposeNaive straight through global memory, and the samples' original
 // `transpose`, which stages a tile in `__shared__ int block[BLOCK_DIM][BLOCK_DIM + 1]` (the extra
 // column avoids bank conflicts), reads it back transposed after __syncthreads(), and guards both
-// halves for matrices that are not whole tiles. The proof shows race freedom in shared memory and
+// halves for matrices that are not whole tiles (its indices are `int` here, as in the samples'
+// newer transposes: with the old sample's `unsigned int` the proof times out). The proof shows race freedom in shared memory and
 // in the output, the bounds (the indices are non-linear in the sizes: the matrix must fit an
 // int), and that odata holds the transpose wherever a thread writes it.
 //:: verdict verified
@@ -20,6 +21,7 @@
 #define STORES (X_OUT < height && Y_OUT < width)
 
 /*@
+  context blockDim.x == BLOCK_DIM && blockDim.y == BLOCK_DIM;
   context width >= 0 && height >= 0 && width * height <= 2147483647;
   context \pointer_length(idata) == width * height && \pointer_length(odata) == width * height;
   context LOADS ==> Perm(&idata[Y_IN * width + X_IN], read);
@@ -30,10 +32,10 @@
 @*/
 __global__ void transpose(int *odata, const int *idata, int width, int height) {
   __shared__ int block[BLOCK_DIM][BLOCK_DIM + 1];
-  unsigned int xIndex = blockIdx.x * BLOCK_DIM + threadIdx.x;
-  unsigned int yIndex = blockIdx.y * BLOCK_DIM + threadIdx.y;
+  int xIndex = blockIdx.x * BLOCK_DIM + threadIdx.x;
+  int yIndex = blockIdx.y * BLOCK_DIM + threadIdx.y;
   if ((xIndex < width) && (yIndex < height)) {
-    unsigned int index_in = yIndex * width + xIndex;
+    int index_in = yIndex * width + xIndex;
     block[threadIdx.y][threadIdx.x] = idata[index_in];
   }
   /*@
@@ -49,7 +51,7 @@ __global__ void transpose(int *odata, const int *idata, int width, int height) {
   xIndex = blockIdx.y * BLOCK_DIM + threadIdx.x;
   yIndex = blockIdx.x * BLOCK_DIM + threadIdx.y;
   if ((xIndex < height) && (yIndex < width)) {
-    unsigned int index_out = yIndex * height + xIndex;
+    int index_out = yIndex * height + xIndex;
     odata[index_out] = block[threadIdx.x][threadIdx.y];
   }
 }
