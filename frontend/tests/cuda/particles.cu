@@ -3,7 +3,8 @@
 // parameter struct passed by value to the kernel (`SimParams params`), a pointer to a struct
 // (`p->x`) and a device helper that takes a struct by reference. Whole-struct copies (`Particle
 // p = particles[i];`, `packed[i] = q;`, a struct passed by value to a helper) are refused in
-// CUDA, though OpenCL C reads them: see the report; the kernels go field by field. integrate moves each particle by its velocity and reflects it off
+// CUDA (C++ copies them through constructors and `operator=`), though OpenCL C reads them; the
+// kernels go field by field. integrate moves each particle by its velocity and reflects it off
 // the walls of the box, as the particles sample's integrate_functor does (in integers here, so
 // that the postcondition can state the move); pack_positions copies the positions into an array
 // of 16-byte aligned int4s; apply_gravity updates the velocities through a reference. The

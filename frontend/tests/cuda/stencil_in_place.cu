@@ -3,7 +3,7 @@
 // another): a thread overwrites its point while its neighbours, in the same block or the next,
 // may still read it. The contract that gives each thread its point for writing and its
 // neighbours' for reading hands a point to more than one thread. (The 2D form of this bug, the
-// in-place jacobi2d, is reported undecided by the default solver: see the report.)
+// in-place jacobi2d, is undecided within the default solver limits.)
 //:: verdict failed
 //:: run finds race
 //:: run with --groups 2 --gsize 4 --param n=7

@@ -1,8 +1,9 @@
 // Vector addition as the CUDA samples' vectorAdd writes it, C[i] = A[i] + B[i] for i < numElements
 // over a grid rounded up to whole blocks, in float (the samples' own kernel: the proof shows race
 // freedom and bounds, since a float sum is any float to lockstep) and in int through a local
-// header's macro and a `__forceinline__` helper, with `__restrict__` and `const` pointers (the
-// proof shows every C[i] is the sum; the inputs are bounded so that it cannot overflow).
+// header's IMUL macro (the samples' spelling of __mul24, a plain product here: lockstep refuses
+// __mul24) and a `__forceinline__` helper, with `__restrict__` and `const` pointers (the proof
+// shows every C[i] is the sum; the inputs are bounded so that it cannot overflow).
 //:: verdict verified
 #include "common.h"
 
@@ -29,7 +30,7 @@ static __device__ __forceinline__ int add(int a, int b) { return a + b; }
   ensures \gtid < n ==> c[\gtid] == a[\gtid] + b[\gtid];
 @*/
 __global__ void vectorAddInt(const int *__restrict__ a, const int *__restrict__ b, int *__restrict__ c, int n) {
-  const int i = GLOBAL_X;
+  const int i = IMUL(blockDim.x, blockIdx.x) + threadIdx.x;
   if (i < n) {
     c[i] = add(a[i], b[i]);
   }
