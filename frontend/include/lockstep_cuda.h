@@ -165,7 +165,10 @@ extern const __attribute__((device)) uint3 threadIdx;
 extern const __attribute__((device)) uint3 blockIdx;
 extern const __attribute__((device)) dim3 blockDim;
 extern const __attribute__((device)) dim3 gridDim;
-extern const __attribute__((device)) int warpSize;
+// The warp size is 32 on every NVIDIA GPU, and lockstep reads it so: a constant, as kernels use
+// it (`threadIdx.x % warpSize`, `blockDim.x / warpSize`). lockstep knows no warps otherwise:
+// threads of a warp are as unordered as any others.
+#define warpSize 32
 
 // ---- Barriers and fences --------------------------------------------------------------------
 

@@ -2187,6 +2187,39 @@ fn includes_and_macros_come_from_clang_and_the_command_line() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The macros of an annotation are the ones defined at its place, as in C: read in the same run
+/// of Clang as the kernels where no directive follows the first annotation (the arguments of a
+/// macro may hold `\gtid` and `1\2`), and in a run of the preprocessor of their own where one
+/// does (`N` is 4 in the first kernel and 8 in the second), or where a macro holds a backslash
+/// (`HALF`, used inside another macro's arguments). A wrong value fails the assertion.
+#[test]
+fn an_annotation_uses_the_macros_defined_at_its_place() {
+    let dir = std::env::temp_dir().join(format!("lockstep-annotation-macros-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let first = "#define N 4\n#define OWN(cell, p) Perm(&cell, p)\n\
+                 /*@ context \\pointer_length(a) == N * get_global_size(0); context OWN(a[\\gtid], 1\\2); @*/\n\
+                 __kernel void first(__global int *a) { int x = a[get_global_id(0)]; /*@ assert N == 4; @*/ }\n";
+    let second = "\n#undef N\n#define N 8\n\
+                  /*@ context \\pointer_length(a) == N * get_global_size(0); context OWN(a[\\gtid], 1\\2); @*/\n\
+                  __kernel void second(__global int *a) { int x = a[get_global_id(0)]; /*@ assert N == 8; @*/ }\n";
+    let half = format!("#define HALF 1\\2\n{}", first.replace("1\\2", "HALF"));
+    for (name, text, kernels) in
+        [("one.cl", first.to_string(), 1), ("two.cl", format!("{first}{second}"), 2), ("three.cl", half, 1)]
+    {
+        let kernel = dir.join(name);
+        std::fs::write(&kernel, &text).expect("a kernel");
+        let output = lockstep(&["verify", kernel.to_str().expect("a UTF-8 path")]);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(0), "{name}: {output:?}");
+        assert_eq!(stdout.matches(": verified").count(), kernels, "{name}: {stdout}");
+        let wrong = text.replace("assert N == 4", "assert N == 8");
+        std::fs::write(&kernel, wrong).expect("a kernel");
+        let output = lockstep(&["verify", kernel.to_str().expect("a UTF-8 path")]);
+        assert_eq!(output.status.code(), Some(1), "{name}, N == 8 in the first kernel: {output:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// CUDA's C++ through Clang: each instantiation of a kernel template is a kernel of its own,
 /// named with its arguments and verified against the contract written before the template, with
 /// the template's parameters as the instantiation's values (`BLOCK` is 4 in

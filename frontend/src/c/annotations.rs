@@ -71,8 +71,16 @@ pub fn comments(text: &str) -> Vec<Span> {
     found
 }
 
-/// The annotations of the text, parsed, with the problems found reading them.
-pub fn read(text: &str, dialect: Dialect, options: &clang::Options) -> (Vec<Found>, Vec<Diagnostic>) {
+/// The annotations of a file, lexed, with the uses of names that may be macros, before Clang has
+/// expanded them ([`Lexed::parse`]).
+pub struct Lexed {
+    annotations: Vec<(Span, Vec<Spanned>)>,
+    uses: Vec<Use>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// The annotations of the text, lexed, with the problems found lexing them.
+pub fn lex(text: &str, dialect: Dialect) -> Lexed {
     let mut diagnostics = Vec::new();
     let mut annotations: Vec<(Span, Vec<Spanned>)> = Vec::new();
     for span in comments(text) {
@@ -93,28 +101,90 @@ pub fn read(text: &str, dialect: Dialect, options: &clang::Options) -> (Vec<Foun
             _ => annotations.push((span, tokens)),
         }
     }
-    if annotations.iter().any(|(_, tokens)| tokens.iter().any(|(_, token, _)| matches!(token, Token::Ident(_)))) {
-        match expand_macros(text, dialect, options, &mut annotations) {
-            Ok(()) => {}
-            Err(diagnostic) => diagnostics.push(diagnostic),
+    let uses = macro_uses(&annotations);
+    Lexed { annotations, uses, diagnostics }
+}
+
+impl Lexed {
+    /// The text to read after the file in Clang's run of its syntax tree, whose `#pragma
+    /// message`s expand the macros the annotations use; `None` when no annotation uses a name,
+    /// or when the macros at the end of the file may not be those at an annotation's place (a
+    /// directive after the first annotation), or the uses hold quotes: [`Lexed::parse`] then
+    /// expands them with a run of Clang's preprocessor of their own.
+    pub fn macro_requests(&self, text: &str) -> Option<String> {
+        let first = self.uses.first().map(|found| self.annotations[found.annotation].0.start)?;
+        let directive_after = text[first..].match_indices('#').any(|(at, _)| {
+            let rest = text[first + at + 1..].trim_start();
+            let pragma = rest.strip_prefix("pragma").map(str::trim_start);
+            pragma.is_none_or(|pragma| pragma.starts_with("push_macro") || pragma.starts_with("pop_macro"))
+        });
+        let requests: Vec<String> = (0..self.uses.len()).map(|number| self.request(text, number)).collect();
+        if directive_after
+            || text[first..].contains("_Pragma")
+            || requests.iter().any(|request| request.contains(['"', '\'']))
+        {
+            return None;
         }
-    }
-    let mut found = Vec::new();
-    let semicolons =
-        syntax::Semicolons { semicolon: Token::Semi, closes_block: |token: &Token| *token == Token::AnnotationClose };
-    for (span, tokens) in annotations {
-        let (annotation, tokens, errors) =
-            syntax::parse_inserting_semicolons(text, tokens, &[], &semicolons, parse, &mut diagnostics);
-        diagnostics.extend(errors.iter().map(|error| {
-            let unclosed = None;
-            syntax::diagnostic(text, error, &TERMINALS, Token::describe, |_, _, _| None, unclosed)
-        }));
-        drop(tokens);
-        if let Some(annotation) = annotation {
-            found.push(Found { span, annotation });
+        let mut appended = format!(
+            "#define {MARKER}string(...) #__VA_ARGS__\n#define {MARKER}expanded(...) {MARKER}string(__VA_ARGS__)\n"
+        );
+        for request in requests {
+            // A backslash is no token of C: in a name (`\gtid`) or a number (`1\2`) it stays.
+            let request = request.replace('\\', BACKSLASH);
+            appended.push_str(&format!("#pragma message({MARKER}expanded({request}))\n"));
         }
+        Some(appended)
     }
-    (found, diagnostics)
+
+    /// The annotations parsed, their macros expanded: from `messages`, the `#pragma message`s of
+    /// [`Lexed::macro_requests`] in Clang's run of the syntax tree, or else by a run of Clang's
+    /// preprocessor.
+    pub fn parse(
+        mut self,
+        text: &str,
+        dialect: Dialect,
+        options: &clang::Options,
+        messages: Option<Vec<String>>,
+    ) -> (Vec<Found>, Vec<Diagnostic>) {
+        let mut diagnostics = std::mem::take(&mut self.diagnostics);
+        if !self.uses.is_empty() {
+            let from_messages = messages.map(|messages| messages.join("\n").replace(BACKSLASH, "\\"));
+            let expanded = match from_messages.filter(|expanded| self.all_answered(expanded)) {
+                Some(expanded) => Ok(expanded),
+                None => clang::preprocessed(&self.preprocessor_text(text), dialect, options),
+            };
+            match expanded {
+                Ok(expanded) => self.expand(text, dialect, &expanded),
+                Err(diagnostic) => diagnostics.push(diagnostic),
+            }
+        }
+        let annotations = self.annotations;
+        let mut found = Vec::new();
+        let semicolons = syntax::Semicolons {
+            semicolon: Token::Semi,
+            closes_block: |token: &Token| *token == Token::AnnotationClose,
+        };
+        for (span, tokens) in annotations {
+            let (annotation, tokens, errors) =
+                syntax::parse_inserting_semicolons(text, tokens, &[], &semicolons, parse, &mut diagnostics);
+            diagnostics.extend(errors.iter().map(|error| {
+                let unclosed = None;
+                syntax::diagnostic(text, error, &TERMINALS, Token::describe, |_, _, _| None, unclosed)
+            }));
+            drop(tokens);
+            if let Some(annotation) = annotation {
+                found.push(Found { span, annotation });
+            }
+        }
+        (found, diagnostics)
+    }
+
+    /// Whether Clang's text answers every use's request.
+    fn all_answered(&self, expanded: &str) -> bool {
+        (0..self.uses.len()).all(|number| {
+            expanded.contains(&format!("{MARKER}{number}_a ")) && expanded.contains(&format!("{MARKER}{number}_b"))
+        })
+    }
 }
 
 fn parse(tokens: &[Spanned]) -> syntax::Parsed<Token, ast::Annotation> {
@@ -171,69 +241,99 @@ struct Use {
 
 const MARKER: &str = "__lockstep_macro_use_";
 
-/// Expands the macros the annotations use, with Clang's preprocessor.
-fn expand_macros(
-    text: &str,
-    dialect: Dialect,
-    options: &clang::Options,
-    annotations: &mut [(Span, Vec<Spanned>)],
-) -> Result<(), Diagnostic> {
+/// Stands for a backslash in the text of a `#pragma message` request ([`Lexed::macro_requests`]).
+const BACKSLASH: &str = "__lockstep_backslash_";
+
+/// Every use in the annotations of a name, which may be a macro's.
+fn macro_uses(annotations: &[(Span, Vec<Spanned>)]) -> Vec<Use> {
     let mut uses = Vec::new();
-    let mut requests = String::new();
-    let mut written = 0;
-    for (index, (span, tokens)) in annotations.iter().enumerate() {
-        requests.push_str(&text[written..span.start]);
-        requests.push('\n');
+    for (index, (_, tokens)) in annotations.iter().enumerate() {
         for (first, (_, token, _)) in tokens.iter().enumerate() {
-            if !matches!(token, Token::Ident(_)) {
+            if matches!(token, Token::Ident(_)) {
+                let call_end = (tokens.get(first + 1).map(|(_, token, _)| token) == Some(&Token::LParen))
+                    .then(|| closing_paren(tokens, first + 1))
+                    .flatten();
+                uses.push(Use { annotation: index, first, call_end });
+            }
+        }
+    }
+    uses
+}
+
+impl Lexed {
+    /// The request of a use: its name, and its name with its arguments, between markers.
+    fn request(&self, text: &str, number: usize) -> String {
+        let found = &self.uses[number];
+        let tokens = &self.annotations[found.annotation].1;
+        let name = &text[tokens[found.first].0..tokens[found.first].2];
+        let mut request = format!("{MARKER}{number}_a {name} {MARKER}{number}_b");
+        if let Some(end) = found.call_end {
+            request.push_str(&format!(" {} {MARKER}{number}_c", &text[tokens[found.first].0..tokens[end - 1].2]));
+        }
+        request
+    }
+
+    /// The text for `clang -E`: the file's, with each annotation replaced by the requests of its
+    /// uses, a line each, at its place.
+    fn preprocessor_text(&self, text: &str) -> String {
+        let mut requests = String::new();
+        let mut written = 0;
+        for (index, (span, _)) in self.annotations.iter().enumerate() {
+            requests.push_str(&text[written..span.start]);
+            requests.push('\n');
+            for number in (0..self.uses.len()).filter(|number| self.uses[*number].annotation == index) {
+                requests.push_str(&self.request(text, number));
+                requests.push('\n');
+            }
+            written = span.end;
+        }
+        requests.push_str(&text[written..]);
+        requests
+    }
+
+    /// Replaces each use that Clang's text `expanded` expands by its expansion, with the span
+    /// of the use. A use inside the arguments of an expanded call is part of the call's expansion.
+    fn expand(&mut self, text: &str, dialect: Dialect, expanded: &str) {
+        let mut replacements: Vec<(usize, usize, usize, String)> = Vec::new();
+        for (number, found) in self.uses.iter().enumerate() {
+            let inside_call = replacements
+                .last()
+                .is_some_and(|(annotation, _, end, _)| *annotation == found.annotation && found.first < *end);
+            if inside_call {
                 continue;
             }
-            let call_end = (tokens.get(first + 1).map(|(_, token, _)| token) == Some(&Token::LParen))
-                .then(|| closing_paren(tokens, first + 1))
-                .flatten();
-            let number = uses.len();
-            let name = &text[tokens[first].0..tokens[first].2];
-            requests.push_str(&format!("{MARKER}{number}_a {name} {MARKER}{number}_b"));
-            if let Some(end) = call_end {
-                requests.push_str(&format!(" {} {MARKER}{number}_c", &text[tokens[first].0..tokens[end - 1].2]));
-            }
-            requests.push('\n');
-            uses.push(Use { annotation: index, first, call_end });
-        }
-        written = span.end;
-    }
-    if uses.is_empty() {
-        return Ok(());
-    }
-    requests.push_str(&text[written..]);
-    let expanded = clang::preprocessed(&requests, dialect, options)?;
-    // Replaced from the last use back, so that earlier uses keep their token indices.
-    for (number, found) in uses.iter().enumerate().rev() {
-        let between = |from: &str, to: &str| -> Option<String> {
-            let start =
-                expanded.find(&format!("{MARKER}{number}_{from} "))? + MARKER.len() + number.to_string().len() + 3;
-            let end = expanded[start..].find(&format!("{MARKER}{number}_{to}"))? + start;
-            Some(expanded[start..end].split_whitespace().collect::<Vec<_>>().join(" "))
-        };
-        let tokens = &mut annotations[found.annotation].1;
-        let written_text = |from: usize, to: usize| {
-            text[tokens[from].0..tokens[to - 1].2].split_whitespace().collect::<Vec<_>>().join(" ")
-        };
-        let (end, replacement) =
-            match (between("a", "b"), found.call_end.and_then(|end| between("b", "c").map(|call| (end, call)))) {
-                (Some(name), _) if name != written_text(found.first, found.first + 1) => (found.first + 1, name),
-                (_, Some((end, call))) if !same_tokens(&call, &written_text(found.first, end), dialect) => (end, call),
-                _ => continue,
+            let between = |from: &str, to: &str| -> Option<String> {
+                let start =
+                    expanded.find(&format!("{MARKER}{number}_{from} "))? + MARKER.len() + number.to_string().len() + 3;
+                let end = expanded[start..].find(&format!("{MARKER}{number}_{to}"))? + start;
+                Some(expanded[start..end].split_whitespace().collect::<Vec<_>>().join(" "))
             };
-        let span = Span::new(tokens[found.first].0, tokens[end - 1].2);
-        let (expansion, _) = lexer::lex(&format!("/*@ {replacement} @*/"), dialect);
-        let expansion = expansion
-            .into_iter()
-            .filter(|(_, token, _)| !matches!(token, Token::AnnotationOpen | Token::AnnotationClose))
-            .map(|(_, token, _)| (span.start, token, span.end));
-        tokens.splice(found.first..end, expansion);
+            let tokens = &self.annotations[found.annotation].1;
+            let written_text = |from: usize, to: usize| {
+                text[tokens[from].0..tokens[to - 1].2].split_whitespace().collect::<Vec<_>>().join(" ")
+            };
+            let replacement =
+                match (between("a", "b"), found.call_end.and_then(|end| between("b", "c").map(|call| (end, call)))) {
+                    (Some(name), _) if name != written_text(found.first, found.first + 1) => (found.first + 1, name),
+                    (_, Some((end, call))) if !same_tokens(&call, &written_text(found.first, end), dialect) => {
+                        (end, call)
+                    }
+                    _ => continue,
+                };
+            replacements.push((found.annotation, found.first, replacement.0, replacement.1));
+        }
+        // Replaced from the last use back, so that earlier uses keep their token indices.
+        for (annotation, first, end, replacement) in replacements.into_iter().rev() {
+            let tokens = &mut self.annotations[annotation].1;
+            let span = Span::new(tokens[first].0, tokens[end - 1].2);
+            let (expansion, _) = lexer::lex(&format!("/*@ {replacement} @*/"), dialect);
+            let expansion = expansion
+                .into_iter()
+                .filter(|(_, token, _)| !matches!(token, Token::AnnotationOpen | Token::AnnotationClose))
+                .map(|(_, token, _)| (span.start, token, span.end));
+            tokens.splice(first..end, expansion);
+        }
     }
-    Ok(())
 }
 
 /// Whether two texts are the same tokens (Clang's preprocessor spaces them its own way).

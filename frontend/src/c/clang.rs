@@ -842,10 +842,23 @@ fn user_arguments(options: &Options) -> Vec<String> {
 struct Run {
     stdout: Vec<u8>,
     diagnostics: Vec<Diagnostic>,
+    /// The text of its `#pragma message`s, as `(line, message)`, when they were asked for.
+    messages: Vec<(usize, String)>,
+    /// The headers it read, when their messages were asked for.
+    headers: Vec<PathBuf>,
 }
 
 /// Runs Clang on `text` with the dialect's arguments and `mode` (`-fsyntax-only ...` or `-E`).
-fn run(text: &str, dialect: Dialect, options: &Options, mode: &[&str]) -> Result<Run, Diagnostic> {
+/// Its messages about lines from `first_appended_line` on (a part of the text that lockstep
+/// wrote, after the file's) are not the file's: they are left out, but for the `#pragma
+/// message`s, which are returned.
+fn run(
+    text: &str,
+    dialect: Dialect,
+    options: &Options,
+    mode: &[&str],
+    first_appended_line: Option<usize>,
+) -> Result<Run, Diagnostic> {
     if cfg!(target_family = "wasm") {
         return Err(Diagnostic::error(
             Code::NoClang,
@@ -868,6 +881,7 @@ fn run(text: &str, dialect: Dialect, options: &Options, mode: &[&str]) -> Result
         // Clang's warnings are left out, but for the ones that mean the kernel is not what it
         // says: those are errors.
         .args(["-fno-color-diagnostics", "-fno-caret-diagnostics", "-Wno-everything", "-Werror=excess-initializers"])
+        .args(first_appended_line.into_iter().flat_map(|_| ["-W#pragma-messages", "-H"]))
         .args(mode)
         .arg("-")
         .stdin(Stdio::piped())
@@ -912,8 +926,12 @@ fn run(text: &str, dialect: Dialect, options: &Options, mode: &[&str]) -> Result
     }
     let output = std::process::Output { status, stdout: printed, stderr: messages };
     let stderr = String::from_utf8_lossy(&output.stderr);
+    let (stderr, messages, headers, appended_errors) = match first_appended_line {
+        Some(first) => appended_messages(&stderr, first),
+        None => (stderr.to_string(), Vec::new(), Vec::new(), false),
+    };
     let diagnostics = clang_diagnostics(text, &stderr);
-    if !output.status.success() && !diagnostics.iter().any(Diagnostic::is_error) {
+    if !output.status.success() && !diagnostics.iter().any(Diagnostic::is_error) && !appended_errors {
         let message = stderr.lines().find(|line| !line.trim().is_empty()).map_or_else(
             || {
                 let limits = format!("{CPU_SECONDS} s and {} GiB", MEMORY_BYTES >> 30);
@@ -928,17 +946,88 @@ fn run(text: &str, dialect: Dialect, options: &Options, mode: &[&str]) -> Result
             "while reading this file",
         ));
     }
-    Ok(Run { stdout: output.stdout, diagnostics })
+    Ok(Run { stdout: output.stdout, diagnostics, messages, headers })
 }
 
-/// The typed syntax tree of the file, or the errors Clang found in it.
-pub fn syntax_tree(text: &str, dialect: Dialect, options: &Options) -> (Option<Node>, Vec<Diagnostic>) {
-    let run = match run(text, dialect, options, &["-fsyntax-only", "-Xclang", "-ast-dump=json"]) {
-        Ok(run) => run,
-        Err(diagnostic) => return (None, vec![diagnostic]),
+/// Clang's messages split at `first_appended_line`: those about the file's own lines, the
+/// `#pragma message`s of the lines after, as `(line, message)`, the headers `-H` lists, and
+/// whether there are errors about the lines after.
+fn appended_messages(stderr: &str, first_appended_line: usize) -> (String, Vec<(usize, String)>, Vec<PathBuf>, bool) {
+    let mut own = String::new();
+    let mut messages = Vec::new();
+    let mut headers = Vec::new();
+    let mut errors = false;
+    for line in stderr.lines() {
+        if let Some((_, header)) = line.split_once(". ").filter(|(dots, _)| dots.bytes().all(|byte| byte == b'.')) {
+            headers.push(PathBuf::from(header));
+            continue;
+        }
+        let row = line
+            .strip_prefix(STANDARD_INPUT)
+            .and_then(|rest| rest.strip_prefix(':'))
+            .and_then(|rest| rest.split(':').next())
+            .and_then(|row| row.parse::<usize>().ok());
+        match row {
+            Some(row) if row >= first_appended_line => match line.split_once(": warning: ") {
+                Some((_, message)) => {
+                    let message = message.strip_suffix(" [-W#pragma-messages]").unwrap_or(message);
+                    messages.push((row, message.to_string()));
+                }
+                None => errors |= line.contains(" error: "),
+            },
+            _ => {
+                own.push_str(line);
+                own.push('\n');
+            }
+        }
+    }
+    (own, messages, headers, errors)
+}
+
+/// Whether a macro that the file, one of its headers or a `-D` defines holds a backslash: a
+/// `#pragma message` would read it as a string's escape (`\\2`, `\\gtid`).
+fn backslash_in_macros(text: &str, headers: &[PathBuf], options: &Options) -> bool {
+    let defines_backslash = |text: &str| {
+        text.lines().any(|line| {
+            let line = line.trim_start();
+            let directive = line.strip_prefix('#').map(str::trim_start);
+            directive.is_some_and(|directive| {
+                directive.starts_with("define") && line.trim_end().trim_end_matches('\\').contains('\\')
+            })
+        })
     };
+    let header_holds = |header: &PathBuf| std::fs::read_to_string(header).map_or(true, |text| defines_backslash(&text));
+    defines_backslash(text)
+        || headers.iter().chain(&options.includes).any(header_holds)
+        || options.defines.iter().any(|define| define.contains('\\'))
+}
+
+/// The typed syntax tree of the file, or the errors Clang found in it; and the messages of the
+/// `#pragma message` lines of `appended`, a text that the run reads after the file's (one Clang
+/// run for both: starting Clang takes most of the time it spends on a kernel), in order, unless
+/// a macro holds a backslash, which they would read as an escape.
+pub fn syntax_tree(
+    text: &str,
+    dialect: Dialect,
+    options: &Options,
+    appended: Option<&str>,
+) -> (Option<Node>, Vec<Diagnostic>, Option<Vec<String>>) {
+    let mode = ["-fsyntax-only", "-Xclang", "-ast-dump=json"];
+    let result = match appended {
+        Some(appended) => {
+            let first_appended_line = text.matches('\n').count() + 2;
+            run(&format!("{text}\n{appended}"), dialect, options, &mode, Some(first_appended_line))
+        }
+        None => run(text, dialect, options, &mode, None),
+    };
+    let run = match result {
+        Ok(run) => run,
+        Err(diagnostic) => return (None, vec![diagnostic], None),
+    };
+    let messages = (appended.is_some() && !backslash_in_macros(text, &run.headers, options))
+        .then(|| run.messages.into_iter().map(|(_, message)| message).collect());
     if run.diagnostics.iter().any(Diagnostic::is_error) {
-        return (None, run.diagnostics);
+        return (None, run.diagnostics, messages);
     }
     if json_depth(&run.stdout) > MAX_JSON_DEPTH {
         let diagnostic = Diagnostic::error(
@@ -948,10 +1037,10 @@ pub fn syntax_tree(text: &str, dialect: Dialect, options: &Options) -> (Option<N
             "in this file",
         )
         .with_help(format!("lockstep reads at most {} levels of nesting", crate::pvl::ast::MAX_DEPTH));
-        return (None, vec![diagnostic]);
+        return (None, vec![diagnostic], messages);
     }
     match deserialize(&run.stdout) {
-        Ok(tree) => (Some(tree), run.diagnostics),
+        Ok(tree) => (Some(tree), run.diagnostics, messages),
         Err(error) => {
             let diagnostic = Diagnostic::error(
                 Code::Clang,
@@ -960,7 +1049,7 @@ pub fn syntax_tree(text: &str, dialect: Dialect, options: &Options) -> (Option<N
                 "while reading this file",
             )
             .with_help("lockstep reads the JSON syntax tree of Debian's clang 14 or newer");
-            (None, vec![diagnostic])
+            (None, vec![diagnostic], messages)
         }
     }
 }
@@ -1007,7 +1096,7 @@ fn json_depth(json: &[u8]) -> usize {
 
 /// The text Clang's preprocessor makes of `text` (`clang -E`), for the macros of annotations.
 pub fn preprocessed(text: &str, dialect: Dialect, options: &Options) -> Result<String, Diagnostic> {
-    let run = run(text, dialect, options, &["-E", "-P"])?;
+    let run = run(text, dialect, options, &["-E", "-P"], None)?;
     Ok(String::from_utf8_lossy(&run.stdout).into_owned())
 }
 

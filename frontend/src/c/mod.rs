@@ -48,10 +48,16 @@ pub enum Dialect {
 
 /// The C syntax tree of a file as Clang reads it, with its annotations, and the problems found.
 pub fn parse(text: &str, dialect: Dialect, options: &clang::Options) -> (Option<ast::File>, Vec<Diagnostic>) {
-    let (annotations, mut diagnostics) = annotations::read(text, dialect, options);
-    let (root, clang_diagnostics) = clang::syntax_tree(text, dialect, options);
+    let lexed = annotations::lex(text, dialect);
+    let requests = lexed.macro_requests(text);
+    let (root, clang_diagnostics, messages) = clang::syntax_tree(text, dialect, options, requests.as_deref());
+    let Some(root) = root else {
+        let (_, mut diagnostics) = lexed.parse(text, dialect, options, messages);
+        diagnostics.extend(clang_diagnostics);
+        return (None, diagnostics);
+    };
+    let (annotations, mut diagnostics) = lexed.parse(text, dialect, options, messages);
     diagnostics.extend(clang_diagnostics);
-    let Some(root) = root else { return (None, diagnostics) };
     let (file, tree_diagnostics) = tree::import(&root, text, annotations);
     diagnostics.extend(tree_diagnostics);
     diagnostics.sort_by_key(|diagnostic| diagnostic.primary.span.start);
