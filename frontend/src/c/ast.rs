@@ -203,6 +203,35 @@ pub fn arithmetic_type_name(name: &str) -> Option<(BaseType, bool, u32)> {
     Some((base, unsigned, width))
 }
 
+/// The name of a type as C spells it, for diagnostics: `unsigned int`, `float4`, `struct s`.
+pub(super) fn type_name(ty: &TypeSpec) -> String {
+    match &ty.named {
+        Some(NamedType::Struct(structure)) => {
+            return structure.tag.as_ref().map_or("struct".to_string(), |tag| format!("struct {}", tag.name));
+        }
+        Some(NamedType::Typedef(name)) => return name.name.clone(),
+        None => {}
+    }
+    let base = match ty.base {
+        BaseType::Void => "void",
+        BaseType::Bool => "bool",
+        BaseType::Char => "char",
+        BaseType::Short => "short",
+        BaseType::Int => "int",
+        BaseType::Long => "long",
+        BaseType::Float => "float",
+        BaseType::Double => "double",
+        BaseType::Half => "half",
+        BaseType::SizeT => return "size_t".to_string(),
+    };
+    match (ty.unsigned, ty.width) {
+        (false, 1) => base.to_string(),
+        (true, 1) => format!("unsigned {base}"),
+        (false, width) => format!("{base}{width}"),
+        (true, width) => format!("u{base}{width}"),
+    }
+}
+
 /// Sorts the words of a declaration into its qualifiers and its type.
 pub fn specifiers(words: Vec<SpecWord>, span: Span) -> Specifiers {
     let qualifiers = words

@@ -524,7 +524,7 @@ impl<'f> Lowerer<'f> {
         if ty.width > 1 {
             self.unsupported(
                 ty.span,
-                format!("the vector type `{}` here", type_name(ty)),
+                format!("the vector type `{}` here", ast::type_name(ty)),
                 "vectors are private variables, kernel parameters, array elements and values of expressions; helper functions take and return scalars",
             );
             return None;
@@ -538,7 +538,7 @@ impl<'f> Lowerer<'f> {
         if scalar.is_none() {
             self.unsupported(
                 ty.span,
-                format!("the type `{}`", type_name(ty)),
+                format!("the type `{}`", ast::type_name(ty)),
                 "values have integer, floating-point or `bool` types",
             );
         }
@@ -2376,7 +2376,7 @@ impl<'f> Lowerer<'f> {
                 if ty.width > 1 {
                     self.unsupported(
                         span,
-                        format!("the `{}` value where a scalar is expected", type_name(ty)),
+                        format!("the `{}` value where a scalar is expected", ast::type_name(ty)),
                         "name one component: `((float4)(a, b, c, d)).x`",
                     );
                     return None;
@@ -3906,34 +3906,6 @@ fn noovfl_type(suffix: &str) -> Option<MachineInt> {
         _ => return None,
     };
     Some(MachineInt { bits, signed })
-}
-
-pub(super) fn type_name(ty: &ast::TypeSpec) -> String {
-    match &ty.named {
-        Some(ast::NamedType::Struct(structure)) => {
-            return structure.tag.as_ref().map_or("struct".to_string(), |tag| format!("struct {}", tag.name));
-        }
-        Some(ast::NamedType::Typedef(name)) => return name.name.clone(),
-        None => {}
-    }
-    let base = match ty.base {
-        ast::BaseType::Void => "void",
-        ast::BaseType::Bool => "bool",
-        ast::BaseType::Char => "char",
-        ast::BaseType::Short => "short",
-        ast::BaseType::Int => "int",
-        ast::BaseType::Long => "long",
-        ast::BaseType::Float => "float",
-        ast::BaseType::Double => "double",
-        ast::BaseType::Half => "half",
-        ast::BaseType::SizeT => return "size_t".to_string(),
-    };
-    match (ty.unsigned, ty.width) {
-        (false, 1) => base.to_string(),
-        (true, 1) => format!("unsigned {base}"),
-        (false, width) => format!("{base}{width}"),
-        (true, width) => format!("u{base}{width}"),
-    }
 }
 
 #[cfg(test)]

@@ -182,7 +182,7 @@ impl Flattener {
                 ty.span,
                 format!(
                     "`{}` with other type words (a type declared again, or `unsigned` before a type's name)",
-                    crate::c::lower::type_name(ty)
+                    ast::type_name(ty)
                 ),
                 "declare each type name once, and write `unsigned` in its typedef",
             );
@@ -696,7 +696,7 @@ impl Flattener {
                 .iter()
                 .map(|leaf| {
                     let path = leaf.path[place.path.len()..].to_string();
-                    (path, crate::c::lower::type_name(&leaf.specifiers.ty), leaf.pointers, leaf.dimensions.len())
+                    (path, ast::type_name(&leaf.specifiers.ty), leaf.pointers, leaf.dimensions.len())
                 })
                 .collect()
         };
