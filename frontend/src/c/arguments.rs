@@ -9,7 +9,8 @@
 
 use crate::c::ast;
 use crate::c::integers::CType;
-use crate::c::{clang, structs, vectors, Dialect};
+use crate::c::lower::vectors;
+use crate::c::{clang, structs, Dialect};
 use lockstep_logic::MachineInt;
 
 /// One scalar parameter of a kernel, as the host passes it.

@@ -14,27 +14,19 @@
 mod annotations;
 pub mod arguments;
 pub mod ast;
-mod atomics;
-mod barrier_invariants;
 pub mod clang;
-mod inline;
 pub mod integers;
 pub mod lexer;
-mod logs;
-mod loops;
 pub mod lower;
-mod pointers;
-mod private;
 mod structs;
 mod tree;
-mod vectors;
 
 #[allow(clippy::all, unused_qualifications)]
 mod grammar {
     include!(concat!(env!("OUT_DIR"), "/c/grammar.rs"));
 }
 
-pub use vectors::{array_strides, component_in_annotation};
+pub use lower::vectors::{array_strides, component_in_annotation};
 
 use crate::diagnostics::Diagnostic;
 use lockstep_logic::Program;

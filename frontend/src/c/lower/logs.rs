@@ -20,9 +20,9 @@
 //! running the annotation, and are refused); the logs at a kernel's start (a kernel's
 //! `__requires` over them is left out, as they are empty there).
 
+use super::{ArrayCell, Lowerer, Place, Storage, Symbol};
 use crate::c::ast;
 use crate::c::integers::{self, CType, Value};
-use crate::c::lower::{ArrayCell, Lowerer, Place, Storage, Symbol};
 use crate::pvl::ast as surface;
 use lockstep_logic::Span;
 
@@ -216,7 +216,7 @@ impl Lowerer<'_> {
         args: &[ast::Expr],
         place: Place,
         span: Span,
-        lengths: &crate::c::lower::Lengths,
+        lengths: &super::Lengths,
     ) -> Option<Value> {
         let kind = if name.contains("read") { Access::Read } else { Access::Write };
         let implies = name.ends_with("_implies");
@@ -297,7 +297,7 @@ impl Lowerer<'_> {
             _ => {
                 let mut lowered = self.node(surface::ExprKind::Name(offset(kind, &array)), span)?;
                 if name.ends_with("_bytes") {
-                    let size = self.int(crate::c::lower::size_of(element), span)?;
+                    let size = self.int(super::size_of(element), span)?;
                     lowered = self.binary(surface::BinaryOp::Mul, lowered, size, span)?;
                 }
                 let ty = CType::Int(integers::SIZE_T);

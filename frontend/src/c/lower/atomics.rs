@@ -32,9 +32,9 @@
 //! reset, and nothing else touches the cell while they run. An increment in a loop, or a counter
 //! also decremented, added to, exchanged or read after counting, keeps the reading above.
 
+use super::{Lengths, Lowerer, Place, Storage};
 use crate::c::ast;
 use crate::c::integers::{self, CType, Value};
-use crate::c::lower::{Lengths, Lowerer, Place, Storage};
 use crate::pvl::ast as surface;
 use lockstep_logic::{MachineInt, Span};
 use num_bigint::BigInt;

@@ -18,9 +18,9 @@
 //! A helper's vector parameter receives its argument's components. Vectors of vectors, pointers
 //! into arrays of vectors, and helper functions that return vectors are refused by name.
 
+use super::{Lengths, Lowerer, Place, Symbol};
 use crate::c::ast;
 use crate::c::integers::{self, CType};
-use crate::c::lower::{Lengths, Lowerer, Place, Symbol};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::pvl::ast as surface;
 use lockstep_logic::{MachineInt, Span};
@@ -92,7 +92,7 @@ fn component_field(k: u32) -> String {
 }
 
 /// The surface name of component `k` of the private vector `base`: `v.s0`.
-pub(super) fn component_name(base: &str, k: u32) -> String {
+pub(in crate::c) fn component_name(base: &str, k: u32) -> String {
     format!("{base}.{}", component_field(k))
 }
 
@@ -144,7 +144,7 @@ const VECTORS_TO_SCALARS: &[&str] = &["dot", "length", "distance", "fast_length"
 
 /// The OpenCL built-ins that apply to each component of their vector arguments alike.
 fn is_componentwise(name: &str) -> bool {
-    matches!(name, "min" | "max" | "abs" | "add_sat" | "sub_sat") || super::lower::is_float_function(name)
+    matches!(name, "min" | "max" | "abs" | "add_sat" | "sub_sat") || super::is_float_function(name)
 }
 
 impl<'f> Lowerer<'f> {
@@ -887,7 +887,7 @@ fn flatten_commas<'e>(expr: &'e ast::Expr, out: &mut Vec<&'e ast::Expr>) {
 }
 
 /// The scalar type of a type specifier's components, where it has one (not `void`).
-pub(super) fn scalar_of(ty: &ast::TypeSpec) -> Option<CType> {
+pub(in crate::c) fn scalar_of(ty: &ast::TypeSpec) -> Option<CType> {
     if ty.named.is_some() {
         // A struct or `typedef` name left after [`crate::c::structs`]: one it refused.
         return None;

@@ -11,8 +11,8 @@
 //! id, or speaks of GPUVerify's two-thread encoding, is left out with a warning, as the binary
 //! form `__barrier_invariant_binary_N` is; so is one that no barrier follows in its block.
 
+use super::{Lengths, Lowerer, Place};
 use crate::c::ast;
-use crate::c::lower::{Lengths, Lowerer, Place};
 use crate::pvl::ast as surface;
 use lockstep_logic::Span;
 

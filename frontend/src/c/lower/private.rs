@@ -6,9 +6,9 @@
 //! the array (`access.bounds`: [`surface::ExprKind::PrivateIndex`]). So private arrays stay small
 //! ([`PRIVATE_CELLS`]), and a loop forgets the cells it writes, as it forgets any variable.
 
+use super::{Lengths, Lowerer, Place, Storage, Symbol, PRIVATE_CELLS};
 use crate::c::ast;
 use crate::c::integers::{CType, Value};
-use crate::c::lower::{Lengths, Lowerer, Place, Storage, Symbol, PRIVATE_CELLS};
 use crate::pvl::ast as surface;
 use lockstep_logic::Span;
 use num_traits::ToPrimitive;

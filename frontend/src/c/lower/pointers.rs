@@ -10,9 +10,9 @@
 //! runs in. With several targets, a second variable (`p.target`) holds the position of the one
 //! it points into, and an access through it is one case for each ([`Storage::Either`]).
 
+use super::{Lengths, Location, Lowerer, Place, Storage, Symbol};
 use crate::c::ast;
 use crate::c::integers::{CType, Value};
-use crate::c::lower::{Lengths, Location, Lowerer, Place, Storage, Symbol};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::pvl::ast as surface;
 use lockstep_logic::Span;

@@ -15,11 +15,11 @@
 //! condition, or after `&&`, `||` or `?` (where C may not evaluate it), is refused, as is a
 //! recursive one. A helper no kernel calls is never read.
 
+use super::pointers::Pointer;
+use super::vectors::{self, VectorType};
+use super::{assigned_names, gpuverify_clause, Helper, Inlined, Lengths, Lowerer, Place, Symbol};
 use crate::c::ast;
 use crate::c::integers::{CType, Value};
-use crate::c::lower::{assigned_names, gpuverify_clause, Helper, Inlined, Lengths, Lowerer, Place, Symbol};
-use crate::c::pointers::Pointer;
-use crate::c::vectors::{self, VectorType};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::pvl::ast as surface;
 use lockstep_logic::Span;
@@ -200,7 +200,7 @@ impl<'f> Lowerer<'f> {
         let suffix = format!("@{}{}", callee.name, self.fresh);
         let result = result.map(|ty| (format!("\\result{suffix}"), ty));
         let mut stmts = Vec::new();
-        // A pointer result is a pointer variable, with its tag ([`crate::c::pointers`]).
+        // A pointer result is a pointer variable, with its tag ([`crate::c::lower::pointers`]).
         let tag = result.as_ref().filter(|_| returns_pointer).map(|(name, _)| format!("{name}.target"));
         if let Some((name, ty)) = &result {
             let ty = if returns_pointer { surface::TypeName::Int } else { ty.surface() };

@@ -27,20 +27,27 @@
 //!
 //! A construct outside this subset gets `kernel::unsupported`, naming it.
 
+mod atomics;
+mod barrier_invariants;
+mod inline;
+mod logs;
+mod loops;
+mod pointers;
+mod private;
+pub(super) mod vectors;
+
 use crate::c::ast;
-use crate::c::atomics;
-use crate::c::barrier_invariants;
 use crate::c::integers::{self, CType, Integers, Value};
-use crate::c::logs::{self, Access, Logged};
-use crate::c::loops::{self, Loop};
-use crate::c::vectors::{self, VectorType};
 use crate::c::Dialect;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::pvl::ast as surface;
 use lockstep_logic::{Axis, Builtin, MachineInt, Span};
+use logs::{Access, Logged};
+use loops::Loop;
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive};
 use std::collections::{HashMap, HashSet};
+use vectors::VectorType;
 
 /// Lowers a parsed C file: the surface file with its kernels, when it has one, and the problems.
 pub fn lower(
@@ -153,7 +160,7 @@ pub fn lower(
 }
 
 #[derive(Clone, Debug)]
-pub(super) enum Symbol {
+enum Symbol {
     /// A scalar: its type, where its value lies (narrower than the type for a variable the
     /// kernel never assigns after its declaration), and its name in the surface kernel.
     Scalar { ty: CType, interval: integers::Interval, name: String },
@@ -170,7 +177,7 @@ pub(super) enum Symbol {
     },
     /// A pointer variable: a private variable of the surface kernel (`name`) holds the index it
     /// points to in its `targets`, which its assignments add to until it is first used (see
-    /// [`crate::c::pointers`]). With more than one, the variable `tag` holds which.
+    /// [`crate::c::lower::pointers`]). With more than one, the variable `tag` holds which.
     Pointer { element: CType, name: String, targets: Vec<Storage>, tag: Option<String>, used: bool },
     /// A scalar in local memory (`__local int x;`, `__shared__ int x;`): the one cell of the
     /// group's array `name`.
@@ -181,7 +188,7 @@ pub(super) enum Symbol {
 
 /// Where the cells of an array are.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) enum Storage {
+enum Storage {
     /// The kernel's array of this name, in global or local memory.
     Memory(String),
     /// Private memory: one private variable of the surface kernel for each cell. A private array
@@ -198,7 +205,7 @@ pub(super) enum Storage {
 
 /// The most cells a private array may have: an access by an index that is not a constant is
 /// one case for each of them.
-pub(super) const PRIVATE_CELLS: u32 = 64;
+const PRIVATE_CELLS: u32 = 64;
 
 /// The C type of an integer literal: `int` (`unsigned` with a `u`) where it fits, else 64 bits.
 fn literal_type(value: &BigInt, unsigned: bool) -> MachineInt {
@@ -212,7 +219,7 @@ fn literal_type(value: &BigInt, unsigned: bool) -> MachineInt {
 }
 
 /// The size in bytes of a type, as `sizeof` gives it.
-pub(super) fn size_of(ty: CType) -> u32 {
+fn size_of(ty: CType) -> u32 {
     match ty {
         CType::Bool => 1,
         CType::Int(MachineInt { bits, .. }) | CType::Float(bits) => bits / 8,
@@ -221,18 +228,18 @@ pub(super) fn size_of(ty: CType) -> u32 {
 
 /// Where an expression stands: code (C's meaning) or an annotation (the specification language).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Place {
+enum Place {
     Code,
     Annotation,
 }
 
 /// A cell of an array: the kernel's array, the index there, and the C type of the element.
-pub(super) type ArrayCell = (surface::Ident, surface::Expr, CType);
+type ArrayCell = (surface::Ident, surface::Expr, CType);
 
 /// A cell that code reads or writes: one in memory, one of a private array (its cells'
 /// variables, the index among them, and the element type: [`Storage::Private`]), none (through
 /// the null pointer, at this index), or one of several ([`Storage::Either`]).
-pub(super) enum Location {
+enum Location {
     Memory(ArrayCell),
     Private(Vec<String>, surface::Expr, CType),
     Null(surface::Expr, CType),
@@ -252,85 +259,85 @@ impl Location {
 }
 
 /// What a kernel's contract says of its arrays' lengths: `\pointer_length(a) == e`.
-pub(super) type Lengths = HashMap<String, surface::Expr>;
+type Lengths = HashMap<String, surface::Expr>;
 
-pub(super) struct Lowerer<'f> {
-    pub(super) diagnostics: Vec<Diagnostic>,
+struct Lowerer<'f> {
+    diagnostics: Vec<Diagnostic>,
     /// How the file's code reads its integers.
-    pub(super) integers: Integers,
+    integers: Integers,
     /// The names in scope, innermost last.
-    pub(super) scopes: Vec<HashMap<String, Symbol>>,
+    scopes: Vec<HashMap<String, Symbol>>,
     /// The names the kernel or helper being lowered assigns (`x = e`, `x += e`, `x++`) anywhere.
-    pub(super) assigned: HashSet<String>,
-    /// The file's helper functions, inlined where they are called ([`crate::c::inline`]).
-    pub(super) helpers: HashMap<&'f str, Helper<'f>>,
+    assigned: HashSet<String>,
+    /// The file's helper functions, inlined where they are called ([`crate::c::lower::inline`]).
+    helpers: HashMap<&'f str, Helper<'f>>,
     /// The functions the file declares without a body (`int bar(int);`).
-    pub(super) prototypes: HashMap<&'f str, &'f ast::Function>,
+    prototypes: HashMap<&'f str, &'f ast::Function>,
     /// The file's `__constant` variables and arrays, which every kernel starts by declaring as
     /// private ones (see [`Lowerer::file_scope_declaration`]), and their symbols there, which
     /// helpers see too.
     constants: Vec<&'f ast::Declaration>,
-    pub(super) constant_symbols: HashMap<String, Symbol>,
+    constant_symbols: HashMap<String, Symbol>,
     /// The private variables that hold the `__constant`s' values, which nothing may write.
     read_only: HashSet<String>,
     /// The scalars declared without a value (`int t;`), whose value need not lie in their type
     /// until they are assigned.
-    pub(super) uninitialized: HashSet<String>,
+    uninitialized: HashSet<String>,
     /// The unknown lengths (`\pointer_length(a)`) an annotation speaks of: their arrays' accesses
     /// are checked against them ([`lockstep_logic::Array::bounded`]).
     lengths_spoken: HashSet<String>,
-    /// The flags of the loops being lowered, innermost last ([`crate::c::loops`]).
-    pub(super) exits: Vec<loops::Exits>,
+    /// The flags of the loops being lowered, innermost last ([`crate::c::lower::loops`]).
+    exits: Vec<loops::Exits>,
     /// The helpers being inlined, innermost last.
-    pub(super) inlining: Vec<Inlined>,
+    inlining: Vec<Inlined>,
     /// How many names have been made up so far (for inlined calls and floating-point values),
     /// to keep them apart.
-    pub(super) fresh: u32,
+    fresh: u32,
     /// What runs before the statement being lowered: the inlined code of its helper calls and
     /// the declarations of its arbitrary floating-point values. `None` where an expression may
     /// run more than once in its statement (a loop's condition), where neither can be placed.
-    pub(super) before: Option<Vec<surface::Stmt>>,
+    before: Option<Vec<surface::Stmt>>,
     /// Whether the expression being lowered may not run when its statement does (after `&&`,
     /// `||` or `?`), so that a helper call there cannot be inlined before the statement.
-    pub(super) conditional: bool,
+    conditional: bool,
     /// The file's dialect: OpenCL and CUDA give some operations different meanings.
-    pub(super) dialect: Dialect,
+    dialect: Dialect,
     /// The flag a `return` sets where the rewrite of `if`s cannot place it, in the function whose
     /// body is being lowered (`Some`), once one does (`Some(Some)`); and how many such returns have
-    /// been lowered so far, which tells the statements that hold one ([`crate::c::loops`]).
-    pub(super) return_flag: Option<Option<String>>,
-    pub(super) flagged_returns: u32,
+    /// been lowered so far, which tells the statements that hold one ([`crate::c::lower::loops`]).
+    return_flag: Option<Option<String>>,
+    flagged_returns: u32,
     /// While a helper is inlined: the values its `\old(e)`s read, each computed into a variable
-    /// where the call starts ([`crate::c::inline`]).
-    pub(super) old_values: Option<Vec<surface::Stmt>>,
+    /// where the call starts ([`crate::c::lower::inline`]).
+    old_values: Option<Vec<surface::Stmt>>,
     /// How many quantifiers enclose the annotation being lowered.
-    pub(super) quantified: u32,
+    quantified: u32,
     /// The clauses of the barrier invariants written since the last barrier, which the next
-    /// barrier takes as its contract ([`crate::c::barrier_invariants`]).
-    pub(super) barrier_invariants: Vec<surface::Clause>,
+    /// barrier takes as its contract ([`crate::c::lower::barrier_invariants`]).
+    barrier_invariants: Vec<surface::Clause>,
     /// While a barrier invariant is instantiated: the local id (first axis) of the thread it is
     /// read for; and whether the formula read another id of the thread's, which it cannot be.
-    pub(super) thread_instance: Option<surface::Expr>,
-    pub(super) other_axis_in_instance: bool,
+    thread_instance: Option<surface::Expr>,
+    other_axis_in_instance: bool,
     /// The function-wide invariants of the function whose body is being lowered, which each of
     /// its loops takes ([`Lowerer::function_wide_invariants`]).
-    pub(super) function_wide: Vec<ast::Expr>,
-    /// Whether the file asks about GPUVerify's access logs anywhere ([`crate::c::logs`]).
-    pub(super) asks_about_logs: bool,
+    function_wide: Vec<ast::Expr>,
+    /// Whether the file asks about GPUVerify's access logs anywhere ([`crate::c::lower::logs`]).
+    asks_about_logs: bool,
     /// The arrays whose accesses are logged, while a kernel's body is lowered in a file that asks
     /// about the logs.
-    pub(super) logs: Option<Vec<Logged>>,
+    logs: Option<Vec<Logged>>,
     /// Whether the file may call `get_work_dim()`, which is then each kernel's parameter
     /// [`WORK_DIM`].
     uses_work_dim: bool,
     /// The kernel's arrays of unstated length that its code reaches only through atomic
-    /// operations ([`crate::c::atomics`]).
-    pub(super) atomic_only: HashSet<String>,
+    /// operations ([`crate::c::lower::atomics`]).
+    atomic_only: HashSet<String>,
     /// Of those, the counters: arrays the code only increments, each increment at most once per
-    /// thread, whose values are then distinct ([`crate::c::atomics`]).
-    pub(super) counters: HashSet<String>,
+    /// thread, whose values are then distinct ([`crate::c::lower::atomics`]).
+    counters: HashSet<String>,
     /// The increment sites of each counter lowered so far, and its type.
-    pub(super) counter_sites: HashMap<String, (u32, MachineInt)>,
+    counter_sites: HashMap<String, (u32, MachineInt)>,
     /// Whether the statement being lowered is `x = __add_noovfl_T(a, b);` or declares one
     /// variable so, the one place where the call's assumption can stand before it.
     noovfl_statement: bool,
@@ -343,17 +350,17 @@ pub const WORK_DIM: &str = "get_work_dim()";
 
 /// A helper function and its contract.
 #[derive(Clone, Copy)]
-pub(super) struct Helper<'f> {
-    pub(super) function: &'f ast::Function,
-    pub(super) contract: Option<&'f ast::Annotation>,
+struct Helper<'f> {
+    function: &'f ast::Function,
+    contract: Option<&'f ast::Annotation>,
 }
 
 /// A call being inlined: the helper's name, the suffix its variables carry, and the variable
 /// that receives its result (with the result's type), unless it returns `void`.
-pub(super) struct Inlined {
-    pub(super) name: String,
-    pub(super) suffix: String,
-    pub(super) result: Option<(String, CType)>,
+struct Inlined {
+    name: String,
+    suffix: String,
+    result: Option<(String, CType)>,
 }
 
 /// A kernel under construction: its members so far and the lengths its contract gives.
@@ -368,7 +375,7 @@ struct KernelParts {
 }
 
 impl<'f> Lowerer<'f> {
-    pub(super) fn unsupported(&mut self, span: Span, construct: impl Into<String>, help: impl Into<String>) {
+    fn unsupported(&mut self, span: Span, construct: impl Into<String>, help: impl Into<String>) {
         let construct = construct.into();
         self.diagnostics.push(
             Diagnostic::error(Code::Unsupported, format!("{construct} is not supported"), span, "not supported")
@@ -377,7 +384,7 @@ impl<'f> Lowerer<'f> {
     }
 
     /// How many errors have been reported so far.
-    pub(super) fn errors(&self) -> usize {
+    fn errors(&self) -> usize {
         self.diagnostics.iter().filter(|diagnostic| diagnostic.is_error()).count()
     }
 
@@ -407,7 +414,7 @@ impl<'f> Lowerer<'f> {
         );
     }
 
-    pub(super) fn node(&mut self, kind: surface::ExprKind, span: Span) -> Option<surface::Expr> {
+    fn node(&mut self, kind: surface::ExprKind, span: Span) -> Option<surface::Expr> {
         self.checked(surface::Expr::new(kind, span))
     }
 
@@ -423,7 +430,7 @@ impl<'f> Lowerer<'f> {
         );
     }
 
-    pub(super) fn binary(
+    fn binary(
         &mut self,
         op: surface::BinaryOp,
         lhs: surface::Expr,
@@ -433,7 +440,7 @@ impl<'f> Lowerer<'f> {
         self.node(surface::ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span)
     }
 
-    pub(super) fn int(&mut self, value: impl Into<BigInt>, span: Span) -> Option<surface::Expr> {
+    fn int(&mut self, value: impl Into<BigInt>, span: Span) -> Option<surface::Expr> {
         self.node(surface::ExprKind::Int(value.into()), span)
     }
 
@@ -443,7 +450,7 @@ impl<'f> Lowerer<'f> {
 
     /// The array `name` denotes, with where it starts in its cells: an array, a helper's pointer
     /// parameter, a pointer variable that points somewhere, or a local scalar's cell.
-    pub(super) fn array_of(&self, name: &str, span: Span) -> Option<Symbol> {
+    fn array_of(&self, name: &str, span: Span) -> Option<Symbol> {
         let flat = |element: CType, storage: Storage, offset: Option<surface::Expr>| Symbol::Array {
             element,
             inner_dimensions: Vec::new(),
@@ -467,7 +474,7 @@ impl<'f> Lowerer<'f> {
     }
 
     /// The array `&name` points into: [`Lowerer::array_of`], and a private scalar's one cell.
-    pub(super) fn addressed(&self, name: &str, span: Span) -> Option<Symbol> {
+    fn addressed(&self, name: &str, span: Span) -> Option<Symbol> {
         match self.lookup(name)? {
             Symbol::Scalar { ty, name, .. } => Some(Symbol::Array {
                 element: *ty,
@@ -481,17 +488,17 @@ impl<'f> Lowerer<'f> {
     }
 
     /// Replaces the symbol `name` stands for, in the scope that declares it.
-    pub(super) fn redeclare(&mut self, name: &str, symbol: Symbol) {
+    fn redeclare(&mut self, name: &str, symbol: Symbol) {
         if let Some(scope) = self.scopes.iter_mut().rev().find(|scope| scope.contains_key(name)) {
             scope.insert(name.to_string(), symbol);
         }
     }
 
-    pub(super) fn lookup(&self, name: &str) -> Option<&Symbol> {
+    fn lookup(&self, name: &str) -> Option<&Symbol> {
         self.scopes.iter().rev().find_map(|scope| scope.get(name))
     }
 
-    pub(super) fn declare(&mut self, name: &str, symbol: Symbol) {
+    fn declare(&mut self, name: &str, symbol: Symbol) {
         if let Some(scope) = self.scopes.last_mut() {
             scope.insert(name.to_string(), symbol);
         }
@@ -500,7 +507,7 @@ impl<'f> Lowerer<'f> {
     /// A declaration outside any function: a `__constant` variable or array (OpenCL's program
     /// scope, CUDA's `__constant__`) is read-only memory every thread sees alike, so each thread
     /// may as well have its own copy: every kernel starts by declaring it as a private variable
-    /// or array ([`crate::c::private`]), with its initializer (one without is arbitrary, which
+    /// or array ([`crate::c::lower::private`]), with its initializer (one without is arbitrary, which
     /// claims less). An assignment to it is an error, as in C.
     fn file_scope_declaration(&mut self, declaration: &'f ast::Declaration) {
         if declaration.declarators.is_empty() {
@@ -520,7 +527,7 @@ impl<'f> Lowerer<'f> {
     /// The type of a scalar value, or a diagnostic naming the type lockstep does not support
     /// here (`void`, or a vector where a scalar is expected). `char` is signed, as in OpenCL;
     /// `long` and `size_t` have 64 bits, as on every GPU.
-    pub(super) fn c_type(&mut self, ty: &ast::TypeSpec) -> Option<CType> {
+    fn c_type(&mut self, ty: &ast::TypeSpec) -> Option<CType> {
         if ty.width > 1 {
             self.unsupported(
                 ty.span,
@@ -533,7 +540,7 @@ impl<'f> Lowerer<'f> {
     }
 
     /// The type of a value's components: the type itself for a scalar.
-    pub(super) fn scalar_type(&mut self, ty: &ast::TypeSpec) -> Option<CType> {
+    fn scalar_type(&mut self, ty: &ast::TypeSpec) -> Option<CType> {
         let scalar = vectors::scalar_of(ty);
         if scalar.is_none() {
             self.unsupported(
@@ -593,7 +600,7 @@ impl<'f> Lowerer<'f> {
                     if names.iter().any(|local| local.name == name))
             })
         };
-        let uses = crate::c::atomics::atomic_uses(&body.stmts, &written, &is_local, &fences_local);
+        let uses = atomics::atomic_uses(&body.stmts, &written, &is_local, &fences_local);
         self.atomic_only = uses.only;
         self.atomic_only.retain(unstated);
         // A counter's increments touch no cell, so its length matters only to their bounds.
@@ -723,14 +730,14 @@ impl<'f> Lowerer<'f> {
         Some(surface::KernelDecl { name: function.name.clone(), params, members, span: function.span })
     }
 
-    pub(super) fn misplaced_clause(&mut self, kind: ast::SpecKind, span: Span, place: &str) {
+    fn misplaced_clause(&mut self, kind: ast::SpecKind, span: Span, place: &str) {
         self.diagnostics.push(
             Diagnostic::error(Code::StrayClause, format!("a `{}` in {place}", kind.keyword()), span, "not allowed here")
                 .with_help("contracts of kernels and barriers hold `requires`, `ensures` and `context`; `loop_invariant` stands before a loop; `assert` and `assume` between statements"),
         );
     }
 
-    pub(super) fn unknown_clause(&mut self, keyword: &surface::Ident, span: Span) {
+    fn unknown_clause(&mut self, keyword: &surface::Ident, span: Span) {
         self.unsupported(
             span,
             format!("the annotation `{}`", keyword.name),
@@ -811,7 +818,7 @@ impl<'f> Lowerer<'f> {
 
     /// `sites * tcount <= 2^N` (`gsize` for a counter in local memory): the launches whose
     /// increments of an `N`-bit counter return distinct values, which every launch has unless
-    /// the counter wraps around (`crate::c::atomics`).
+    /// the counter wraps around (`crate::c::lower::atomics`).
     fn counter_limit(
         &mut self,
         counter: &str,
@@ -1065,7 +1072,7 @@ impl<'f> Lowerer<'f> {
 
     /// A write to the variable `variable` of the surface kernel, which is an error where it
     /// holds (a cell of) a file-scope `__constant`, as in C; whether it is.
-    pub(super) fn writes_constant(&mut self, variable: &str, span: Span) -> bool {
+    fn writes_constant(&mut self, variable: &str, span: Span) -> bool {
         if !self.read_only.contains(variable) {
             return false;
         }
@@ -1076,11 +1083,11 @@ impl<'f> Lowerer<'f> {
         true
     }
 
-    pub(super) fn surface_stmt(&mut self, kind: surface::StmtKind, span: Span) -> Option<surface::Stmt> {
+    fn surface_stmt(&mut self, kind: surface::StmtKind, span: Span) -> Option<surface::Stmt> {
         self.checked(surface::Stmt::new(kind, span))
     }
 
-    pub(super) fn block_of(&mut self, stmts: Vec<surface::Stmt>, span: Span) -> Option<surface::Stmt> {
+    fn block_of(&mut self, stmts: Vec<surface::Stmt>, span: Span) -> Option<surface::Stmt> {
         self.surface_stmt(surface::StmtKind::Block(surface::Block { stmts, span }), span)
     }
 
@@ -1088,7 +1095,7 @@ impl<'f> Lowerer<'f> {
     /// the list `ends_function` (nothing runs after it but the end of the kernel or of the
     /// inlined helper: the body, and the tail of an `if` or block that ends such a list, outside
     /// loops), a `return` guards the statements after it; anywhere else it is refused.
-    pub(super) fn statements(
+    fn statements(
         &mut self,
         stmts: &[ast::Stmt],
         lengths: &Lengths,
@@ -1119,7 +1126,7 @@ impl<'f> Lowerer<'f> {
     }
 
     /// The statements `lower` gives, after what must run before them.
-    pub(super) fn before_then(
+    fn before_then(
         &mut self,
         lower: impl FnOnce(&mut Self) -> Option<Vec<surface::Stmt>>,
     ) -> Option<Vec<surface::Stmt>> {
@@ -1130,7 +1137,7 @@ impl<'f> Lowerer<'f> {
 
     /// Lowers with `lower` an expression that may run more than once in its statement (a loop's
     /// condition): nothing can be placed before it.
-    pub(super) fn repeated<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
+    fn repeated<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
         let outer = self.before.take();
         let lowered = lower(self);
         self.before = outer;
@@ -1139,7 +1146,7 @@ impl<'f> Lowerer<'f> {
 
     /// Lowers with `lower` an expression that may not run when its statement does (after `&&`,
     /// `||` or `?`): no helper call in it can be inlined before the statement.
-    pub(super) fn conditionally<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
+    fn conditionally<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
         let outer = std::mem::replace(&mut self.conditional, true);
         let lowered = lower(self);
         self.conditional = outer;
@@ -1148,7 +1155,7 @@ impl<'f> Lowerer<'f> {
 
     /// Whether code can run before the statement being lowered, once, where the expression at
     /// `span` would (an inlined call, an atomic operation); if not, `what` is refused.
-    pub(super) fn runs_once_before(&mut self, span: Span, what: String) -> bool {
+    fn runs_once_before(&mut self, span: Span, what: String) -> bool {
         if self.before.is_some() && !self.conditional {
             return true;
         }
@@ -1165,7 +1172,7 @@ impl<'f> Lowerer<'f> {
     /// nor those of another call.
     /// A name that C declares again in an inner scope (`int x;` where a parameter `x` is seen)
     /// gets a number of its own (`x@3`), as the surface language does not shadow names.
-    pub(super) fn local_name(&mut self, name: &str) -> String {
+    fn local_name(&mut self, name: &str) -> String {
         let base = match self.inlining.last() {
             Some(inlined) => format!("{name}{}", inlined.suffix),
             None => name.to_string(),
@@ -1262,7 +1269,7 @@ impl<'f> Lowerer<'f> {
                 }
             }
             // After a `break`, `continue` or `return` that may have run, the rest runs under the
-            // guard that it did not ([`crate::c::loops`]).
+            // guard that it did not ([`crate::c::lower::loops`]).
             let Some(after) = guarded_after.filter(|_| index < stmts.len()) else { continue };
             match self.guard_after(after, self.flagged_returns > returns_before) {
                 Some(None) => {}
@@ -1325,7 +1332,7 @@ impl<'f> Lowerer<'f> {
     }
 
     /// The clauses of an annotation before a barrier or a loop, of the kinds it takes.
-    pub(super) fn contract_clauses(
+    fn contract_clauses(
         &mut self,
         annotation: Option<&ast::Annotation>,
         lengths: &Lengths,
@@ -1366,7 +1373,7 @@ impl<'f> Lowerer<'f> {
 
     /// Lowers one statement (into none, one or several), with the annotation written before it;
     /// `ends_function` when nothing runs after it but the kernel's end ([`Lowerer::statements`]).
-    pub(super) fn stmt_with_annotation(
+    fn stmt_with_annotation(
         &mut self,
         stmt: &ast::Stmt,
         annotation: Option<&ast::Annotation>,
@@ -1578,7 +1585,7 @@ impl<'f> Lowerer<'f> {
     }
 
     /// How integers are read at a place: annotations are mathematical, code as the file asks.
-    pub(super) fn integers(&self, place: Place) -> Integers {
+    fn integers(&self, place: Place) -> Integers {
         match place {
             Place::Code => self.integers,
             Place::Annotation => Integers::Mathematical,
@@ -1593,7 +1600,7 @@ impl<'f> Lowerer<'f> {
 
     /// A value converted to `ty`. A conversion to or from a floating-point type (other than to
     /// its own) gives an arbitrary value of `ty` ([`Lowerer::arbitrary`]).
-    pub(super) fn convert(&mut self, value: Value, ty: CType, place: Place, span: Span) -> Option<Value> {
+    fn convert(&mut self, value: Value, ty: CType, place: Place, span: Span) -> Option<Value> {
         match (value.ty, ty) {
             (CType::Float(from), CType::Float(to)) if from == to => Some(value),
             (CType::Float(_), _) | (_, CType::Float(_)) => self.arbitrary(ty, vec![value], place, span),
@@ -1609,7 +1616,7 @@ impl<'f> Lowerer<'f> {
     /// without a value before the statement (each run of the statement gives it a new one; `run`
     /// gives it 0), and the operands' code stays in the expression beside it, multiplied by 0,
     /// so that their reads, bounds and overflows are still checked where C evaluates them.
-    pub(super) fn arbitrary(&mut self, ty: CType, operands: Vec<Value>, place: Place, span: Span) -> Option<Value> {
+    fn arbitrary(&mut self, ty: CType, operands: Vec<Value>, place: Place, span: Span) -> Option<Value> {
         if place == Place::Annotation {
             self.unsupported(
                 span,
@@ -1680,7 +1687,7 @@ impl<'f> Lowerer<'f> {
         Some(Value { expr, ty, interval: ty.interval() })
     }
 
-    pub(super) fn checked<T>(&mut self, built: Result<T, surface::TooDeep>) -> Option<T> {
+    fn checked<T>(&mut self, built: Result<T, surface::TooDeep>) -> Option<T> {
         match built {
             Ok(value) => Some(value),
             Err(too_deep) => {
@@ -1692,17 +1699,17 @@ impl<'f> Lowerer<'f> {
 
     /// An expression of type `ty` in code: an `int` where a `bool` is wanted holds when it is not
     /// 0, and a `bool` where an `int` is wanted is 1 or 0, as in C.
-    pub(super) fn value(&mut self, expr: &ast::Expr, ty: CType, lengths: &Lengths) -> Option<surface::Expr> {
+    fn value(&mut self, expr: &ast::Expr, ty: CType, lengths: &Lengths) -> Option<surface::Expr> {
         let value = self.typed(expr, Place::Code, lengths)?;
         self.converted(value, ty, Place::Code, expr.span)
     }
 
-    pub(super) fn condition(&mut self, expr: &ast::Expr, lengths: &Lengths) -> Option<surface::Expr> {
+    fn condition(&mut self, expr: &ast::Expr, lengths: &Lengths) -> Option<surface::Expr> {
         self.value(expr, CType::Bool, lengths)
     }
 
     /// An expression statement: an assignment, `++`/`--`, or a call.
-    pub(super) fn expression_statement(&mut self, expr: &ast::Expr, lengths: &Lengths) -> Option<Vec<surface::Stmt>> {
+    fn expression_statement(&mut self, expr: &ast::Expr, lengths: &Lengths) -> Option<Vec<surface::Stmt>> {
         let span = expr.span;
         let (target, op, value): (&ast::Expr, Option<ast::BinaryOp>, Option<&ast::Expr>) = match &expr.kind {
             ast::ExprKind::Assign { op, target, value } => (target, *op, Some(value)),
@@ -1973,7 +1980,7 @@ impl<'f> Lowerer<'f> {
 
     /// An access through the null pointer as a statement, `int \null@n = ...;` (see
     /// [`Lowerer::through_null`]), and the variable it declares.
-    pub(super) fn null_access(&mut self, index: surface::Expr, span: Span) -> Option<(surface::StmtKind, String)> {
+    fn null_access(&mut self, index: surface::Expr, span: Span) -> Option<(surface::StmtKind, String)> {
         self.fresh += 1;
         let name = format!("\\null@{}", self.fresh);
         let init = Some(self.through_null(index, span)?);
@@ -2184,7 +2191,7 @@ impl<'f> Lowerer<'f> {
         };
         let flat = match (vector, component) {
             (None, _) => flat,
-            // Component k of vector i is cell `i * stride + k` ([`crate::c::vectors`]).
+            // Component k of vector i is cell `i * stride + k` ([`crate::c::lower::vectors`]).
             (Some(vector), Some(component)) => {
                 let stride = self.int(vector.stride(), span)?;
                 let first = self.binary(surface::BinaryOp::Mul, flat, stride, span)?;
@@ -2203,7 +2210,7 @@ impl<'f> Lowerer<'f> {
         Some(in_storage(flat))
     }
 
-    pub(super) fn index(&mut self, index: &ast::Expr, place: Place, lengths: &Lengths) -> Option<surface::Expr> {
+    fn index(&mut self, index: &ast::Expr, place: Place, lengths: &Lengths) -> Option<surface::Expr> {
         let value = self.typed(index, place, lengths)?;
         let ty = match value.ty {
             CType::Bool => CType::Int(integers::INT),
@@ -2213,13 +2220,13 @@ impl<'f> Lowerer<'f> {
     }
 
     /// An expression where the surface language decides its type (annotations, array lengths).
-    pub(super) fn expr(&mut self, expr: &ast::Expr, place: Place, lengths: &Lengths) -> Option<surface::Expr> {
+    fn expr(&mut self, expr: &ast::Expr, place: Place, lengths: &Lengths) -> Option<surface::Expr> {
         self.typed(expr, place, lengths).map(|value| value.expr)
     }
 
     /// A lowered value with its C type and interval. In annotations the type is only a guess that
     /// the resolver checks, and integers are mathematical.
-    pub(super) fn typed(&mut self, expr: &ast::Expr, place: Place, lengths: &Lengths) -> Option<Value> {
+    fn typed(&mut self, expr: &ast::Expr, place: Place, lengths: &Lengths) -> Option<Value> {
         let span = expr.span;
         let int = |lowerer: &mut Lowerer, lowered: Option<surface::Expr>, ty: MachineInt| {
             let _ = lowerer;
@@ -3203,7 +3210,7 @@ impl<'f> Lowerer<'f> {
         }
     }
 
-    pub(super) fn argument_count(&mut self, name: &str, wanted: usize, given: usize, span: Span) {
+    fn argument_count(&mut self, name: &str, wanted: usize, given: usize, span: Span) {
         self.diagnostics.push(
             Diagnostic::error(
                 Code::ArgumentCount,
@@ -3216,7 +3223,7 @@ impl<'f> Lowerer<'f> {
     }
 
     /// Leaves out a GPUVerify proof hint, with a `warning::left-out` saying why.
-    pub(super) fn left_out(&mut self, span: Span, what: String, why: impl Into<String>) {
+    fn left_out(&mut self, span: Span, what: String, why: impl Into<String>) {
         self.diagnostics.push(
             Diagnostic::warning(Code::LeftOut, format!("{what} is left out"), span, "neither assumed nor checked")
                 .with_help(why),
@@ -3225,7 +3232,7 @@ impl<'f> Lowerer<'f> {
 
     /// Leaves out (with a warning) a hint that speaks of GPUVerify's two-thread encoding, or of
     /// its access logs unless `logs_kept`, and says whether it did: see [`TWO_THREAD_PREDICATES`].
-    pub(super) fn hint_left_out(&mut self, formula: &ast::Expr, span: Span, what: &str, logs_kept: bool) -> bool {
+    fn hint_left_out(&mut self, formula: &ast::Expr, span: Span, what: &str, logs_kept: bool) -> bool {
         let Some(predicate) = two_thread_predicate(formula, logs_kept) else { return false };
         let why = if logs::LOG_QUERIES.contains(&predicate) {
             "GPUVerify's access logs serve its race check, where lockstep's permissions say what a thread may access; lockstep keeps them for `__assert` and helpers' contracts only"
@@ -3238,7 +3245,7 @@ impl<'f> Lowerer<'f> {
 
     /// The formula of a GPUVerify annotation (`__assert(e)`, ...): a specification, whose integer
     /// holds where it is not 0, as a C condition does.
-    pub(super) fn gpuverify_formula(&mut self, formula: &ast::Expr, lengths: &Lengths) -> Option<surface::Expr> {
+    fn gpuverify_formula(&mut self, formula: &ast::Expr, lengths: &Lengths) -> Option<surface::Expr> {
         let value = self.typed(formula, Place::Annotation, lengths)?;
         self.converted(value, CType::Bool, Place::Annotation, formula.span)
     }
@@ -3246,11 +3253,7 @@ impl<'f> Lowerer<'f> {
     /// GPUVerify's loop invariants, `__invariant(e)` written before a loop's condition (and its
     /// function-wide ones, [`Lowerer::function_wide_invariants`]); a candidate's clause is a
     /// [`surface::ClauseKind::CandidateInvariant`].
-    pub(super) fn gpuverify_invariants(
-        &mut self,
-        invariants: &[&ast::Expr],
-        lengths: &Lengths,
-    ) -> Option<Vec<surface::Clause>> {
+    fn gpuverify_invariants(&mut self, invariants: &[&ast::Expr], lengths: &Lengths) -> Option<Vec<surface::Clause>> {
         let mut clauses = Vec::new();
         let mut ok = true;
         for invariant in invariants {
@@ -3335,7 +3338,7 @@ impl<'f> Lowerer<'f> {
     }
 
     /// The values of a call's arguments.
-    pub(super) fn arguments(&mut self, args: &[ast::Expr], place: Place, lengths: &Lengths) -> Option<Vec<Value>> {
+    fn arguments(&mut self, args: &[ast::Expr], place: Place, lengths: &Lengths) -> Option<Vec<Value>> {
         args.iter().map(|arg| self.typed(arg, place, lengths)).collect()
     }
 
@@ -3553,7 +3556,7 @@ const FLOAT_FUNCTIONS: &[&str] = &[
 const FLOAT_CLASSIFICATIONS: &[&str] = &["isnan", "isinf", "isfinite", "isnormal", "signbit"];
 
 /// Whether `name` is a floating-point function, in any of its spellings.
-pub(super) fn is_float_function(name: &str) -> bool {
+fn is_float_function(name: &str) -> bool {
     let base = name.trim_start_matches("native_").trim_start_matches("half_").trim_start_matches("__");
     let base = base.strip_suffix("f").filter(|base| FLOAT_FUNCTIONS.contains(base)).unwrap_or(base);
     let base = base.strip_suffix("_rn").unwrap_or(base);
@@ -3619,7 +3622,7 @@ const MEMORY_FENCES: &[&str] = &["mem_fence", "read_mem_fence", "write_mem_fence
 /// at a time, does not have. A hint that uses them and only helps a proof (a loop invariant, a
 /// precondition, an `__assume`) is left out, neither assumed nor checked, which loses no check;
 /// a claim (`__assert`, `__ensures`) that uses them is refused. So are the hints over the access
-/// logs ([`crate::c::logs`]) where lockstep does not use them: loop invariants, assumptions and a
+/// logs ([`crate::c::lower::logs`]) where lockstep does not use them: loop invariants, assumptions and a
 /// kernel's preconditions.
 const TWO_THREAD_PREDICATES: &[&str] = &[
     "__other_int",
@@ -3679,20 +3682,19 @@ fn two_thread_predicate(expr: &ast::Expr, logs_kept: bool) -> Option<&str> {
 
 /// GPUVerify's binary barrier invariants (`__barrier_invariant_binary_N`, over pairs of threads): a
 /// hint to GPUVerify's encoding that lockstep leaves out. Its unary barrier invariants are read
-/// ([`crate::c::barrier_invariants`]).
+/// ([`crate::c::lower::barrier_invariants`]).
 fn is_proof_hint(name: &str) -> bool {
     barrier_invariants::is_binary_barrier_invariant(name)
 }
 
 /// GPUVerify's function-wide invariants: `__function_wide_invariant(e)` is an invariant of every
 /// loop of the function, `__function_wide_candidate_invariant(e)` a candidate of each.
-pub(super) const FUNCTION_WIDE_INVARIANTS: &[&str] =
-    &["__function_wide_invariant", "__function_wide_candidate_invariant"];
+const FUNCTION_WIDE_INVARIANTS: &[&str] = &["__function_wide_invariant", "__function_wide_candidate_invariant"];
 
 /// GPUVerify writes loop invariants into the loop's condition: `__invariant(a), __invariant(b), c`.
 /// The invariants, and the condition.
 /// Anything else before a comma stays, and is refused with the comma.
-pub(super) fn split_invariants(cond: &ast::Expr) -> (Vec<&ast::Expr>, &ast::Expr) {
+fn split_invariants(cond: &ast::Expr) -> (Vec<&ast::Expr>, &ast::Expr) {
     let is_invariant = |expr: &ast::Expr| matches!(&expr.kind, ast::ExprKind::Call { function, .. } if GPUVERIFY_INVARIANTS.contains(&function.name.as_str()));
     let mut parts = Vec::new();
     let mut rest = cond;
@@ -3711,7 +3713,7 @@ pub(super) fn split_invariants(cond: &ast::Expr) -> (Vec<&ast::Expr>, &ast::Expr
 }
 
 /// GPUVerify's `__requires(e);` or `__ensures(e);`: the clause, its formula, and its name.
-pub(super) fn gpuverify_clause(stmt: &ast::Stmt) -> Option<(surface::ClauseKind, &ast::Expr, &str)> {
+fn gpuverify_clause(stmt: &ast::Stmt) -> Option<(surface::ClauseKind, &ast::Expr, &str)> {
     let ast::StmtKind::Expr(ast::Expr { kind: ast::ExprKind::Call { function, args }, .. }) = &stmt.kind else {
         return None;
     };
@@ -3758,7 +3760,7 @@ fn flatten(stmt: &ast::Stmt) -> Vec<ast::Stmt> {
 }
 
 /// The names that statements assign, anywhere in them.
-pub(super) fn assigned_names(stmts: &[ast::Stmt], out: &mut HashSet<String>) {
+fn assigned_names(stmts: &[ast::Stmt], out: &mut HashSet<String>) {
     // A variable whose address is taken may be written through the pointer.
     fn address_taken(expr: &ast::Expr, out: &mut HashSet<String>) {
         if let ast::ExprKind::Unary { op: ast::UnaryOp::AddressOf, operand } = &expr.kind {
