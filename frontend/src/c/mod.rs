@@ -5,11 +5,16 @@
 //! VerCors's annotations in the text and parses them ([`lexer`] and the lalrpop grammar);
 //! [`tree`] turns Clang's tree into the [`ast`], with the annotations where they were written;
 //! [`structs`] takes its structs and `typedef`s apart; [`lower`] gives the C program lockstep's
-//! meaning, as a kernel of the surface language that PVL also parses into, which
-//! [`crate::pvl::resolve`] then checks into a [`lockstep_logic::Program`], so that the two
-//! languages share one type checker and one meaning. Apart from Clang's run (the text goes to it
-//! on its standard input; the files it includes, it reads itself) it reads no file and prints
-//! nothing: problems are [`Diagnostic`]s with a stable code and a span.
+//! meaning (with a child module for each of its concerns: the kernel, statements, expressions,
+//! memory, vectors, pointers, atomics, loops, inlined helpers, GPUVerify's annotations, ...), as a
+//! kernel of the surface language that PVL also parses into, which [`crate::pvl::resolve`] then
+//! checks into a [`lockstep_logic::Program`], so that the two languages share one type checker and
+//! one meaning. Apart from Clang's run (the text goes to it on its standard input; the files it
+//! includes, it reads itself) it reads no file and prints nothing: problems are [`Diagnostic`]s
+//! with a stable code and a span.
+//!
+//! [`integers`] gives C's integer types their meaning, and [`arguments`] reads a kernel's scalar
+//! parameters as the host passes them, for GPUVerify's `--kernel-args`.
 
 mod annotations;
 pub mod arguments;

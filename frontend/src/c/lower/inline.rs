@@ -15,9 +15,10 @@
 //! condition, or after `&&`, `||` or `?` (where C may not evaluate it), is refused, as is a
 //! recursive one. A helper no kernel calls is never read.
 
+use super::contracts::gpuverify_clause;
 use super::pointers::Pointer;
 use super::vectors::{self, VectorType};
-use super::{assigned_names, gpuverify_clause, Helper, Inlined, Lengths, Lowerer, Place, Symbol};
+use super::{assigned_names, Helper, Inlined, Lengths, Lowerer, Place, Symbol};
 use crate::c::ast;
 use crate::c::integers::{CType, Value};
 use crate::diagnostics::{Code, Diagnostic};

@@ -74,7 +74,7 @@ fn offset(kind: Access, array: &str) -> String {
 }
 
 /// The first call asking about the logs in an expression.
-pub(super) fn log_query(expr: &ast::Expr) -> Option<&str> {
+fn log_query(expr: &ast::Expr) -> Option<&str> {
     match &expr.kind {
         ast::ExprKind::Call { function, .. } if LOG_QUERIES.contains(&function.name.as_str()) => Some(&function.name),
         kind => kind.children().into_iter().find_map(log_query),

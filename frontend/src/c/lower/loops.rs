@@ -19,7 +19,8 @@
 //!   `\returned`, the flag (in a helper, with `\result`: `loop_invariant \returned ==>
 //!   \result == i;`), since the loop forgets the values its body assigns.
 
-use super::{assigned_names, split_invariants, Lengths, Lowerer, Storage, Symbol};
+use super::contracts::{split_invariants, FUNCTION_WIDE_INVARIANTS};
+use super::{assigned_names, Lengths, Lowerer, Storage, Symbol};
 use crate::c::ast;
 use crate::c::integers::{self, CType, Integers};
 use crate::pvl::ast as surface;
@@ -380,7 +381,7 @@ fn function_wide_in(stmts: &[ast::Stmt], out: &mut Vec<ast::Expr>) {
     for stmt in stmts {
         match &stmt.kind {
             ast::StmtKind::Expr(expr @ ast::Expr { kind: ast::ExprKind::Call { function, .. }, .. })
-                if super::FUNCTION_WIDE_INVARIANTS.contains(&function.name.as_str()) =>
+                if FUNCTION_WIDE_INVARIANTS.contains(&function.name.as_str()) =>
             {
                 out.push(expr.clone())
             }

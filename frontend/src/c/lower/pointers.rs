@@ -33,7 +33,7 @@ pub(super) struct Pointer<'e> {
 
 /// Where a pointer value points, as a pointer variable receives it: one of `options` (the one at
 /// position `which`, where there are several), at `index`.
-pub(super) struct PointerValue {
+struct PointerValue {
     options: Vec<Storage>,
     which: Option<surface::Expr>,
     index: surface::Expr,

@@ -6,12 +6,16 @@
 //! the array (`access.bounds`: [`surface::ExprKind::PrivateIndex`]). So private arrays stay small
 //! ([`PRIVATE_CELLS`]), and a loop forgets the cells it writes, as it forgets any variable.
 
-use super::{Lengths, Lowerer, Place, Storage, Symbol, PRIVATE_CELLS};
+use super::{Lengths, Lowerer, Place, Storage, Symbol};
 use crate::c::ast;
 use crate::c::integers::{CType, Value};
 use crate::pvl::ast as surface;
 use lockstep_logic::Span;
 use num_traits::ToPrimitive;
+
+/// The most cells a private array may have: an access by an index that is not a constant is
+/// one case for each of them.
+const PRIVATE_CELLS: u32 = 64;
 
 impl Lowerer<'_> {
     /// `T t[n] = {...};` in a function: one private variable for each cell, holding its initial

@@ -61,7 +61,7 @@ impl VectorType {
 
 /// The components a swizzle selects from a vector of `width` components: `.x`, `.wzyx`, `.s3`,
 /// `.s01`, `.lo`, `.hi`, `.even`, `.odd` (and `.rgba`); `None` if it is not one.
-pub(super) fn swizzle(field: &str, width: u32) -> Option<Vec<u32>> {
+fn swizzle(field: &str, width: u32) -> Option<Vec<u32>> {
     let halves = |from: u32, step: u32| -> Option<Vec<u32>> {
         // The halves of a 3-vector take a fourth component, which it does not have.
         width.is_multiple_of(2).then(|| (from..width).step_by(step as usize).collect())
@@ -144,7 +144,7 @@ const VECTORS_TO_SCALARS: &[&str] = &["dot", "length", "distance", "fast_length"
 
 /// The OpenCL built-ins that apply to each component of their vector arguments alike.
 fn is_componentwise(name: &str) -> bool {
-    matches!(name, "min" | "max" | "abs" | "add_sat" | "sub_sat") || super::is_float_function(name)
+    matches!(name, "min" | "max" | "abs" | "add_sat" | "sub_sat") || super::floats::is_float_function(name)
 }
 
 impl<'f> Lowerer<'f> {
@@ -855,7 +855,7 @@ pub(super) enum Component {
 
 /// The name a chain of indexing starts from, and how many indices it has: `a` and 2 for `a[i][j]`
 /// (a `*p` counts as one index).
-pub(super) fn indexed_root(expr: &ast::Expr) -> (&str, usize) {
+fn indexed_root(expr: &ast::Expr) -> (&str, usize) {
     let mut indices = 0;
     let mut base = expr;
     loop {
