@@ -2220,6 +2220,46 @@ fn an_annotation_uses_the_macros_defined_at_its_place() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// OpenCL's `mul24` and `mad24` (and CUDA's `__mul24`, `__umul24`) are exact products where
+/// their operands lie in 24 bits, and any value elsewhere: a kernel that indexes with them is
+/// verified for the launches whose ids fit (a contract's bound), and fails without the bound. A
+/// run agrees on a small launch. CUDA's `__threadfence()` orders nothing between threads.
+#[test]
+fn twenty_four_bit_products_are_exact_only_in_24_bits() {
+    let dir = std::env::temp_dir().join(format!("lockstep-mul24-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let bounded = "/*@ context get_local_size(0) <= 1024 && get_num_groups(0) <= 65535;\n\
+                   context \\pointer_length(a) == n; context get_global_id(0) < n ==> Perm(&a[get_global_id(0)], write);\n\
+                   ensures get_global_id(0) < n ==> a[get_global_id(0)] == 2 * get_local_id(0) + 1; @*/\n\
+                   __kernel void k(__global int *a, int n) {\n\
+                   int i = mad24((int)get_group_id(0), (int)get_local_size(0), (int)get_local_id(0));\n\
+                   if (i < n) a[i] = mul24((int)get_local_id(0), 2) + 1; }\n";
+    let kernel = dir.join("k.cl");
+    std::fs::write(&kernel, bounded).expect("a kernel");
+    let path = kernel.to_str().expect("a UTF-8 path");
+    let output = lockstep(&["verify", path]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let output = lockstep(&["run", "--groups", "2", "--gsize", "4", "--param", "n=7", path]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    std::fs::write(&kernel, bounded.replace("get_local_size(0) <= 1024 && get_num_groups(0) <= 65535", "true"))
+        .expect("a kernel");
+    let output = lockstep(&["verify", "--format", "json", path]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("\"access.bounds\""), "{output:?}");
+    let cuda = dir.join("k.cu");
+    std::fs::write(
+        &cuda,
+        "/*@ context blockDim.x <= 1024 && gridDim.x <= 65535; context \\pointer_length(a) == n;\n\
+         context \\gtid < n ==> Perm(&a[\\gtid], write); @*/\n\
+         __global__ void k(int *a, int n) { unsigned int i = __umul24(blockIdx.x, blockDim.x) + threadIdx.x;\n\
+         __threadfence(); if (i < n) a[i] = __mul24(threadIdx.x, warpSize); }\n",
+    )
+    .expect("a kernel");
+    let output = lockstep(&["verify", cuda.to_str().expect("a UTF-8 path")]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// CUDA's C++ through Clang: each instantiation of a kernel template is a kernel of its own,
 /// named with its arguments and verified against the contract written before the template, with
 /// the template's parameters as the instantiation's values (`BLOCK` is 4 in

@@ -10,8 +10,9 @@
 //! kernel of the surface language that PVL also parses into, which [`crate::pvl::resolve`] then
 //! checks into a [`lockstep_logic::Program`], so that the two languages share one type checker and
 //! one meaning. Apart from Clang's run (the text goes to it on its standard input; the files it
-//! includes, it reads itself) it reads no file and prints nothing: problems are [`Diagnostic`]s
-//! with a stable code and a span.
+//! includes, it reads itself) and a look at the headers it names for macros that hold a
+//! backslash, it reads no file, and it prints nothing: problems are [`Diagnostic`]s with a stable
+//! code and a span.
 //!
 //! [`integers`] gives C's integer types their meaning, and [`arguments`] reads a kernel's scalar
 //! parameters as the host passes them, for GPUVerify's `--kernel-args`.

@@ -14,8 +14,9 @@
 // A bound on inputs that a product of two of them cannot overflow.
 #define SMALL_INT 30000
 
-// The SDK's integer multiply macro (the samples map it to __mul24).
-#define IMUL(a, b) ((a) * (b))
+// The SDK's integer multiply macro, a 24-bit product as in the samples: exact while both
+// operands lie in 24 bits.
+#define IMUL(a, b) __mul24(a, b)
 
 // The global index of the thread along x, as the samples compute it.
 #define GLOBAL_X (blockIdx.x * blockDim.x + threadIdx.x)

@@ -100,9 +100,11 @@ fn flags_of(expr: &ast::Expr) -> Vec<&ast::Expr> {
     }
 }
 
-/// OpenCL's memory fences, which order one work-item's own accesses to memory: lockstep's
-/// semantics runs each thread's accesses in order already, so they change nothing.
-pub(super) const MEMORY_FENCES: &[&str] = &["mem_fence", "read_mem_fence", "write_mem_fence"];
+/// OpenCL's memory fences and CUDA's `__threadfence`s, which order one thread's own accesses
+/// to memory as the others see them: lockstep's semantics runs each thread's accesses in order
+/// already, and orders nothing between threads but barriers, so they change nothing.
+pub(super) const MEMORY_FENCES: &[&str] =
+    &["mem_fence", "read_mem_fence", "write_mem_fence", "__threadfence", "__threadfence_block", "__threadfence_system"];
 
 /// The memories a fence flag names, as the bits of `cl_mem_fence_flags` (1 local, 2 global): a
 /// flag's name, or its value where a macro of the file's own spelled it (Clang expands macros).

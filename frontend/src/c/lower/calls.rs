@@ -1,6 +1,7 @@
 //! Calls in expressions: of the file's helpers ([`crate::c::lower::inline`]) and prototypes, of the
 //! launch's ids and sizes (`get_global_id(d)`, ...), of `min`, `max`, `abs`, the saturating
-//! operations and GPUVerify's additions that do not overflow, of atomic operations and
+//! operations, the 24-bit products (`mul24`, `mad24`, CUDA's `__mul24` and `__umul24`) and
+//! GPUVerify's additions that do not overflow, of atomic operations and
 //! floating-point functions, and of GPUVerify's functions of annotations (`__implies`, `__ite`,
 //! `__old_int`, `__return_val_int`).
 
@@ -50,6 +51,7 @@ impl Lowerer<'_> {
                 return Some(Value { expr, ty: CType::Int(integers::UINT), interval });
             }
             "min" | "max" | "abs" => return self.min_max_abs(name, args, span, place, lengths),
+            "mul24" | "mad24" | "__mul24" | "__umul24" => return self.multiply_24(name, args, span, place, lengths),
             "add_sat" | "sub_sat" => {
                 let [lhs, rhs] = args else {
                     self.argument_count(name, 2, args.len(), span);
@@ -263,6 +265,95 @@ impl Lowerer<'_> {
         let assume = self.surface_stmt(surface::StmtKind::Assume(within), span)?;
         self.before.get_or_insert_with(Vec::new).push(assume);
         Some(Value { expr: sum, ty: CType::Int(ty), interval: CType::Int(ty).interval() })
+    }
+
+    /// A 24-bit product: `mul24(x, y)` and CUDA's `__mul24` and `__umul24` multiply the low 24
+    /// bits of their operands, and `mad24(x, y, z)` adds `z`. Where the operands lie in 24 bits
+    /// (`-2^23 <= x < 2^23` signed, `x < 2^24` unsigned) it is the product's low 32 bits, as
+    /// CUDA defines it; elsewhere OpenCL leaves it to the implementation, and lockstep takes any
+    /// value (so a kernel is verified only for what every device computes).
+    fn multiply_24(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+        span: Span,
+        place: Place,
+        lengths: &Lengths,
+    ) -> Option<Value> {
+        let wanted = if name == "mad24" { 3 } else { 2 };
+        if args.len() != wanted {
+            self.argument_count(name, wanted, args.len(), span);
+            return None;
+        }
+        let refuse = |lowerer: &mut Self, what: &str, help: &str| {
+            lowerer.unsupported(span, format!("`{name}` {what}"), help);
+            None
+        };
+        if place == Place::Annotation {
+            return refuse(self, "in an annotation", "write the product: `x * y`");
+        }
+        if self.before.is_none() {
+            return refuse(
+                self,
+                "in a loop's condition",
+                "compute it into a variable before the loop and at the end of its body",
+            );
+        }
+        let values = self.arguments(args, place, lengths)?;
+        let ty = match name {
+            "__mul24" => integers::INT,
+            "__umul24" => integers::UINT,
+            _ => match values.iter().map(|value| value.ty).collect::<Vec<_>>().as_slice() {
+                [CType::Int(x), CType::Int(y), ..] if x.bits <= 32 && y.bits <= 32 => {
+                    integers::common(CType::Int(*x), CType::Int(*y))
+                }
+                _ => {
+                    return refuse(
+                        self,
+                        "of a vector or floating-point value",
+                        "lockstep reads `mul24` of int and uint",
+                    )
+                }
+            },
+        };
+        let mut values = values.into_iter();
+        let (x, y) = (values.next()?, values.next()?);
+        let (x, y) = (self.convert(x, CType::Int(ty), place, span)?, self.convert(y, CType::Int(ty), place, span)?);
+        let (least, greatest) = if ty.signed {
+            (-BigInt::from(1 << 23), BigInt::from((1 << 23) - 1))
+        } else {
+            (0.into(), BigInt::from((1 << 24) - 1))
+        };
+        let mut in_range = None;
+        for operand in [&x, &y] {
+            let low = self.int(least.clone(), span)?;
+            let high = self.int(greatest.clone(), span)?;
+            let above = self.binary(surface::BinaryOp::Le, low, operand.expr.clone(), span)?;
+            let below = self.binary(surface::BinaryOp::Le, operand.expr.clone(), high, span)?;
+            let both = self.binary(surface::BinaryOp::And, above, below, span)?;
+            in_range = Some(match in_range {
+                None => both,
+                Some(before) => self.binary(surface::BinaryOp::And, before, both, span)?,
+            });
+        }
+        // The low 32 bits: the 24-bit operands' product wraps, it does not overflow.
+        let wrapping = if self.integers.bounded() { integers::Integers::Wrapping } else { self.integers };
+        let product =
+            self.checked(integers::arithmetic(integers::Arithmetic::Mul, x.clone(), y.clone(), wrapping, span))?;
+        let other = self.arbitrary(CType::Int(ty), vec![x, y], place, span)?;
+        let kind = surface::ExprKind::Cond {
+            cond: Box::new(in_range?),
+            then_value: Box::new(product.expr),
+            else_value: Box::new(other.expr),
+        };
+        let product = Value { expr: self.node(kind, span)?, ty: CType::Int(ty), interval: CType::Int(ty).interval() };
+        match values.next() {
+            Some(addend) => {
+                let addend = self.convert(addend, CType::Int(ty), place, span)?;
+                self.checked(integers::arithmetic(integers::Arithmetic::Add, product, addend, wrapping, span))
+            }
+            None => Some(product),
+        }
     }
 
     fn min_max_abs(

@@ -41,6 +41,14 @@ impl Lowerer<'_> {
         };
         let declare = self.surface_stmt(declare, span)?;
         self.before.get_or_insert_with(Vec::new).push(declare);
+        // An integer is one of its type's values (a counterexample shows no other).
+        if let CType::Int(int_type) = ty {
+            if self.integers.bounded() {
+                let in_type = self.checked(integers::in_type(&name, int_type, span))?;
+                let assume = self.surface_stmt(surface::StmtKind::Assume(in_type), span)?;
+                self.before.get_or_insert_with(Vec::new).push(assume);
+            }
+        }
         // 0 * e for an operand with code in it (an int), or `e ? 0 : 0` (a bool).
         let mut kept: Option<surface::Expr> = None;
         for operand in operands {
