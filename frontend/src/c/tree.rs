@@ -30,9 +30,12 @@ const NAMED_MACROS: &[&str] =
     &["true", "false", "NULL", "CLK_LOCAL_MEM_FENCE", "CLK_GLOBAL_MEM_FENCE", "NAN", "INFINITY"];
 
 /// The file's declarations, as the lowering reads them, with its annotations.
-pub fn import(root: &Node, text: &str, annotations: Vec<Found>) -> (ast::File, Vec<Diagnostic>) {
+pub fn import<'t>(root: &'t Node, text: &'t str, annotations: Vec<Found>) -> (ast::File, Vec<Diagnostic>) {
+    let mut defaults = HashMap::new();
+    default_arguments(root, &mut defaults);
     let mut importer = Importer {
         text,
+        defaults,
         diagnostics: Vec::new(),
         typedefs: HashMap::new(),
         user_typedefs: HashSet::new(),
@@ -167,6 +170,9 @@ fn desugared(ty: &QualType) -> &str {
 
 struct Importer<'t> {
     text: &'t str,
+    /// The default arguments of each function's parameters, by the function's id (C++'s `int k
+    /// = 2`): a call that leaves an argument out passes the default.
+    defaults: HashMap<clang_ast::Id, Vec<Option<&'t Node>>>,
     diagnostics: Vec<Diagnostic>,
     /// Every `typedef` of the translation unit, headers' included: its name, and the type it names.
     typedefs: HashMap<String, String>,
@@ -1004,7 +1010,15 @@ impl<'t> Importer<'t> {
                     self.unsupported(span, "a call through a function pointer", "call the function by its name");
                     return None;
                 };
-                let mut args = self.exprs(&node.inner[1..])?;
+                let defaults = callee_id(callee).and_then(|id| self.defaults.get(&id)).cloned().unwrap_or_default();
+                let mut args = Vec::new();
+                for (index, arg) in node.inner[1..].iter().enumerate() {
+                    let arg = match (&arg.kind, defaults.get(index)) {
+                        (Clang::CxxDefaultArgExpr { .. }, Some(Some(default))) => default,
+                        _ => arg,
+                    };
+                    args.push(self.expr(arg)?);
+                }
                 // An argument of a reference parameter is passed by its address.
                 for (arg, reference) in args.iter_mut().zip(reference_parameters(callee)) {
                     if reference {
@@ -1187,6 +1201,30 @@ fn substitute(expr: &mut Expr, values: &HashMap<String, BigInt>) {
 /// The type a reference type refers to: `float` of `float &`.
 fn reference_to(ty: &str) -> Option<&str> {
     ty.strip_suffix('&').filter(|referenced| !referenced.ends_with('&')).map(str::trim_end)
+}
+
+/// The default arguments of the parameters of every function in the tree, by its id.
+fn default_arguments<'t>(node: &'t Node, defaults: &mut HashMap<clang_ast::Id, Vec<Option<&'t Node>>>) {
+    if let Clang::FunctionDecl { .. } = node.kind {
+        let parameters = node.inner.iter().filter(|inner| matches!(inner.kind, Clang::ParmVarDecl { .. }));
+        let found: Vec<Option<&Node>> =
+            parameters.map(|parameter| parameter.inner.iter().find(|inner| !inner.kind.is_attribute())).collect();
+        if found.iter().any(Option::is_some) {
+            defaults.insert(node.id, found);
+        }
+    }
+    for inner in &node.inner {
+        default_arguments(inner, defaults);
+    }
+}
+
+/// The id of the function a call's callee names.
+fn callee_id(callee: &Node) -> Option<clang_ast::Id> {
+    match &callee.kind {
+        Clang::ImplicitCastExpr { .. } | Clang::ParenExpr { .. } => callee_id(callee.inner.first()?),
+        Clang::DeclRefExpr { referenced_decl, .. } => Some(referenced_decl.id),
+        _ => None,
+    }
 }
 
 /// Whether each parameter of the function a call's callee names is a reference.
