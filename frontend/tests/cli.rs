@@ -2302,7 +2302,8 @@ fn a_kernel_template_never_instantiated_is_named() {
 }
 
 /// What CUDA kernels use that lockstep does not verify is refused by name, each with its help,
-/// never as a compiler's error: textures and surfaces, cuRAND, cooperative groups.
+/// never as a compiler's error: textures and surfaces, cuRAND, cooperative groups, dynamic
+/// parallelism.
 #[test]
 fn cuda_features_lockstep_does_not_verify_are_named() {
     for (code, refusal) in [
@@ -2321,6 +2322,11 @@ fn cuda_features_lockstep_does_not_verify_are_named() {
         (
             "__global__ void k(float *a) { cooperative_groups::this_grid().sync(); a[0] = 1; }",
             "a cooperative group (`this_grid`)",
+        ),
+        (
+            "__global__ void child(float *a) { a[threadIdx.x] = 0; }\n\
+             __global__ void k(float *a) { if (threadIdx.x == 0) child<<<1, 32>>>(a); }",
+            "dynamic parallelism (a kernel launched from a kernel)",
         ),
     ] {
         let path = std::env::temp_dir().join(format!("lockstep-refused-{}.cu", std::process::id()));

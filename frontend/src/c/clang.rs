@@ -102,6 +102,14 @@ pub enum Clang {
         #[serde(default)]
         loc: clang_ast::SourceLocation,
     },
+    /// `this` in a member function.
+    #[serde(rename = "CXXThisExpr")]
+    CxxThisExpr {
+        #[serde(default)]
+        range: clang_ast::SourceRange,
+        #[serde(default)]
+        loc: clang_ast::SourceLocation,
+    },
     /// `object.f(...)`: a call of a member function.
     #[serde(rename = "CXXMemberCallExpr")]
     CxxMemberCallExpr {
@@ -178,7 +186,8 @@ pub enum Clang {
         #[serde(default)]
         loc: clang_ast::SourceLocation,
     },
-    #[serde(rename_all = "camelCase")]
+    /// A function, or a struct's member function (`CXXMethodDecl`).
+    #[serde(rename_all = "camelCase", alias = "CXXMethodDecl")]
     FunctionDecl {
         #[serde(default)]
         name: String,
@@ -193,6 +202,8 @@ pub enum Clang {
         inline: bool,
         #[serde(default)]
         is_implicit: bool,
+        /// The struct of a member function defined outside it (`void S::f() { ... }`).
+        parent_decl_context_id: Option<clang_ast::Id>,
     },
     ParmVarDecl {
         name: Option<String>,
@@ -541,6 +552,8 @@ pub enum Clang {
         name: String,
         #[serde(default)]
         is_arrow: bool,
+        /// The field or member function named.
+        referenced_member_decl: Option<clang_ast::Id>,
         #[serde(default)]
         loc: clang_ast::SourceLocation,
     },
@@ -621,6 +634,7 @@ impl Clang {
             | CxxConstructExpr { range, .. }
             | CxxOperatorCallExpr { range, .. }
             | CxxDefaultArgExpr { range, .. }
+            | CxxThisExpr { range, .. }
             | LambdaExpr { range, .. }
             | CxxMemberCallExpr { range, .. }
             | TemplateParmDecl { range, .. }
@@ -1135,6 +1149,17 @@ fn clang_diagnostics(text: &str, stderr: &str) -> Vec<Diagnostic> {
             Some((message, flag)) if flag.ends_with(']') => message,
             _ => message,
         };
+        // Clang refuses a kernel launch in device code without relocatable device code: that is
+        // dynamic parallelism, which lockstep does not verify either.
+        if message.starts_with("reference to __global__ function") {
+            let refusal = "dynamic parallelism (a kernel launched from a kernel) is not supported";
+            diagnostics.push(
+                Diagnostic::error(Code::Unsupported, refusal, span, "not supported").with_help(
+                    "launch the kernels one after the other from the host: lockstep verifies each on its own",
+                ),
+            );
+            continue;
+        }
         diagnostics.push(Diagnostic::error(Code::Clang, message.to_string(), span, label));
     }
     diagnostics

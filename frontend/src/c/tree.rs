@@ -33,9 +33,13 @@ const NAMED_MACROS: &[&str] =
 pub fn import<'t>(root: &'t Node, text: &'t str, annotations: Vec<Found>) -> (ast::File, Vec<Diagnostic>) {
     let mut defaults = HashMap::new();
     default_arguments(root, &mut defaults);
+    let mut methods = HashMap::new();
+    member_functions(root, &mut methods);
     let mut importer = Importer {
         text,
         defaults,
+        methods,
+        member_functions_read: Vec::new(),
         diagnostics: Vec::new(),
         typedefs: HashMap::new(),
         user_typedefs: HashSet::new(),
@@ -173,6 +177,10 @@ struct Importer<'t> {
     /// The default arguments of each function's parameters, by the function's id (C++'s `int k
     /// = 2`): a call that leaves an argument out passes the default.
     defaults: HashMap<clang_ast::Id, Vec<Option<&'t Node>>>,
+    /// The member functions of the structs, by Clang's id.
+    methods: HashMap<clang_ast::Id, Method>,
+    /// The member functions of the struct being read, as functions of their own.
+    member_functions_read: Vec<ast::Function>,
     diagnostics: Vec<Diagnostic>,
     /// Every `typedef` of the translation unit, headers' included: its name, and the type it names.
     typedefs: HashMap<String, String>,
@@ -556,7 +564,9 @@ impl<'t> Importer<'t> {
             Clang::RecordDecl { .. } | Clang::CXXRecordDecl { .. } => {
                 let mut declarations = Vec::new();
                 self.record(node, owner, &mut declarations);
-                declarations.into_iter().map(ast::Item::Declaration).collect()
+                let functions = std::mem::take(&mut self.member_functions_read);
+                let declarations = declarations.into_iter().map(ast::Item::Declaration);
+                declarations.chain(functions.into_iter().map(ast::Item::Function)).collect()
             }
             _ => self.item(node).into_iter().collect(),
         }
@@ -564,6 +574,15 @@ impl<'t> Importer<'t> {
 
     fn item(&mut self, node: &Node) -> Option<ast::Item> {
         match &node.kind {
+            Clang::FunctionDecl { parent_decl_context_id: Some(_), range, .. } => {
+                let span = self.span(range);
+                self.unsupported(
+                    span,
+                    "a member function defined outside its struct",
+                    "define the member function inside the struct's body",
+                );
+                None
+            }
             Clang::FunctionDecl { .. } => self.function(node).map(ast::Item::Function),
             Clang::VarDecl { .. } => {
                 let (declaration, _) = self.variable(node)?;
@@ -613,12 +632,18 @@ impl<'t> Importer<'t> {
                     let declarator = self.declarator(name.as_deref().unwrap_or(""), field_span, &spelled, field_span);
                     fields.push(ast::Field { specifiers, declarators: vec![declarator], span: field_span });
                 }
-                Clang::CXXRecordDecl { is_implicit: true, .. } | Clang::Other { .. } => {}
+                Clang::CXXRecordDecl { is_implicit: true, .. }
+                | Clang::FunctionDecl { is_implicit: true, .. }
+                | Clang::Other { .. } => {}
                 Clang::RecordDecl { .. } => self.record(inner, None, declarations)?,
-                Clang::FunctionDecl { .. } | Clang::CXXRecordDecl { .. } => {
+                Clang::FunctionDecl { .. } => {
+                    let function = self.member_function(inner, name.as_deref().unwrap_or_default())?;
+                    self.member_functions_read.push(function);
+                }
+                Clang::CXXRecordDecl { .. } => {
                     self.unsupported(
                         self.span(inner.kind.range()?),
-                        "a struct's member function or nested type",
+                        "a struct's nested type",
                         "declare it outside the struct",
                     );
                     return None;
@@ -639,6 +664,23 @@ impl<'t> Importer<'t> {
         }
         declarations.push(ast::Declaration { specifiers: ast::specifiers(words, span), declarators, span });
         Some(())
+    }
+
+    /// A member function of the struct `record` as a function of its own, `record::name`, whose
+    /// first parameter is `this`, a pointer to the object (unless it is `static`): its fields
+    /// are `this->field`, and a call `object.f(x)` is `record::f(&object, x)`.
+    fn member_function(&mut self, node: &Node, record: &str) -> Option<ast::Function> {
+        let Clang::FunctionDecl { name, range, storage_class, .. } = &node.kind else { return None };
+        let span = self.span(range);
+        let mut function = self.function(node)?;
+        function.name.name = format!("{record}::{name}");
+        if storage_class.as_deref() != Some("static") {
+            let spelled = self.spelled(&format!("{record} *"), span)?;
+            let specifiers = self.specifiers(&spelled, &[], span);
+            let declarator = self.declarator(THIS, span, &spelled, span);
+            function.params.insert(0, ast::Param { specifiers, declarator, span });
+        }
+        Some(function)
     }
 
     fn function(&mut self, node: &Node) -> Option<ast::Function> {
@@ -1010,25 +1052,10 @@ impl<'t> Importer<'t> {
                     self.unsupported(span, "a call through a function pointer", "call the function by its name");
                     return None;
                 };
-                let defaults = callee_id(callee).and_then(|id| self.defaults.get(&id)).cloned().unwrap_or_default();
-                let mut args = Vec::new();
-                for (index, arg) in node.inner[1..].iter().enumerate() {
-                    let arg = match (&arg.kind, defaults.get(index)) {
-                        (Clang::CxxDefaultArgExpr { .. }, Some(Some(default))) => default,
-                        _ => arg,
-                    };
-                    args.push(self.expr(arg)?);
-                }
-                // An argument of a reference parameter is passed by its address.
-                for (arg, reference) in args.iter_mut().zip(reference_parameters(callee)) {
-                    if reference {
-                        let span = arg.span;
-                        let taken = ExprKind::Unary { op: ast::UnaryOp::AddressOf, operand: Box::new(arg.clone()) };
-                        *arg = self.node(taken, span)?;
-                    }
-                }
+                let args = self.arguments(callee_id(callee), &node.inner[1..], &reference_parameters(callee))?;
                 ExprKind::Call { function: ast::Ident { name, span: name_span }, args }
             }
+            Clang::CxxThisExpr { .. } => ExprKind::Name(THIS.to_string()),
             Clang::MemberExpr { name, is_arrow, .. } => {
                 let base = Box::new(first(self)?);
                 let field_start = span.end.saturating_sub(name.len()).max(base.span.end);
@@ -1065,10 +1092,30 @@ impl<'t> Importer<'t> {
                 None => ExprKind::SizeofExpr(Box::new(first(self)?)),
             },
             Clang::InitListExpr { .. } => ExprKind::InitList(self.exprs(list_items(node))?),
+            Clang::CxxMemberCallExpr { .. } if self.called_method(node).is_some() => {
+                let (callee, method) = self.called_method(node)?;
+                let Clang::MemberExpr { is_arrow, referenced_member_decl, range, .. } = &callee.kind else {
+                    return None;
+                };
+                let mut args = Vec::new();
+                if !method.is_static {
+                    let object = self.expr(callee.inner.first()?)?;
+                    args.push(match is_arrow {
+                        true => object,
+                        false => {
+                            let object_span = object.span;
+                            let taken = ExprKind::Unary { op: ast::UnaryOp::AddressOf, operand: Box::new(object) };
+                            self.node(taken, object_span)?
+                        }
+                    });
+                }
+                args.extend(self.arguments(*referenced_member_decl, &node.inner[1..], &method.references)?);
+                ExprKind::Call { function: ast::Ident { name: method.name, span: self.span(range) }, args }
+            }
             Clang::CxxMemberCallExpr { .. } => {
                 let (construct, help) = called_names(node).iter().find_map(|name| refused_feature(name)).unwrap_or((
-                    "a call of a member function".to_string(),
-                    "write the member function as a function of its own, with the object as a parameter",
+                    "a call of this member function (of a class template, or a constructor's)".to_string(),
+                    "define the member function inside the body of a struct that is not a template, or write it as a function of its own with the object as a parameter",
                 ));
                 self.unsupported(span, &construct, help);
                 return None;
@@ -1117,8 +1164,41 @@ impl<'t> Importer<'t> {
                 let name = self.instantiations.get(&referenced_decl.id).unwrap_or(&referenced_decl.name);
                 Some((name.clone(), self.span(range)))
             }
+            // A static member function, `S::f(...)`.
+            Clang::DeclRefExpr { referenced_decl, range, .. } if referenced_decl.kind == "CXXMethodDecl" => {
+                Some((self.methods.get(&referenced_decl.id)?.name.clone(), self.span(range)))
+            }
             _ => None,
         }
+    }
+
+    /// The arguments of a call of the function `function`: one left out passes its default, and
+    /// one of a reference parameter is passed by its address.
+    fn arguments(&mut self, function: Option<clang_ast::Id>, nodes: &[Node], references: &[bool]) -> Option<Vec<Expr>> {
+        let defaults = function.and_then(|id| self.defaults.get(&id)).cloned().unwrap_or_default();
+        let mut args = Vec::new();
+        for (index, arg) in nodes.iter().enumerate() {
+            let arg = match (&arg.kind, defaults.get(index)) {
+                (Clang::CxxDefaultArgExpr { .. }, Some(Some(default))) => default,
+                _ => arg,
+            };
+            let arg = self.expr(arg)?;
+            args.push(match references.get(index) {
+                Some(true) => {
+                    let span = arg.span;
+                    self.node(ExprKind::Unary { op: ast::UnaryOp::AddressOf, operand: Box::new(arg) }, span)?
+                }
+                _ => arg,
+            });
+        }
+        Some(args)
+    }
+
+    /// The member function a call `object.f(...)` calls, and the callee `object.f`.
+    fn called_method<'n>(&self, call: &'n Node) -> Option<(&'n Node, Method)> {
+        let callee = call.inner.first()?;
+        let Clang::MemberExpr { referenced_member_decl: Some(id), .. } = &callee.kind else { return None };
+        Some((callee, self.methods.get(id)?.clone()))
     }
 
     fn node(&mut self, kind: ExprKind, span: Span) -> Option<Expr> {
@@ -1218,6 +1298,35 @@ fn default_arguments<'t>(node: &'t Node, defaults: &mut HashMap<clang_ast::Id, V
     }
 }
 
+/// The name of the pointer to the object that a member function reads as a parameter of its own.
+const THIS: &str = "this";
+
+/// A struct's member function: its name as a function of its own (`S::f`), whether it is
+/// `static` (it has no `this`), and which of its parameters are references.
+#[derive(Clone)]
+struct Method {
+    name: String,
+    is_static: bool,
+    references: Vec<bool>,
+}
+
+/// The member functions of every struct in the tree, by their ids.
+fn member_functions(node: &Node, methods: &mut HashMap<clang_ast::Id, Method>) {
+    if let Clang::CXXRecordDecl { name: Some(record), .. } = &node.kind {
+        for inner in &node.inner {
+            if let Clang::FunctionDecl { name, storage_class, is_implicit: false, ty, .. } = &inner.kind {
+                let references =
+                    parameter_types(&ty.qual_type).into_iter().map(|ty| reference_to(ty).is_some()).collect();
+                let is_static = storage_class.as_deref() == Some("static");
+                methods.insert(inner.id, Method { name: format!("{record}::{name}"), is_static, references });
+            }
+        }
+    }
+    for inner in &node.inner {
+        member_functions(inner, methods);
+    }
+}
+
 /// The id of the function a call's callee names.
 fn callee_id(callee: &Node) -> Option<clang_ast::Id> {
     match &callee.kind {
@@ -1244,11 +1353,16 @@ fn reference_parameters(callee: &Node) -> Vec<bool> {
 /// The parameter types of a printed function type: `int &` and `float` of `void (int &, float)`.
 fn parameter_types(ty: &str) -> Vec<&str> {
     let Some(open) = ty.find('(') else { return Vec::new() };
-    let inner = ty[open + 1..].strip_suffix(')').unwrap_or(&ty[open + 1..]);
+    // Up to the `)` that closes the list: a member function's type goes on (`int (int) const`).
+    let inner = &ty[open + 1..];
     let mut parameters = Vec::new();
-    let (mut depth, mut start) = (0usize, 0);
+    let (mut depth, mut start, mut end) = (0usize, 0, inner.len());
     for (at, character) in inner.char_indices() {
         match character {
+            ')' if depth == 0 => {
+                end = at;
+                break;
+            }
             '(' | '<' | '[' => depth += 1,
             ')' | '>' | ']' => depth = depth.saturating_sub(1),
             ',' if depth == 0 => {
@@ -1258,7 +1372,7 @@ fn parameter_types(ty: &str) -> Vec<&str> {
             _ => {}
         }
     }
-    parameters.push(inner[start..].trim());
+    parameters.push(inner[start..end].trim());
     parameters.retain(|parameter| !parameter.is_empty() && *parameter != "void");
     parameters
 }

@@ -41,14 +41,6 @@ impl Lowerer<'_> {
         };
         let declare = self.surface_stmt(declare, span)?;
         self.before.get_or_insert_with(Vec::new).push(declare);
-        // An integer is one of its type's values (a counterexample shows no other).
-        if let CType::Int(int_type) = ty {
-            if self.integers.bounded() {
-                let in_type = self.checked(integers::in_type(&name, int_type, span))?;
-                let assume = self.surface_stmt(surface::StmtKind::Assume(in_type), span)?;
-                self.before.get_or_insert_with(Vec::new).push(assume);
-            }
-        }
         // 0 * e for an operand with code in it (an int), or `e ? 0 : 0` (a bool).
         let mut kept: Option<surface::Expr> = None;
         for operand in operands {
@@ -79,7 +71,19 @@ impl Lowerer<'_> {
                 None => part,
             });
         }
-        let value = self.node(surface::ExprKind::Name(name), span)?;
+        let mut value = self.node(surface::ExprKind::Name(name.clone()), span)?;
+        // An integer is one of its type's values: the variable where it lies in the type, else
+        // the type's least (so every value of the type, and only those, can come out).
+        if let (CType::Int(int_type), true) = (ty, self.integers.bounded()) {
+            let in_type = self.checked(integers::in_type(&name, int_type, span))?;
+            let least = self.int(int_type.bounds().0, span)?;
+            let kind = surface::ExprKind::Cond {
+                cond: Box::new(in_type),
+                then_value: Box::new(value),
+                else_value: Box::new(least),
+            };
+            value = self.node(kind, span)?;
+        }
         let expr = match (kept, ty) {
             (None, _) => value,
             // The operands first, so that they are evaluated whatever the value.
