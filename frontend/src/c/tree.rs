@@ -1052,8 +1052,18 @@ impl<'t> Importer<'t> {
                     self.unsupported(span, "a call through a function pointer", "call the function by its name");
                     return None;
                 };
-                let args = self.arguments(callee_id(callee), &node.inner[1..], &reference_parameters(callee))?;
-                ExprKind::Call { function: ast::Ident { name, span: name_span }, args }
+                let mut args = self.arguments(callee_id(callee), &node.inner[1..], &reference_parameters(callee))?;
+                // CUDA's `__ldg(p)` reads `*p` through the read-only cache: a read of `*p`.
+                if (name == "__ldg" || name.starts_with("__ldg<")) && args.len() == 1 {
+                    match args.remove(0) {
+                        Expr { kind: ExprKind::Unary { op: ast::UnaryOp::AddressOf, operand }, .. } => {
+                            return Some(*operand)
+                        }
+                        pointer => ExprKind::Unary { op: ast::UnaryOp::Deref, operand: Box::new(pointer) },
+                    }
+                } else {
+                    ExprKind::Call { function: ast::Ident { name, span: name_span }, args }
+                }
             }
             Clang::CxxThisExpr { .. } => ExprKind::Name(THIS.to_string()),
             Clang::MemberExpr { name, is_arrow, .. } => {

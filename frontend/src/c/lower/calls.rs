@@ -50,7 +50,12 @@ impl Lowerer<'_> {
                 let interval = integers::Interval::new(BigInt::from(1), BigInt::from(3));
                 return Some(Value { expr, ty: CType::Int(integers::UINT), interval });
             }
-            "min" | "max" | "abs" => return self.min_max_abs(name, args, span, place, lengths),
+            "min" | "max" | "abs" | "umin" | "umax" => return self.min_max_abs(name, args, span, place, lengths),
+            _ if intrinsic_of_any_value(name).is_some() && place == Place::Code => {
+                let ty = intrinsic_of_any_value(name)?;
+                let values = self.arguments(args, place, lengths)?;
+                return self.arbitrary(ty, values, place, span);
+            }
             "mul24" | "mad24" | "__mul24" | "__umul24" => return self.multiply_24(name, args, span, place, lengths),
             "add_sat" | "sub_sat" => {
                 let [lhs, rhs] = args else {
@@ -365,6 +370,8 @@ impl Lowerer<'_> {
         lengths: &Lengths,
     ) -> Option<Value> {
         let wanted = if name == "abs" { 1 } else { 2 };
+        // CUDA's `umin` and `umax` take unsigned ints.
+        let unsigned = name.starts_with('u');
         if args.len() != wanted {
             self.diagnostics.push(
                 Diagnostic::error(
@@ -405,16 +412,48 @@ impl Lowerer<'_> {
         }
         let second = values.pop()?;
         let first = values.pop()?;
-        let ty = CType::Int(integers::common(first.ty, second.ty));
+        let ty = CType::Int(if unsigned { integers::UINT } else { integers::common(first.ty, second.ty) });
+        let (first, second) = (self.convert(first, ty, place, span)?, self.convert(second, ty, place, span)?);
         let interval = integers::either(&first.interval, &second.interval);
-        let first = self.convert(first, ty, place, span)?.expr;
-        let second = self.convert(second, ty, place, span)?.expr;
-        let op = if name == "min" { surface::BinaryOp::Le } else { surface::BinaryOp::Ge };
+        let (first, second) = (first.expr, second.expr);
+        let op = if name.ends_with("min") { surface::BinaryOp::Le } else { surface::BinaryOp::Ge };
         let test = self.binary(op, first.clone(), second.clone(), span)?;
         let kind =
             surface::ExprKind::Cond { cond: Box::new(test), then_value: Box::new(first), else_value: Box::new(second) };
         Some(Value { expr: self.node(kind, span)?, ty, interval })
     }
+}
+
+/// CUDA's intrinsics of bits and conversions that lockstep does not compute (`__popc`, `__clz`,
+/// `__float_as_int`, ...), with their result types: a call is any value of its type, its
+/// operands evaluated, which is what the device may give as far as lockstep knows. None has an
+/// effect beyond its value.
+fn intrinsic_of_any_value(name: &str) -> Option<CType> {
+    const LONG: MachineInt = MachineInt { bits: 64, signed: true };
+    const ULONG: MachineInt = MachineInt { bits: 64, signed: false };
+    let ty = match name {
+        "__popc" | "__popcll" | "__clz" | "__clzll" | "__ffs" | "__ffsll" | "__mulhi" | "__hadd" | "__rhadd" => {
+            CType::Int(integers::INT)
+        }
+        "__umulhi" | "__brev" | "__byte_perm" | "__uhadd" | "__urhadd" | "__sad" | "__usad" | "__funnelshift_l"
+        | "__funnelshift_r" => CType::Int(integers::UINT),
+        "__mul64hi" | "__double_as_longlong" => CType::Int(LONG),
+        "__umul64hi" | "__brevll" => CType::Int(ULONG),
+        _ if name.starts_with("__float2int_") || name.starts_with("__double2int_") || name == "__float_as_int" => {
+            CType::Int(integers::INT)
+        }
+        _ if name.starts_with("__float2uint_") || name == "__float_as_uint" => CType::Int(integers::UINT),
+        "__int_as_float" | "__uint_as_float" => integers::FLOAT,
+        _ if name.starts_with("__int2float_")
+            || name.starts_with("__uint2float_")
+            || name.starts_with("__double2float_") =>
+        {
+            integers::FLOAT
+        }
+        "__longlong_as_double" => integers::DOUBLE,
+        _ => return None,
+    };
+    Some(ty)
 }
 
 /// Whether evaluating an expression may change a variable or memory: an assignment, `++`,
