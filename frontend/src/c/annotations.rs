@@ -185,82 +185,7 @@ impl Lexed {
             expanded.contains(&format!("{MARKER}{number}_a ")) && expanded.contains(&format!("{MARKER}{number}_b"))
         })
     }
-}
 
-fn parse(tokens: &[Spanned]) -> syntax::Parsed<Token, ast::Annotation> {
-    let mut recovered = Vec::new();
-    let result = AnnotationParser::new().parse(&mut recovered, tokens.iter().cloned().map(Ok::<_, TooDeep>));
-    syntax::parsed(result, recovered)
-}
-
-/// The words of an annotation before its first symbol: `["pure"]` for `/*@ pure @*/`.
-fn words(tokens: &[Spanned]) -> Vec<&str> {
-    tokens
-        .iter()
-        .filter(|(_, token, _)| !matches!(token, Token::AnnotationOpen | Token::AnnotationClose))
-        .map(|(_, token, _)| match token {
-            Token::Ident(word) => word.as_str(),
-            _ => "",
-        })
-        .collect()
-}
-
-/// The tokens of the annotation at `span`, with offsets into the file.
-fn tokens_of(text: &str, span: Span, dialect: Dialect) -> (Vec<Spanned>, Vec<lexer::LexDiagnostic>) {
-    let (tokens, errors) = lexer::lex(&text[span.start..span.end], dialect);
-    let shift = |(start, token, end): Spanned| (start + span.start, token, end + span.start);
-    // Consecutive `//@` lines are one annotation: the delimiters between them go.
-    let last = tokens.len().saturating_sub(1);
-    let tokens = tokens
-        .into_iter()
-        .enumerate()
-        .filter(|(index, (_, token, _))| {
-            let delimiter = matches!(token, Token::AnnotationOpen | Token::AnnotationClose);
-            !delimiter || *index == 0 || *index == last
-        })
-        .map(|(_, spanned)| shift(spanned))
-        .collect();
-    let errors = errors
-        .into_iter()
-        .map(|error| lexer::LexDiagnostic {
-            span: Span::new(error.span.start + span.start, error.span.end + span.start),
-            ..error
-        })
-        .collect();
-    (tokens, errors)
-}
-
-/// A use of a name in an annotation that may be a macro's: where its tokens are, and the text
-/// of the name alone and of the name with its arguments.
-struct Use {
-    annotation: usize,
-    first: usize,
-    /// One past the `)` of the arguments, when a `(` follows the name.
-    call_end: Option<usize>,
-}
-
-const MARKER: &str = "__lockstep_macro_use_";
-
-/// Stands for a backslash in the text of a `#pragma message` request ([`Lexed::macro_requests`]).
-const BACKSLASH: &str = "__lockstep_backslash_";
-
-/// Every use in the annotations of a name, which may be a macro's.
-fn macro_uses(annotations: &[(Span, Vec<Spanned>)]) -> Vec<Use> {
-    let mut uses = Vec::new();
-    for (index, (_, tokens)) in annotations.iter().enumerate() {
-        for (first, (_, token, _)) in tokens.iter().enumerate() {
-            if matches!(token, Token::Ident(_)) {
-                let call_end = (tokens.get(first + 1).map(|(_, token, _)| token) == Some(&Token::LParen))
-                    .then(|| closing_paren(tokens, first + 1))
-                    .flatten();
-                uses.push(Use { annotation: index, first, call_end });
-            }
-        }
-    }
-    uses
-}
-
-impl Lexed {
     /// The request of a use: its name, and its name with its arguments, between markers.
     fn request(&self, text: &str, number: usize) -> String {
         let found = &self.uses[number];
@@ -334,6 +259,79 @@ impl Lexed {
             tokens.splice(first..end, expansion);
         }
     }
+}
+
+fn parse(tokens: &[Spanned]) -> syntax::Parsed<Token, ast::Annotation> {
+    let mut recovered = Vec::new();
+    let result = AnnotationParser::new().parse(&mut recovered, tokens.iter().cloned().map(Ok::<_, TooDeep>));
+    syntax::parsed(result, recovered)
+}
+
+/// The words of an annotation before its first symbol: `["pure"]` for `/*@ pure @*/`.
+fn words(tokens: &[Spanned]) -> Vec<&str> {
+    tokens
+        .iter()
+        .filter(|(_, token, _)| !matches!(token, Token::AnnotationOpen | Token::AnnotationClose))
+        .map(|(_, token, _)| match token {
+            Token::Ident(word) => word.as_str(),
+            _ => "",
+        })
+        .collect()
+}
+
+/// The tokens of the annotation at `span`, with offsets into the file.
+fn tokens_of(text: &str, span: Span, dialect: Dialect) -> (Vec<Spanned>, Vec<lexer::LexDiagnostic>) {
+    let (tokens, errors) = lexer::lex(&text[span.start..span.end], dialect);
+    let shift = |(start, token, end): Spanned| (start + span.start, token, end + span.start);
+    // Consecutive `//@` lines are one annotation: the delimiters between them go.
+    let last = tokens.len().saturating_sub(1);
+    let tokens = tokens
+        .into_iter()
+        .enumerate()
+        .filter(|(index, (_, token, _))| {
+            let delimiter = matches!(token, Token::AnnotationOpen | Token::AnnotationClose);
+            !delimiter || *index == 0 || *index == last
+        })
+        .map(|(_, spanned)| shift(spanned))
+        .collect();
+    let errors = errors
+        .into_iter()
+        .map(|error| lexer::LexDiagnostic {
+            span: Span::new(error.span.start + span.start, error.span.end + span.start),
+            ..error
+        })
+        .collect();
+    (tokens, errors)
+}
+
+/// A use of a name in an annotation that may be a macro's: where its tokens are, and the text
+/// of the name alone and of the name with its arguments.
+struct Use {
+    annotation: usize,
+    first: usize,
+    /// One past the `)` of the arguments, when a `(` follows the name.
+    call_end: Option<usize>,
+}
+
+const MARKER: &str = "__lockstep_macro_use_";
+
+/// Stands for a backslash in the text of a `#pragma message` request ([`Lexed::macro_requests`]).
+const BACKSLASH: &str = "__lockstep_backslash_";
+
+/// Every use in the annotations of a name, which may be a macro's.
+fn macro_uses(annotations: &[(Span, Vec<Spanned>)]) -> Vec<Use> {
+    let mut uses = Vec::new();
+    for (index, (_, tokens)) in annotations.iter().enumerate() {
+        for (first, (_, token, _)) in tokens.iter().enumerate() {
+            if matches!(token, Token::Ident(_)) {
+                let call_end = (tokens.get(first + 1).map(|(_, token, _)| token) == Some(&Token::LParen))
+                    .then(|| closing_paren(tokens, first + 1))
+                    .flatten();
+                uses.push(Use { annotation: index, first, call_end });
+            }
+        }
+    }
+    uses
 }
 
 /// Whether two texts are the same tokens (Clang's preprocessor spaces them its own way).

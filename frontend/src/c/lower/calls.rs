@@ -247,10 +247,7 @@ impl Lowerer<'_> {
         }
         let sum = sum?;
         let (least, greatest) = ty.bounds();
-        let (least, greatest) = (self.int(least, span)?, self.int(greatest, span)?);
-        let above = self.binary(surface::BinaryOp::Le, least, sum.clone(), span)?;
-        let below = self.binary(surface::BinaryOp::Le, sum.clone(), greatest, span)?;
-        let within = self.binary(surface::BinaryOp::And, above, below, span)?;
+        let within = self.within(sum.clone(), &least, &greatest, span)?;
         if result_type.is_none() {
             return Some(Value { expr: within, ty: CType::Bool, interval: CType::Bool.interval() });
         }
@@ -331,11 +328,7 @@ impl Lowerer<'_> {
         };
         let mut in_range = None;
         for operand in [&x, &y] {
-            let low = self.int(least.clone(), span)?;
-            let high = self.int(greatest.clone(), span)?;
-            let above = self.binary(surface::BinaryOp::Le, low, operand.expr.clone(), span)?;
-            let below = self.binary(surface::BinaryOp::Le, operand.expr.clone(), high, span)?;
-            let both = self.binary(surface::BinaryOp::And, above, below, span)?;
+            let both = self.within(operand.expr.clone(), &least, &greatest, span)?;
             in_range = Some(match in_range {
                 None => both,
                 Some(before) => self.binary(surface::BinaryOp::And, before, both, span)?,
@@ -359,6 +352,14 @@ impl Lowerer<'_> {
             }
             None => Some(product),
         }
+    }
+
+    /// `least <= expr && expr <= greatest`.
+    fn within(&mut self, expr: surface::Expr, least: &BigInt, greatest: &BigInt, span: Span) -> Option<surface::Expr> {
+        let (least, greatest) = (self.int(least.clone(), span)?, self.int(greatest.clone(), span)?);
+        let above = self.binary(surface::BinaryOp::Le, least, expr.clone(), span)?;
+        let below = self.binary(surface::BinaryOp::Le, expr, greatest, span)?;
+        self.binary(surface::BinaryOp::And, above, below, span)
     }
 
     fn min_max_abs(
