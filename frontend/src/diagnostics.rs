@@ -83,6 +83,7 @@ codes! {
     UncheckedAssume => "warning::unchecked-assume": "an `assume`, which lockstep takes on trust",
     Vacuous => "warning::vacuous": "assumptions no state satisfies, after which everything holds vacuously",
     LeftOut => "warning::left-out": "a proof hint (GPUVerify's, or VerCors's ghost arguments) that lockstep leaves out: neither assumed nor checked",
+    UnstatedClaim => "warning::unstated-claim": "a claim over GPUVerify's pair of threads, which lockstep, checking one thread at a time, cannot state: reported undecided",
     VariableFlags => "warning::variable-flags": "a barrier flag that is a variable, taken to fence no memory",
     KernelArgs => "launch::kernel-args": "`--kernel-args` that do not fit the file's kernels",
     SolverFailed => "verify::solver-failed": "a kernel the solver could not be run on (it crashed, or gave an answer that cannot be read)",

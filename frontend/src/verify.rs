@@ -622,8 +622,16 @@ fn report(
     }
     for (obligation, verdict) in encoding.obligations.iter().cloned().zip(verdicts) {
         // Every tag is asserted somewhere; one without an outcome was never checked, so it is not verified.
-        let (verdict, counterexample) =
+        let (mut verdict, mut counterexample) =
             verdict.unwrap_or_else(|| (Verdict::Undecided("not checked".into()), Vec::new()));
+        // A claim the frontend could not state fails by construction: that says nothing of the
+        // kernel, so it is undecided ([`Kernel::unstated_claims`]).
+        if let (Verdict::Failed, Some((_, why))) =
+            (&verdict, kernel.unstated_claims.iter().find(|(span, _)| *span == obligation.span))
+        {
+            verdict = Verdict::Undecided(why.clone());
+            counterexample.clear();
+        }
         results.push(ObligationResult { obligation, verdict, counterexample });
     }
     let resources = outcomes.iter().map(|procedure| procedure.resources).sum();

@@ -857,6 +857,40 @@ fn gpuverify_proof_hints_are_left_out_with_a_warning() {
     );
 }
 
+/// GPUVerify's claims: `__all(e)` is `e` of every thread; a claim over its pair of threads is
+/// undecided with a `warning::unstated-claim`, never verified nor failed, and the code after it
+/// is still checked (the race after one fails); `run` finds no bug in such a claim, and finds the
+/// race. `__read_offset_bytes` in code is any value, and `__read_permission` a read, racy before
+/// the barrier.
+#[test]
+fn gpuverify_claims_over_two_threads_are_undecided() {
+    let file = "frontend/tests/verify/gpuverify_claims.cl";
+    let output = lockstep(&["verify", "--local_size=8", "--num_groups=2", "--format", "json", file]);
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[
+            ("all_threads", "verified", &[]),
+            ("not_all_threads", "failed", &["assert:11"]),
+            ("uniform", "undecided", &[]),
+            ("uniform_then_race", "failed", &["kernel.resources:21"]),
+            ("distinct_result", "undecided", &[]),
+            ("offsets_in_code", "verified", &[]),
+            ("read_permission", "failed", &["group.resources:42"]),
+            ("read_permission_after_barrier", "verified", &[]),
+        ])
+    );
+    let report = json(&output);
+    let unstated: Vec<u64> = warnings(&report)
+        .into_iter()
+        .filter(|(code, _)| code == "warning::unstated-claim")
+        .map(|(_, line)| line)
+        .collect();
+    assert_eq!(unstated, [15, 20, 25]);
+    let run = |kernel: &str| lockstep(&["run", "--local_size=4", "--num_groups=2", "--kernel", kernel, file]);
+    assert_eq!(run("uniform").status.code(), Some(0));
+    assert_eq!(run("uniform_then_race").status.code(), Some(1));
+}
+
 /// GPUVerify's barrier invariants are the next barrier's contract: a neighbour's cell is known
 /// after the barrier (without the invariant, where inference finds the value written), a false
 /// invariant fails where the barrier is reached, and an instantiation that names no thread of the

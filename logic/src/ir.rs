@@ -271,6 +271,11 @@ pub struct Kernel {
     /// permissions are inferred, Houdini keeps those that hold ([`crate::infer`]); a kernel
     /// that names permissions is verified without them.
     pub candidate_invariants: Vec<Span>,
+    /// The claims a frontend could not state for one thread, with why: GPUVerify's assertions
+    /// over its pair of threads (`__other_int(x)`, `__uniform_int(x)`, ...). Each is asserted of
+    /// a boolean of no known value, so it is never verified where it is reached, and a failure
+    /// there is reported undecided with the reason, never failed.
+    pub unstated_claims: Vec<(Span, String)>,
 }
 
 impl Kernel {
@@ -1048,6 +1053,7 @@ mod tests {
             body: Block { stmts: vec![], span },
             dimensions: 2,
             candidate_invariants: vec![],
+            unstated_claims: vec![],
         };
         kernel.restrict_launch(Some([2, 3, 1]), Some([4, 4, 2]), span);
         let pinned = |builtin| kernel.pinned_size(builtin).map(|value| value.to_string());

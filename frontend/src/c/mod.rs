@@ -80,12 +80,16 @@ pub fn check(
     if diagnostics.iter().any(Diagnostic::is_error) {
         return (None, diagnostics);
     }
-    let (surface, lower_diagnostics) = lower::lower(&tree, text, dialect, integers);
-    diagnostics.extend(lower_diagnostics);
-    let Some(surface) = surface.filter(|_| !diagnostics.iter().any(Diagnostic::is_error)) else {
+    let lowered = lower::lower(&tree, text, dialect, integers);
+    diagnostics.extend(lowered.diagnostics);
+    let Some(surface) = lowered.file.filter(|_| !diagnostics.iter().any(Diagnostic::is_error)) else {
         return (None, diagnostics);
     };
-    let (program, resolve_diagnostics) = crate::pvl::resolve::resolve(&surface, integers::Integers::Mathematical);
+    let (mut program, resolve_diagnostics) = crate::pvl::resolve::resolve(&surface, integers::Integers::Mathematical);
     diagnostics.extend(resolve_diagnostics);
+    // A claim of a helper is inlined into each kernel that calls it: every kernel knows them all.
+    for kernel in &mut program.kernels {
+        kernel.unstated_claims.clone_from(&lowered.unstated_claims);
+    }
     (Some(program), diagnostics)
 }

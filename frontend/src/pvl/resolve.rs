@@ -424,6 +424,7 @@ impl Resolver {
             body,
             dimensions: self.dimensions,
             candidate_invariants,
+            unstated_claims: Vec::new(),
         };
         if let Some(int) = self.machine {
             kernel.assume(machine_facts(&kernel, int, declaration.name.span));

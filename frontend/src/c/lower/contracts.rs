@@ -135,8 +135,37 @@ impl Lowerer<'_> {
     /// The formula of a GPUVerify annotation (`__assert(e)`, ...): a specification, whose integer
     /// holds where it is not 0, as a C condition does.
     pub(super) fn gpuverify_formula(&mut self, formula: &ast::Expr, lengths: &Lengths) -> Option<surface::Expr> {
-        let value = self.typed(formula, Place::Annotation, lengths)?;
+        let formula = all_threads_dropped(formula);
+        let value = self.typed(&formula, Place::Annotation, lengths)?;
         self.converted(value, CType::Bool, Place::Annotation, formula.span)
+    }
+
+    /// A GPUVerify claim (`what`: an assertion, a postcondition) that speaks of the other thread
+    /// of its pair (`predicate`), which lockstep, checking one thread at a time, cannot state:
+    /// `assert c` of a `c` declared with no value. It never verifies where it is reached, and its
+    /// failure is reported undecided ([`lockstep_logic::Kernel::unstated_claims`]); nothing after
+    /// it is assumed but `c`, which no other code reads.
+    pub(super) fn unstated_claim(&mut self, predicate: &str, what: &str, span: Span) -> Option<surface::Stmt> {
+        let why = format!(
+            "{what} speaks of the other thread of GPUVerify's pair (`{predicate}`), which lockstep, checking one thread at a time, cannot state"
+        );
+        self.diagnostics.push(
+            Diagnostic::warning(Code::UnstatedClaim, format!("{what} over GPUVerify's two-thread encoding (`{predicate}`) is not checked"), span, "reported undecided")
+                .with_help("lockstep checks each thread on its own: state the claim of one thread, with `get_local_id(0)` for the thread's id"),
+        );
+        self.unstated_claims.push((span, why));
+        self.fresh += 1;
+        let name = format!("\\unstated@{}", self.fresh);
+        let declare = surface::StmtKind::Declare {
+            ty: CType::Bool.surface(),
+            ty_span: span,
+            name: surface::Ident { name: name.clone(), span },
+            init: None,
+        };
+        let declare = self.surface_stmt(declare, span)?;
+        let claim = self.node(surface::ExprKind::Name(name), span)?;
+        let assert = self.surface_stmt(surface::StmtKind::Assert(claim), span)?;
+        self.block_of(vec![declare, assert], span)
     }
 
     /// GPUVerify's loop invariants, `__invariant(e)` written before a loop's condition (and its
@@ -187,7 +216,8 @@ const GPUVERIFY_INVARIANTS: &[&str] =
 /// `x` there; `__uniform_int(x)`: `x` is the same in both), which lockstep, checking one thread
 /// at a time, does not have. A hint that uses them and only helps a proof (a loop invariant, a
 /// precondition, an `__assume`) is left out, neither assumed nor checked, which loses no check;
-/// a claim (`__assert`, `__ensures`) that uses them is refused. So are the hints over the access
+/// a claim (`__assert`, a helper's `__ensures`) that uses them is an [`Lowerer::unstated_claim`],
+/// reported undecided. So are the hints over the access
 /// logs ([`crate::c::lower::logs`]) where lockstep does not use them: loop invariants, assumptions and a
 /// kernel's preconditions.
 const TWO_THREAD_PREDICATES: &[&str] = &[
@@ -205,7 +235,7 @@ const TWO_THREAD_PREDICATES: &[&str] = &[
 /// The first use of one of GPUVerify's [`TWO_THREAD_PREDICATES`] in an expression, or of
 /// `__same_group` (the pair's threads are in one group), or of the access logs unless
 /// `logs_kept`.
-fn two_thread_predicate(expr: &ast::Expr, logs_kept: bool) -> Option<&str> {
+pub(super) fn two_thread_predicate(expr: &ast::Expr, logs_kept: bool) -> Option<&str> {
     match &expr.kind {
         ast::ExprKind::Call { function, .. }
             if TWO_THREAD_PREDICATES.contains(&function.name.as_str())
@@ -215,6 +245,28 @@ fn two_thread_predicate(expr: &ast::Expr, logs_kept: bool) -> Option<&str> {
         }
         ast::ExprKind::Name(name) if name == "__same_group" => Some(name),
         kind => kind.children().into_iter().find_map(|child| two_thread_predicate(child, logs_kept)),
+    }
+}
+
+/// `formula` with GPUVerify's `__all(e)` (`e` holds in every thread) read as `e` where it stands
+/// alone or under `&&`. Claimed, `e` of an arbitrary thread is `e` of all; assumed, `e` of this
+/// thread is less than `e` of all, which is sound. Elsewhere (`!__all(e)`, `__implies(a,
+/// __all(e))`, which speaks of other threads than the one where `a` holds) it stays, and is
+/// refused as a call.
+fn all_threads_dropped(formula: &ast::Expr) -> ast::Expr {
+    match &formula.kind {
+        ast::ExprKind::Call { function, args } if function.name == "__all" && args.len() == 1 => {
+            all_threads_dropped(&args[0])
+        }
+        ast::ExprKind::Binary { op: ast::BinaryOp::And, lhs, rhs } => {
+            let kind = ast::ExprKind::Binary {
+                op: ast::BinaryOp::And,
+                lhs: Box::new(all_threads_dropped(lhs)),
+                rhs: Box::new(all_threads_dropped(rhs)),
+            };
+            ast::Expr { kind, ..formula.clone() }
+        }
+        _ => formula.clone(),
     }
 }
 

@@ -15,7 +15,7 @@
 //! condition, or after `&&`, `||` or `?` (where C may not evaluate it), is refused, as is a
 //! recursive one. A helper no kernel calls is never read.
 
-use super::contracts::gpuverify_clause;
+use super::contracts::{gpuverify_clause, two_thread_predicate};
 use super::pointers::Pointer;
 use super::vectors::{self, VectorType};
 use super::{assigned_names, Helper, Inlined, Lengths, Lowerer, Place, Symbol};
@@ -406,6 +406,7 @@ impl<'f> Lowerer<'f> {
             }
         }
         // GPUVerify's `__requires(e);` and `__ensures(e);` at the start of the body.
+        let mut unstated = Vec::new();
         for stmt in body {
             let Some((kind, formula, name)) = gpuverify_clause(stmt) else { break };
             let before = kind == surface::ClauseKind::Requires;
@@ -417,9 +418,16 @@ impl<'f> Lowerer<'f> {
                 ok = false;
                 continue;
             }
+            if let Some(predicate) = two_thread_predicate(formula, true).map(str::to_string) {
+                match self.unstated_claim(&predicate, "this postcondition", stmt.span) {
+                    Some(claim) => unstated.push(claim),
+                    None => ok = false,
+                }
+                continue;
+            }
             formulas.push((before, self.gpuverify_formula(formula, lengths), stmt.span));
         }
-        let (mut requires, mut ensures) = (Vec::new(), Vec::new());
+        let (mut requires, mut ensures) = (Vec::new(), unstated);
         for (before, formula, span) in formulas {
             match formula.and_then(|formula| self.surface_stmt(surface::StmtKind::Assert(formula), span)) {
                 Some(stmt) if before => requires.push(stmt),

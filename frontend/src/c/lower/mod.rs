@@ -64,15 +64,21 @@ use num_bigint::BigInt;
 use std::collections::{HashMap, HashSet};
 use vectors::VectorType;
 
-/// Lowers a parsed C file: the surface file with its kernels, when it has one, and the problems.
-pub fn lower(
-    file: &ast::File,
-    source: &str,
-    dialect: Dialect,
-    integers: Integers,
-) -> (Option<surface::File>, Vec<Diagnostic>) {
+/// A lowered C file.
+pub struct Lowered {
+    /// The surface file with its kernels, when it has one.
+    pub file: Option<surface::File>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// The claims of the file that cannot be stated for one thread, with why
+    /// ([`lockstep_logic::Kernel::unstated_claims`]).
+    pub unstated_claims: Vec<(Span, String)>,
+}
+
+/// Lowers a parsed C file.
+pub fn lower(file: &ast::File, source: &str, dialect: Dialect, integers: Integers) -> Lowered {
     let mut lowerer = Lowerer {
         diagnostics: Vec::new(),
+        unstated_claims: Vec::new(),
         integers,
         scopes: Vec::new(),
         assigned: HashSet::new(),
@@ -170,8 +176,11 @@ pub fn lower(
         };
         lowerer.diagnostics.push(Diagnostic::error(Code::EmptyFile, message, Span::new(0, 0), label).with_help(help));
     }
-    let lowered = (!items.is_empty()).then_some(surface::File { items, reserved_names: false });
-    (lowered, lowerer.diagnostics)
+    Lowered {
+        file: (!items.is_empty()).then_some(surface::File { items, reserved_names: false }),
+        diagnostics: lowerer.diagnostics,
+        unstated_claims: lowerer.unstated_claims,
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -251,6 +260,8 @@ type Lengths = HashMap<String, surface::Expr>;
 
 struct Lowerer<'f> {
     diagnostics: Vec<Diagnostic>,
+    /// The claims lowered as [`Lowerer::unstated_claim`]s.
+    unstated_claims: Vec<(Span, String)>,
     /// How the file's code reads its integers.
     integers: Integers,
     /// The names in scope, innermost last.

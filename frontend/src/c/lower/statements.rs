@@ -6,13 +6,13 @@
 use super::atomics;
 use super::barrier_invariants;
 use super::barriers::{barrier_fences, is_barrier, MEMORY_FENCES};
-use super::contracts::{is_proof_hint, FUNCTION_WIDE_INVARIANTS};
+use super::contracts::{is_proof_hint, two_thread_predicate, FUNCTION_WIDE_INVARIANTS};
 use super::kernel::is_local_memory;
 use super::loops::Loop;
 use super::vectors::{self, VectorType};
 use super::{Lengths, Lowerer, Place, Symbol};
 use crate::c::ast;
-use crate::c::integers::{self, CType};
+use crate::c::integers::{self, CType, Value};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::pvl::ast as surface;
 use lockstep_logic::Span;
@@ -422,6 +422,18 @@ impl Lowerer<'_> {
         ok.then_some(lowered)
     }
 
+    /// A value computed for its reads' and checks' sake, into a variable nothing reads.
+    fn unused(&mut self, value: Value, span: Span) -> Option<surface::Stmt> {
+        self.fresh += 1;
+        let kind = surface::StmtKind::Declare {
+            ty: value.ty.surface(),
+            ty_span: span,
+            name: surface::Ident { name: format!("\\unused@{}", self.fresh), span },
+            init: Some(value.expr),
+        };
+        self.surface_stmt(kind, span)
+    }
+
     /// An expression statement: an assignment, `++`/`--`, or a call.
     pub(super) fn expression_statement(&mut self, expr: &ast::Expr, lengths: &Lengths) -> Option<Vec<surface::Stmt>> {
         let span = expr.span;
@@ -449,6 +461,11 @@ impl Lowerer<'_> {
                 };
                 if function.name == "__assume" && self.hint_left_out(formula, span, "this assumption", false) {
                     return Some(Vec::new());
+                }
+                if function.name != "__assume" {
+                    if let Some(predicate) = two_thread_predicate(formula, true).map(str::to_string) {
+                        return self.unstated_claim(&predicate, "this assertion", span).map(|stmt| vec![stmt]);
+                    }
                 }
                 if self.global_over_logs(&function.name, formula, span) {
                     return None;
@@ -499,16 +516,26 @@ impl Lowerer<'_> {
                 return self.atomic(&function.name, args, span, lengths).map(|(stmts, _)| stmts);
             }
             ast::ExprKind::Call { function, args } if self.prototypes.contains_key(function.name.as_str()) => {
-                // Evaluated for its arguments' sake, into a variable nothing reads.
+                // Evaluated for its arguments' sake.
                 let value = self.undefined_call(&function.name, args, span, Place::Code, lengths)?;
-                self.fresh += 1;
-                let kind = surface::StmtKind::Declare {
-                    ty: value.ty.surface(),
-                    ty_span: span,
-                    name: surface::Ident { name: format!("\\unused@{}", self.fresh), span },
-                    init: Some(value.expr),
+                return self.unused(value, span).map(|stmt| vec![stmt]);
+            }
+            // GPUVerify's `__read_permission(T, x)` (which lockstep's header makes
+            // `__read_permission(&(x))`): the thread may read `x`, so it is read, as GPUVerify
+            // logs it, and its value dropped.
+            ast::ExprKind::Call { function, args } if function.name == "__read_permission" => {
+                let [ast::Expr { kind: ast::ExprKind::Unary { op: ast::UnaryOp::AddressOf, operand }, .. }] =
+                    args.as_slice()
+                else {
+                    self.unsupported(
+                        span,
+                        "`__read_permission` of other than a place",
+                        "write `__read_permission(int, a[i])`",
+                    );
+                    return None;
                 };
-                return self.surface_stmt(kind, span).map(|stmt| vec![stmt]);
+                let value = self.typed(operand, Place::Code, lengths)?;
+                return self.unused(value, span).map(|stmt| vec![stmt]);
             }
             ast::ExprKind::Call { function, .. } if MEMORY_FENCES.contains(&function.name.as_str()) => {
                 return Some(Vec::new());

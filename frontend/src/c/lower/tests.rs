@@ -181,7 +181,6 @@ fn constructs_outside_the_subset_are_named() {
         // GPUVerify's access logs are this thread's, in its code.
         ("__global_assert(!__write(a));", "`__global_assert` over the access logs (`__write`)"),
         ("__ensures(!__write(a)); a[0] = 1;", "`__write` in a kernel's contract"),
-        ("int x = __read(a);", "`__read` in code"),
         (
             "int i = 0; while (a[i] > 0) { i = i + 1; } __assert(!__read(a));",
             "a read of `a` in a loop's condition, in a kernel that asks about its access logs",
