@@ -891,6 +891,32 @@ fn gpuverify_claims_over_two_threads_are_undecided() {
     assert_eq!(run("uniform_then_race").status.code(), Some(1));
 }
 
+/// A C variable declared without a value holds a value of its type (C's indeterminate value):
+/// no proof and no counterexample meets an `int` beyond its range; a kernel's struct argument
+/// with an array field is a private array of each thread.
+#[test]
+fn a_variable_without_a_value_holds_one_of_its_type() {
+    let file = "frontend/tests/verify/indeterminate.cl";
+    let output = lockstep(&["verify", "--format", "json", file]);
+    assert_eq!(
+        failures_by_kernel(&output),
+        expected(&[
+            ("in_type", "verified", &[]),
+            ("sum", "failed", &["arith.overflow:18"]),
+            ("copied", "failed", &["assert:33"]),
+        ])
+    );
+    let report = json(&output);
+    let sum = &report["files"][0]["kernels"][1]["obligations"];
+    let failed = sum.as_array().unwrap().iter().find(|obligation| obligation["status"] == "failed").unwrap();
+    for value in failed["counterexample"].as_array().unwrap() {
+        if value["name"] == "x" || value["name"] == "y" {
+            let value: i64 = value["value"].as_str().unwrap().parse().unwrap();
+            assert!((i64::from(i32::MIN)..=i64::from(i32::MAX)).contains(&value), "{failed}");
+        }
+    }
+}
+
 /// GPUVerify's barrier invariants are the next barrier's contract: a neighbour's cell is known
 /// after the barrier (without the invariant, where inference finds the value written), a false
 /// invariant fails where the barrier is reached, and an instantiation that names no thread of the

@@ -664,4 +664,17 @@ impl Stmt {
     pub fn new(kind: StmtKind, span: Span) -> Result<Stmt, TooDeep> {
         Ok(Stmt { span, depth: depth_of(kind.child_depth(), span)?, kind })
     }
+
+    /// GPUVerify's `__requires(e);` or `__ensures(e);`, or a `__global_` one, which open a
+    /// function's body: its name and formula.
+    pub fn gpuverify_clause(&self) -> Option<(&str, &Expr)> {
+        let StmtKind::Expr(Expr { kind: ExprKind::Call { function, args }, .. }) = &self.kind else { return None };
+        let name = function.name.as_str();
+        match args.as_slice() {
+            [formula] if matches!(name, "__requires" | "__global_requires" | "__ensures" | "__global_ensures") => {
+                Some((name, formula))
+            }
+            _ => None,
+        }
+    }
 }

@@ -421,8 +421,11 @@ impl Flattener {
         )
     }
 
-    fn params(&mut self, params: &[ast::Param]) -> Vec<ast::Param> {
+    /// A function's parameters, each struct taken apart into its leaves; and for a kernel's, the
+    /// declarations of the private arrays that hold its structs' array fields.
+    fn params(&mut self, params: &[ast::Param], is_kernel: bool) -> (Vec<ast::Param>, Vec<ast::Declaration>) {
         let mut flat = Vec::new();
+        let mut copies = Vec::new();
         for param in params {
             let Some(resolved) = self.resolve(&param.specifiers.ty) else { continue };
             let layout = match resolved {
@@ -438,7 +441,12 @@ impl Flattener {
                 Resolved::Struct(layout) => layout,
             };
             let Some(shape) = self.shape(&layout, &param.declarator) else { continue };
-            if let (Shape::Value, Some(leaf)) = (shape, layout.leaves.iter().find(|leaf| !leaf.is_scalar())) {
+            // A kernel's struct argument is copied to each thread: an array field is a private
+            // array of the thread, whose cells hold what the host passed, any values.
+            let copied = |leaf: &Leaf| is_kernel && leaf.pointers == 0;
+            if let (Shape::Value, Some(leaf)) =
+                (shape, layout.leaves.iter().find(|leaf| !leaf.is_scalar() && !copied(leaf)))
+            {
                 // A copy of the struct would copy its arrays, and a pointer field's array is
                 // unknown to the kernel.
                 self.unsupported(
@@ -454,11 +462,19 @@ impl Flattener {
             }
             for leaf in &layout.leaves {
                 let (specifiers, declarator) = self.leaf_declaration(&param.specifiers, &param.declarator, leaf);
-                flat.push(ast::Param { specifiers, declarator, span: param.span });
+                if shape == Shape::Value && !leaf.is_scalar() {
+                    copies.push(ast::Declaration {
+                        specifiers,
+                        declarators: vec![(declarator, None)],
+                        span: param.span,
+                    });
+                } else {
+                    flat.push(ast::Param { specifiers, declarator, span: param.span });
+                }
             }
             self.declare(&param.declarator.name.name, Some(Var { layout, shape }));
         }
-        flat
+        (flat, copies)
     }
 
     /// A function and its contract, which sees its parameters.
@@ -473,12 +489,23 @@ impl Flattener {
             Resolved::Struct(_) => function.specifiers.clone(),
         };
         self.scopes.push(HashMap::new());
-        let params = self.params(&function.params);
+        let is_kernel = function.specifiers.has(ast::Qualifier::Kernel);
+        let (params, copies) = self.params(&function.params, is_kernel);
         if let Some(body) = &function.body {
             self.local_structs(&body.stmts);
         }
         let contract = contract.map(|contract| self.annotation(contract));
-        let body = function.body.as_ref().map(|body| self.block(body));
+        let mut body = function.body.as_ref().map(|body| self.block(body));
+        if let Some(body) = body.as_mut().filter(|_| !copies.is_empty()) {
+            // After GPUVerify's `__requires` and `__ensures`, which open the body.
+            let clauses = body.stmts.iter().take_while(|stmt| stmt.gpuverify_clause().is_some()).count();
+            let copies = copies.into_iter().filter_map(|copy| {
+                ast::Stmt::new(ast::StmtKind::Declaration(copy), body.span)
+                    .map_err(|too_deep| self.too_deep(too_deep.span))
+                    .ok()
+            });
+            body.stmts.splice(clauses..clauses, copies.collect::<Vec<_>>());
+        }
         self.scopes.pop();
         Some((contract, ast::Function { specifiers, params, body, ..function.clone() }))
     }
@@ -1083,6 +1110,8 @@ mod tests {
             "struct t { int a; }; struct s { struct t inner; int b; }; void f(struct t v, global struct s *g) { g[0].b = v.a; } __kernel void k(global struct s *g, struct s q) { f(q.inner, g + 1); struct s r = q; r = q; (*g).b = r.inner.a; }",
             "struct s { int a; }; __kernel void k(global struct s *g) { struct s *p = &g[get_global_id(0)]; p->a = 1; }",
             "typedef struct Point { int x; } Point; __kernel void k(global Point *g) { struct Point p; p.x = 1; g[0] = p; }",
+            // A kernel's struct argument with an array field: the thread's private copy.
+            "struct s { int a[2]; int n; }; __kernel void k(global int *g, struct s q) { __requires(q.n == 1); q.a[1] = q.n; g[0] = q.a[0]; }",
             // A kernel's contract speaks of the local structs its body declares.
             "struct s { int a; int b; }; /*@ requires \\ltid == 0 ==> Perm(&p, write) ** Perm(&t[\\ltid].b, write); @*/ __kernel void k() { __local struct s p; __local struct s t[64]; if (get_local_id(0) == 0) { p.a = 1; } }",
         ] {
@@ -1094,7 +1123,7 @@ mod tests {
     fn structs_lockstep_cannot_take_apart_are_refused() {
         for (text, code, message) in [
             (
-                "struct s { int a[2]; }; __kernel void k(struct s q) { }",
+                "struct s { int a[2]; }; void f(struct s q) { } __kernel void k() { }",
                 Code::Unsupported,
                 "a struct parameter with a pointer or array field (the field `a` of `struct s`) is not supported",
             ),

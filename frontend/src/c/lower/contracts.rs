@@ -305,17 +305,8 @@ pub(super) fn split_invariants(cond: &ast::Expr) -> (Vec<&ast::Expr>, &ast::Expr
 
 /// GPUVerify's `__requires(e);` or `__ensures(e);`: the clause, its formula, and its name.
 pub(super) fn gpuverify_clause(stmt: &ast::Stmt) -> Option<(surface::ClauseKind, &ast::Expr, &str)> {
-    let ast::StmtKind::Expr(ast::Expr { kind: ast::ExprKind::Call { function, args }, .. }) = &stmt.kind else {
-        return None;
-    };
-    let kind = match function.name.as_str() {
-        // A `__global_` clause holds in every thread, so in this one.
-        "__requires" | "__global_requires" => surface::ClauseKind::Requires,
-        "__ensures" | "__global_ensures" => surface::ClauseKind::Ensures,
-        _ => return None,
-    };
-    match args.as_slice() {
-        [formula] => Some((kind, formula, &function.name)),
-        _ => None,
-    }
+    let (name, formula) = stmt.gpuverify_clause()?;
+    // A `__global_` clause holds in every thread, so in this one.
+    let kind = if name.ends_with("requires") { surface::ClauseKind::Requires } else { surface::ClauseKind::Ensures };
+    Some((kind, formula, name))
 }

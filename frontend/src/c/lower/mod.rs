@@ -485,6 +485,47 @@ impl Lowerer<'_> {
         self.checked(surface::Stmt::new(kind, span))
     }
 
+    /// The declaration of a private variable `name` of C type `ty` (its name written at
+    /// `name_span`): of `init`'s value, or else of a value that is not known, which for an
+    /// integer (with C's integers) lies in its type, as C's indeterminate values do; so neither a
+    /// proof nor a counterexample meets an `int` beyond `INT_MAX`.
+    fn declared(
+        &mut self,
+        name: String,
+        ty: CType,
+        ty_span: Span,
+        name_span: Span,
+        span: Span,
+        init: Option<surface::Expr>,
+    ) -> Option<Vec<surface::Stmt>> {
+        let unknown = init.is_none();
+        if unknown {
+            self.uninitialized.insert(name.clone());
+        }
+        let declare = surface::StmtKind::Declare {
+            ty: ty.surface(),
+            ty_span,
+            name: surface::Ident { name: name.clone(), span: name_span },
+            init,
+        };
+        let mut stmts = vec![self.surface_stmt(declare, span)?];
+        if let (CType::Int(int_type), true) = (ty, unknown && self.integers.bounded()) {
+            // `x = (least <= x && x <= greatest) ? x : least`: every value of the type, and only those.
+            let in_type = self.checked(integers::in_type(&name, int_type, span))?;
+            let least = self.int(int_type.bounds().0, span)?;
+            let value = self.node(surface::ExprKind::Name(name.clone()), span)?;
+            let kind = surface::ExprKind::Cond {
+                cond: Box::new(in_type),
+                then_value: Box::new(value),
+                else_value: Box::new(least),
+            };
+            let value = self.node(kind, span)?;
+            let assign = surface::StmtKind::Assign { target: surface::Ident { name, span: name_span }, value };
+            stmts.push(self.surface_stmt(assign, span)?);
+        }
+        Some(stmts)
+    }
+
     fn block_of(&mut self, stmts: Vec<surface::Stmt>, span: Span) -> Option<surface::Stmt> {
         self.surface_stmt(surface::StmtKind::Block(surface::Block { stmts, span }), span)
     }

@@ -94,16 +94,7 @@ impl Lowerer<'_> {
                 (Some(_), None) => Some(self.value(&ast::Expr::int(0, declarator.span), element, lengths)?),
             };
             let name = format!("{base}.{k}");
-            if init.is_none() {
-                self.uninitialized.insert(name.clone());
-            }
-            let kind = surface::StmtKind::Declare {
-                ty: element.surface(),
-                ty_span,
-                name: surface::Ident { name: name.clone(), span: declarator.name.span },
-                init,
-            };
-            stmts.push(self.surface_stmt(kind, declarator.span)?);
+            stmts.extend(self.declared(name.clone(), element, ty_span, declarator.name.span, declarator.span, init)?);
             names.push(name);
         }
         let mut inner_dimensions = Vec::new();

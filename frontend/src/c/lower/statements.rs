@@ -376,18 +376,10 @@ impl Lowerer<'_> {
             };
             let init = init.map(|value| value.expr);
             let name = self.local_name(&declarator.name.name);
-            if init.is_none() {
-                self.uninitialized.insert(name.clone());
-            }
             self.declare(&declarator.name.name, Symbol::Scalar { ty, interval, name: name.clone() });
-            let kind = surface::StmtKind::Declare {
-                ty: ty.surface(),
-                ty_span: declaration.specifiers.ty.span,
-                name: surface::Ident { name, span: declarator.name.span },
-                init,
-            };
-            match self.surface_stmt(kind, declarator.span) {
-                Some(stmt) => lowered.push(stmt),
+            let ty_span = declaration.specifiers.ty.span;
+            match self.declared(name, ty, ty_span, declarator.name.span, declarator.span, init) {
+                Some(stmts) => lowered.extend(stmts),
                 None => ok = false,
             }
         }

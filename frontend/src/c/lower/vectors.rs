@@ -677,16 +677,14 @@ impl<'f> Lowerer<'f> {
         let mut stmts = Vec::new();
         for (k, init) in values.into_iter().enumerate() {
             let name = component_name(&base, k as u32);
-            if init.is_none() {
-                self.uninitialized.insert(name.clone());
-            }
-            let kind = surface::StmtKind::Declare {
-                ty: ty.element.surface(),
+            stmts.extend(self.declared(
+                name.clone(),
+                ty.element,
                 ty_span,
-                name: surface::Ident { name: name.clone(), span: declarator.name.span },
+                declarator.name.span,
+                declarator.span,
                 init,
-            };
-            stmts.push(self.surface_stmt(kind, declarator.span)?);
+            )?);
             names.push(name);
         }
         self.declare(&declarator.name.name, Symbol::Vector { ty, names });
