@@ -917,6 +917,29 @@ fn a_variable_without_a_value_holds_one_of_its_type() {
     }
 }
 
+/// A pointer field of structs in memory holds addresses that lockstep copies and stores but never
+/// follows: each thread's own cell verifies, one cell for all races (in `verify` and `run`), and
+/// following such a pointer is refused by name.
+#[test]
+fn pointers_stored_in_structs_are_copied_not_followed() {
+    let file = "frontend/tests/verify/stored_pointers.cl";
+    assert_eq!(
+        verdicts_of(file, &[]),
+        expected(&[
+            ("copy", "verified", &[]),
+            ("store", "verified", &[]),
+            ("racy_store", "failed", &["kernel.resources:18"]),
+        ])
+    );
+    let run = lockstep(&["run", "--kernel", "racy_store", file]);
+    assert_eq!(run.status.code(), Some(1));
+    let source = "struct node { __global int *data; };\n__kernel void k(__global struct node *in, __global int *out) { out[0] = in[0].data[0]; }\n";
+    let path = temporary("follow", "cl", source);
+    let output = lockstep(&["check", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("a pointer read from memory"), "{output:?}");
+}
+
 /// GPUVerify's barrier invariants are the next barrier's contract: a neighbour's cell is known
 /// after the barrier (without the invariant, where inference finds the value written), a false
 /// invariant fails where the barrier is reached, and an instantiation that names no thread of the

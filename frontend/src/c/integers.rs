@@ -48,6 +48,8 @@ pub const INT: MachineInt = MachineInt { bits: 32, signed: true };
 pub const UINT: MachineInt = MachineInt { bits: 32, signed: false };
 /// `size_t`, the type of OpenCL's ids and sizes.
 pub const SIZE_T: MachineInt = MachineInt { bits: 64, signed: false };
+/// `ulong`: also what an address stored in memory is ([`crate::c::structs::ADDRESS_STORED`]).
+pub const ULONG: MachineInt = MachineInt { bits: 64, signed: false };
 
 /// The type of a C value of code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

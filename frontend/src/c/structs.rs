@@ -13,14 +13,18 @@
 //!   each leaf, of the same dimensions: `G[i].x` is the cell `i` of the array `G.x`. Fields of
 //!   structs in memory are laid out apart from one another, so a race or an access out of bounds
 //!   is one on a field, as GPUVerify reports them (at byte precision, fields never overlap). Such
-//!   a struct's fields are scalars or vectors.
+//!   a struct's fields are scalars or vectors, or pointers: a pointer field there holds
+//!   addresses, an array of `ulong` that is copied and stored ([`ADDRESS_STORED`]) but never
+//!   followed.
+//! - A kernel's struct parameter with an array field is copied to every thread: the field is a
+//!   private array, declared at the start of the body, of values nobody knows.
 //! - A whole struct is read or written only where its leaves can be taken one by one: an argument
 //!   of a helper function, an assignment statement `s = t;`, and the value a struct variable is
 //!   declared with. A struct elsewhere (a value of an expression, `sizeof`, a cast, a helper's
 //!   result) is refused with `kernel::unsupported`, and so are unions (by the parser).
 //!
 //! It never guesses a layout in bytes: a construct that would need one (pointer casts, a struct
-//! with a pointer or array field passed by value) is refused.
+//! with a pointer or array field passed by value to a helper) is refused.
 
 use crate::c::ast::{self, Expr, ExprKind, Stmt, StmtKind};
 use crate::diagnostics::{Code, Diagnostic};
@@ -85,6 +89,12 @@ impl Leaf {
     fn is_scalar(&self) -> bool {
         self.pointers == 0 && self.dimensions.is_empty()
     }
+
+    /// A pointer field of structs in memory (`global struct a *q` with `global int *p;`): its
+    /// cells hold addresses, each a `ulong` that lockstep copies and never follows.
+    fn is_address_in(&self, shape: Shape) -> bool {
+        matches!(shape, Shape::Array(_)) && self.pointers > 0 && self.dimensions.is_empty()
+    }
 }
 
 /// What a type names.
@@ -94,6 +104,10 @@ enum Resolved {
     Plain(ast::TypeSpec),
     Struct(Rc<Layout>),
 }
+
+/// The call that a pointer stored in a struct's field becomes: the address, a `ulong` of no
+/// known value ([`crate::c::lower`] reads it).
+pub const ADDRESS_STORED: &str = "__lockstep_address_stored";
 
 /// How a struct variable holds its structs.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -281,7 +295,7 @@ impl Flattener {
                 return None;
             }
         };
-        if let Some(leaf) = layout.leaves.iter().find(|leaf| !leaf.is_scalar()) {
+        if let Some(leaf) = layout.leaves.iter().find(|leaf| !leaf.is_scalar() && !leaf.is_address_in(shape)) {
             let construct = match shape {
                 Shape::Array(_) => "an array of structs with a pointer or array field",
                 Shape::Value => return Some(shape),
@@ -369,7 +383,8 @@ impl Flattener {
                 },
             };
             for (leaf, init) in layout.leaves.iter().zip(inits) {
-                let (specifiers, leaf_declarator) = self.leaf_declaration(&declaration.specifiers, declarator, leaf);
+                let (specifiers, leaf_declarator) =
+                    self.leaf_declaration(&declaration.specifiers, declarator, leaf, shape);
                 declarations.push(ast::Declaration {
                     specifiers,
                     declarators: vec![(leaf_declarator, init)],
@@ -402,22 +417,37 @@ impl Flattener {
 
     /// The declaration of a struct variable's leaf: the variable's qualifiers and the leaf's,
     /// the leaf's type, and the variable's pointers and dimensions before the leaf's.
+    /// An address leaf ([`Leaf::is_address_in`]) is a `ulong` in the variable's memory.
     fn leaf_declaration(
         &mut self,
         specifiers: &ast::Specifiers,
         declarator: &ast::Declarator,
         leaf: &Leaf,
+        shape: Shape,
     ) -> (ast::Specifiers, ast::Declarator) {
         let declarator = self.declarator(declarator);
         let mut qualifiers: Vec<(ast::Qualifier, Span)> = specifiers.qualifiers.clone();
-        qualifiers.extend(leaf.specifiers.qualifiers.iter().copied());
-        let ty = ast::TypeSpec { span: specifiers.ty.span, ..leaf.specifiers.ty.clone() };
+        let address = leaf.is_address_in(shape);
+        let ty = if address {
+            ast::TypeSpec {
+                base: ast::BaseType::Long,
+                unsigned: true,
+                width: 1,
+                named: None,
+                mixed: false,
+                span: specifiers.ty.span,
+            }
+        } else {
+            qualifiers.extend(leaf.specifiers.qualifiers.iter().copied());
+            ast::TypeSpec { span: specifiers.ty.span, ..leaf.specifiers.ty.clone() }
+        };
         let name = ast::Ident { name: format!("{}{}", declarator.name.name, leaf.path), span: declarator.name.span };
         let mut dimensions = declarator.dimensions.clone();
         dimensions.extend(leaf.dimensions.iter().cloned());
+        let pointers = declarator.pointers + if address { 0 } else { leaf.pointers };
         (
             ast::Specifiers { qualifiers, ty, span: specifiers.span },
-            ast::Declarator { pointers: declarator.pointers + leaf.pointers, name, dimensions, span: declarator.span },
+            ast::Declarator { pointers, name, dimensions, span: declarator.span },
         )
     }
 
@@ -461,7 +491,7 @@ impl Flattener {
                 continue;
             }
             for leaf in &layout.leaves {
-                let (specifiers, declarator) = self.leaf_declaration(&param.specifiers, &param.declarator, leaf);
+                let (specifiers, declarator) = self.leaf_declaration(&param.specifiers, &param.declarator, leaf, shape);
                 if shape == Shape::Value && !leaf.is_scalar() {
                     copies.push(ast::Declaration {
                         specifiers,
@@ -852,10 +882,48 @@ impl Flattener {
         self.expr(expr).unwrap_or_else(|| expr.clone())
     }
 
+    /// The place of a field that holds addresses ([`Leaf::is_address_in`]), when `expr` names one.
+    fn address_place(&self, expr: &Expr) -> Option<Place> {
+        let ExprKind::Member { .. } = &expr.kind else { return None };
+        let place = self.place(expr)?;
+        let address =
+            place.leaves().first().is_some_and(|leaf| leaf.path == place.path && leaf.is_address_in(place.var.shape));
+        address.then_some(place)
+    }
+
+    /// The cell of a field that holds addresses.
+    fn address_cell(&mut self, place: Place, span: Span) -> Option<Expr> {
+        let indices: Option<Vec<Expr>> = place.indices.iter().map(|index| self.expr(index)).collect();
+        self.indexed(format!("{}{}", place.root, place.path), &indices?, span)
+    }
+
     /// An expression with every field of a struct replaced by its leaf variable, and the
     /// structs among a helper call's arguments replaced by their leaves. `None` after a refusal.
     fn expr(&mut self, expr: &Expr) -> Option<Expr> {
         let kind = match &expr.kind {
+            // A pointer stored in structs in memory: another such field's address, or any
+            // address ([`ADDRESS_STORED`]), as lockstep follows no pointer it stores.
+            ExprKind::Assign { op: None, target, value } if self.address_place(target).is_some() => {
+                let place = self.address_place(target)?;
+                let target = self.address_cell(place, target.span)?;
+                let value = match self.address_place(value) {
+                    Some(place) => self.address_cell(place, value.span)?,
+                    None => {
+                        let pointer = self.expr(value)?;
+                        let function = ast::Ident { name: ADDRESS_STORED.to_string(), span: value.span };
+                        self.node(ExprKind::Call { function, args: vec![pointer] }, value.span)?
+                    }
+                };
+                ExprKind::Assign { op: None, target: Box::new(target), value: Box::new(value) }
+            }
+            ExprKind::Member { .. } if self.address_place(expr).is_some() => {
+                self.unsupported(
+                    expr.span,
+                    "a pointer read from memory, other than copied to another struct's field,",
+                    "pass the arrays the kernel reads as parameters of their own",
+                );
+                return None;
+            }
             ExprKind::Member { .. } | ExprKind::Name(_) | ExprKind::Index { .. } | ExprKind::Unary { .. }
                 if self.place(expr).is_some() =>
             {
@@ -1128,9 +1196,14 @@ mod tests {
                 "a struct parameter with a pointer or array field (the field `a` of `struct s`) is not supported",
             ),
             (
-                "struct s { global int *p; }; __kernel void k(global struct s *q) { }",
+                "struct s { global int *p[2]; }; __kernel void k(global struct s *q) { }",
                 Code::Unsupported,
                 "an array of structs with a pointer or array field (the field `p` of `struct s`) is not supported",
+            ),
+            (
+                "struct s { global int *p; }; __kernel void k(global struct s *q) { q[1].p = q[0].p + 1; }",
+                Code::Unsupported,
+                "a pointer read from memory, other than copied to another struct's field, is not supported",
             ),
             (
                 "struct s { int a; }; __kernel void k() { struct s q; int x = sizeof(q); }",

@@ -121,6 +121,11 @@ impl Lowerer<'_> {
                 return self.typed(&result, place, lengths);
             }
             _ if logs::LOG_QUERIES.contains(&name) => return self.log_query_value(name, args, place, span, lengths),
+            // A pointer stored in a struct's field in memory ([`crate::c::structs`]): an address
+            // that no code follows, so any value of its `ulong`.
+            crate::c::structs::ADDRESS_STORED if place == Place::Code => {
+                return self.arbitrary(CType::Int(integers::ULONG), Vec::new(), place, span);
+            }
             "__enabled" if place == Place::Annotation && args.is_empty() => {
                 let lowered = self.node(surface::ExprKind::Bool(true), span)?;
                 return Some(Value { expr: lowered, ty: CType::Bool, interval: CType::Bool.interval() });
