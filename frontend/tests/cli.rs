@@ -940,6 +940,24 @@ fn pointers_stored_in_structs_are_copied_not_followed() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("a pointer read from memory"), "{output:?}");
 }
 
+/// OpenCL's `sincos(x, c)` and CUDA's `sincosf(x, s, c)` store through their pointers: at the
+/// thread's own cell they verify, at one cell for all they race.
+#[test]
+fn sincos_stores_through_its_pointers() {
+    assert_eq!(
+        verdicts_of("frontend/tests/verify/sincos.cl", &[]),
+        expected(&[
+            ("own", "verified", &[]),
+            ("racy", "failed", &["kernel.resources:8"]),
+            ("own_cell", "verified", &[]),
+        ])
+    );
+    assert_eq!(
+        verdicts_of("frontend/tests/verify/sincos.cu", &[]),
+        expected(&[("both", "verified", &[]), ("racy", "failed", &["kernel.resources:11"])])
+    );
+}
+
 /// GPUVerify's barrier invariants are the next barrier's contract: a neighbour's cell is known
 /// after the barrier (without the invariant, where inference finds the value written), a false
 /// invariant fails where the barrier is reached, and an instantiation that names no thread of the

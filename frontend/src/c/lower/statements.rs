@@ -512,6 +512,44 @@ impl Lowerer<'_> {
                 let value = self.undefined_call(&function.name, args, span, Place::Code, lengths)?;
                 return self.unused(value, span).map(|stmt| vec![stmt]);
             }
+            // OpenCL's `sincos(x, c)` returns the sine and stores the cosine at `c`; CUDA's
+            // `sincosf(x, s, c)` stores both: `*c = cos(x);` (and `*s = sin(x);`), the result
+            // of a statement dropped.
+            ast::ExprKind::Call { function, args }
+                if matches!(
+                    (function.name.as_str(), args.len()),
+                    ("sincos", 2) | ("sincos" | "sincosf" | "__sincosf", 3)
+                ) =>
+            {
+                let (x, stores) = args.split_first().expect("two or three arguments");
+                let functions: &[&str] = if stores.len() == 1 { &["cos"] } else { &["sin", "cos"] };
+                let mut lowered = Vec::new();
+                for (pointer, name) in stores.iter().zip(functions) {
+                    let function = ast::Ident { name: name.to_string(), span: function.span };
+                    let value = ast::ExprKind::Call { function, args: vec![x.clone()] };
+                    // The cell: `e` of `&e`, `a[k]` of `a + k`, `p[0]` of a pointer `p`.
+                    let target = match &pointer.kind {
+                        ast::ExprKind::Unary { op: ast::UnaryOp::AddressOf, operand } => (**operand).clone(),
+                        ast::ExprKind::Binary { op: ast::BinaryOp::Add, lhs, rhs } => {
+                            let cell = ast::ExprKind::Index { base: lhs.clone(), index: rhs.clone() };
+                            self.checked(ast::Expr::new(cell, pointer.span))?
+                        }
+                        _ => {
+                            let zero = Box::new(ast::Expr::int(0, pointer.span));
+                            let cell = ast::ExprKind::Index { base: Box::new(pointer.clone()), index: zero };
+                            self.checked(ast::Expr::new(cell, pointer.span))?
+                        }
+                    };
+                    let store = ast::ExprKind::Assign {
+                        op: None,
+                        target: Box::new(target),
+                        value: Box::new(self.checked(ast::Expr::new(value, span))?),
+                    };
+                    let store = self.checked(ast::Expr::new(store, span))?;
+                    lowered.extend(self.expression_statement(&store, lengths)?);
+                }
+                return Some(lowered);
+            }
             // GPUVerify's `__read_permission(T, x)` (which lockstep's header makes
             // `__read_permission(&(x))`): the thread may read `x`, so it is read, as GPUVerify
             // logs it, and its value dropped.
