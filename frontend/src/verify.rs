@@ -626,9 +626,10 @@ fn report(
             verdict.unwrap_or_else(|| (Verdict::Undecided("not checked".into()), Vec::new()));
         // A claim the frontend could not state fails by construction: that says nothing of the
         // kernel, so it is undecided ([`Kernel::unstated_claims`]).
-        if let (Verdict::Failed, Some((_, why))) =
-            (&verdict, kernel.unstated_claims.iter().find(|(span, _)| *span == obligation.span))
-        {
+        let unstated = (obligation.id == ObligationId::Assert)
+            .then(|| kernel.unstated_claims.iter().find(|(span, _)| *span == obligation.span))
+            .flatten();
+        if let (Verdict::Failed, Some((_, why))) = (&verdict, unstated) {
             verdict = Verdict::Undecided(why.clone());
             counterexample.clear();
         }
