@@ -861,7 +861,7 @@ fn gpuverify_proof_hints_are_left_out_with_a_warning() {
 /// undecided with a `warning::unstated-claim`, never verified nor failed, and the code after it
 /// is still checked (the race after one fails); `run` finds no bug in such a claim, and finds the
 /// race. `__read_offset_bytes` in code is any value, and `__read_permission` a read, racy before
-/// the barrier.
+/// the barrier. An `__assert` at a loop's head is an invariant, undecided over the pair.
 #[test]
 fn gpuverify_claims_over_two_threads_are_undecided() {
     let file = "frontend/tests/verify/gpuverify_claims.cl";
@@ -877,6 +877,8 @@ fn gpuverify_claims_over_two_threads_are_undecided() {
             ("offsets_in_code", "verified", &[]),
             ("read_permission", "failed", &["group.resources:42"]),
             ("read_permission_after_barrier", "verified", &[]),
+            ("loop_head", "undecided", &[]),
+            ("loop_head_fails", "failed", &["loop.invariant.preserved:60"]),
         ])
     );
     let report = json(&output);
@@ -885,7 +887,7 @@ fn gpuverify_claims_over_two_threads_are_undecided() {
         .filter(|(code, _)| code == "warning::unstated-claim")
         .map(|(_, line)| line)
         .collect();
-    assert_eq!(unstated, [15, 20, 25]);
+    assert_eq!(unstated, [15, 20, 25, 55]);
     let run = |kernel: &str| lockstep(&["run", "--local_size=4", "--num_groups=2", "--kernel", kernel, file]);
     assert_eq!(run("uniform").status.code(), Some(0));
     assert_eq!(run("uniform_then_race").status.code(), Some(1));

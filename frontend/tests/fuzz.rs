@@ -435,3 +435,13 @@ fn the_deepest_accepted_nesting_fits_a_test_threads_stack() {
         assert!(!checked.has_errors(), "{:?}", checked.diagnostics.first());
     }
 }
+
+/// Clang's error at the very end of a file whose annotation uses a macro (so that lockstep
+/// appends its `#pragma message` requests after the text) lies in the file, not in the requests:
+/// proptest found one past the end.
+#[test]
+fn an_error_at_the_end_of_a_file_with_macro_requests_lies_inside_it() {
+    for text in ["//@ if \n __kernel global [", "#define N 4\n//@ requires N > 0;\n__global__ void k() { int x = N"] {
+        assert_sane(&check_file(SourceFile::new("end.cu", text.to_string())));
+    }
+}

@@ -944,7 +944,12 @@ fn run(
         Some(first) => appended_messages(&stderr, first),
         None => (stderr.to_string(), Vec::new(), Vec::new(), false),
     };
-    let diagnostics = clang_diagnostics(text, &stderr);
+    // Spans lie in the file's own text, never in the lines appended after it (`{text}\n{appended}`).
+    let own_text = match first_appended_line {
+        Some(first) => text.match_indices('\n').nth(first - 2).map_or(text, |(joint, _)| &text[..joint]),
+        None => text,
+    };
+    let diagnostics = clang_diagnostics(own_text, &stderr);
     if !output.status.success() && !diagnostics.iter().any(Diagnostic::is_error) && !appended_errors {
         let message = stderr.lines().find(|line| !line.trim().is_empty()).map_or_else(
             || {

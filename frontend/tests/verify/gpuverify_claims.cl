@@ -48,3 +48,15 @@ __kernel void read_permission_after_barrier(__local int* A) {
   barrier(CLK_LOCAL_MEM_FENCE);
   __read_permission(int, A[(get_local_id(0) + 1) % get_local_size(0)]);
 }
+
+// An `__assert` in a loop's head is checked each time the head is: as an invariant; one over the
+// pair of threads is undecided where the head is first reached.
+__kernel void loop_head(__global int* A) {
+  for (int k = 0; __assert(k >= 0), __assert(__uniform_int(k)), k < 4; k++) {
+  }
+}
+
+__kernel void loop_head_fails(__global int* A) {
+  for (int k = 0; __assert(k < 4), k < 8; k++) {
+  }
+}

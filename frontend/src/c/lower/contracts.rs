@@ -185,6 +185,17 @@ impl Lowerer<'_> {
                 ok = false;
                 continue;
             };
+            let claim = matches!(function.name.as_str(), "__assert" | "__global_assert");
+            if let (true, Some(query)) = (claim, two_thread_predicate(formula, false)) {
+                // A claim is never left out; the logs are not kept at a loop's head.
+                self.unsupported(
+                    invariant.span,
+                    format!("an `{}` over the access logs (`{query}`) at a loop's head", function.name),
+                    "assert it in the loop's body",
+                );
+                ok = false;
+                continue;
+            }
             if self.hint_left_out(formula, invariant.span, "this loop invariant", false) {
                 continue;
             }
@@ -208,9 +219,28 @@ impl Lowerer<'_> {
 /// GPUVerify's loop invariants: `__invariant(e)` and `__global_invariant(e)` (which holds for every
 /// thread, so for this one) are checked invariants; `__candidate_invariant(e)` and
 /// `__candidate_global_invariant(e)` are guesses that GPUVerify keeps only where they hold, as
-/// lockstep's Houdini does where it infers permissions (and leaves them out elsewhere).
-const GPUVERIFY_INVARIANTS: &[&str] =
-    &["__invariant", "__global_invariant", "__candidate_invariant", "__candidate_global_invariant"];
+/// lockstep's Houdini does where it infers permissions (and leaves them out elsewhere). An
+/// `__assert(e)` there is checked each time the condition is, as a checked invariant is (at the
+/// entry and after each iteration), and holds after, as an invariant does.
+const GPUVERIFY_INVARIANTS: &[&str] = &[
+    "__invariant",
+    "__global_invariant",
+    "__candidate_invariant",
+    "__candidate_global_invariant",
+    "__assert",
+    "__global_assert",
+];
+
+/// An `__assert` or `__global_assert` at a loop's head that speaks of GPUVerify's pair of threads:
+/// its predicate ([`Lowerer::unstated_claim`]).
+pub(super) fn unstated_at_loop_head(invariant: &ast::Expr) -> Option<&str> {
+    match &invariant.kind {
+        ast::ExprKind::Call { function, args } if matches!(function.name.as_str(), "__assert" | "__global_assert") => {
+            args.first().and_then(|formula| two_thread_predicate(formula, true))
+        }
+        _ => None,
+    }
+}
 
 /// GPUVerify's predicates over the other thread of its two-thread encoding (`__other_int(x)`:
 /// `x` there; `__uniform_int(x)`: `x` is the same in both), which lockstep, checking one thread

@@ -19,7 +19,7 @@
 //!   `\returned`, the flag (in a helper, with `\result`: `loop_invariant \returned ==>
 //!   \result == i;`), since the loop forgets the values its body assigns.
 
-use super::contracts::{split_invariants, FUNCTION_WIDE_INVARIANTS};
+use super::contracts::{split_invariants, unstated_at_loop_head, FUNCTION_WIDE_INVARIANTS};
 use super::{assigned_names, Lengths, Lowerer, Storage, Symbol};
 use crate::c::ast;
 use crate::c::integers::{self, CType, Integers};
@@ -65,6 +65,14 @@ impl Lowerer<'_> {
             None => (Vec::new(), None),
         };
         let invariants = self.contract_clauses(annotation, lengths, true);
+        // A claim over GPUVerify's pair of threads at the head: undecided where the head is
+        // first reached.
+        let (unstated, written): (Vec<&ast::Expr>, Vec<&ast::Expr>) =
+            written.into_iter().partition(|invariant| unstated_at_loop_head(invariant).is_some());
+        for claim in unstated {
+            let predicate = unstated_at_loop_head(claim).expect("partitioned").to_string();
+            lowered.push(self.unstated_claim(&predicate, "this assertion at a loop's head", claim.span)?);
+        }
         let written = self.gpuverify_invariants(&written, lengths);
         let written = written.map(|mut written| {
             written.extend(self.function_wide_invariants(lengths));
@@ -118,7 +126,7 @@ impl Lowerer<'_> {
     /// it keeps this as one more invariant, proved like the others (at the loop's keyword). Without
     /// it a counterexample could show an `int` beyond 2^31. The cells of every private array in
     /// scope count as assigned (a helper may write them through a pointer). A variable declared
-    /// without a value is left out: nothing says where its value lies before it is first assigned.
+    /// without a value holds one of its type too ([`Lowerer::declared`]).
     fn type_invariant(&mut self, parts: &Loop<'_>, stmt: &ast::Stmt) -> Option<Option<surface::Clause>> {
         if self.integers == Integers::Mathematical {
             return Some(None);
@@ -142,7 +150,6 @@ impl Lowerer<'_> {
                 _ => None,
             })
             .chain(private_cells)
-            .filter(|(name, _)| !self.uninitialized.contains(name))
             .collect();
         let keyword = match stmt.kind {
             ast::StmtKind::For { .. } => "for",
