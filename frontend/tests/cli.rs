@@ -920,8 +920,9 @@ fn a_variable_without_a_value_holds_one_of_its_type() {
 }
 
 /// A pointer field of structs in memory holds addresses that lockstep copies and stores but never
-/// follows: each thread's own cell verifies, one cell for all races (in `verify` and `run`), and
-/// following such a pointer is refused by name.
+/// follows: each thread's own cell verifies, one cell for all races (in `verify` and `run`), a
+/// stored pointer's index is read (and races where it is written), and following such a pointer is
+/// refused by name.
 #[test]
 fn pointers_stored_in_structs_are_copied_not_followed() {
     let file = "frontend/tests/verify/stored_pointers.cl";
@@ -931,6 +932,8 @@ fn pointers_stored_in_structs_are_copied_not_followed() {
             ("copy", "verified", &[]),
             ("store", "verified", &[]),
             ("racy_store", "failed", &["kernel.resources:18"]),
+            ("store_read_index", "verified", &[]),
+            ("store_racy_index", "failed", &["group.resources:29", "kernel.resources:29"]),
         ])
     );
     let run = lockstep(&["run", "--kernel", "racy_store", file]);
@@ -943,7 +946,7 @@ fn pointers_stored_in_structs_are_copied_not_followed() {
 }
 
 /// OpenCL's `sincos(x, c)` and CUDA's `sincosf(x, s, c)` store through their pointers: at the
-/// thread's own cell they verify, at one cell for all they race.
+/// thread's own cell they verify, at one cell for all they race; `x` is evaluated once.
 #[test]
 fn sincos_stores_through_its_pointers() {
     assert_eq!(
@@ -956,7 +959,9 @@ fn sincos_stores_through_its_pointers() {
     );
     assert_eq!(
         verdicts_of("frontend/tests/verify/sincos.cu", &[]),
-        expected(&[("both", "verified", &[]), ("racy", "failed", &["kernel.resources:11"])])
+        expected(
+            &[("both", "verified", &[]), ("racy", "failed", &["kernel.resources:11"]), ("once", "verified", &[]),]
+        )
     );
 }
 

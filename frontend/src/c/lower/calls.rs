@@ -122,9 +122,18 @@ impl Lowerer<'_> {
             }
             _ if logs::LOG_QUERIES.contains(&name) => return self.log_query_value(name, args, place, span, lengths),
             // A pointer stored in a struct's field in memory ([`crate::c::structs`]): an address
-            // that no code follows, so any value of its `ulong`.
+            // that no code follows, so any value of its `ulong`; the pointer is evaluated, its
+            // reads and checks with it.
             crate::c::structs::ADDRESS_STORED if place == Place::Code => {
-                return self.arbitrary(CType::Int(integers::ULONG), Vec::new(), place, span);
+                let [pointer] = args else {
+                    self.argument_count(name, 1, args.len(), span);
+                    return None;
+                };
+                let target = self.points_into(pointer, "this pointer value", lengths)?;
+                let (_, index) = self.pointed_cell(&target, span)?;
+                let offset_type = CType::Int(integers::SIZE_T);
+                let offset = Value { expr: index, ty: offset_type, interval: offset_type.interval() };
+                return self.arbitrary(CType::Int(integers::ULONG), vec![offset], place, span);
             }
             "__enabled" if place == Place::Annotation && args.is_empty() => {
                 let lowered = self.node(surface::ExprKind::Bool(true), span)?;

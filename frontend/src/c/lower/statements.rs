@@ -524,9 +524,15 @@ impl Lowerer<'_> {
                 let (x, stores) = args.split_first().expect("two or three arguments");
                 let functions: &[&str] = if stores.len() == 1 { &["cos"] } else { &["sin", "cos"] };
                 let mut lowered = Vec::new();
-                for (pointer, name) in stores.iter().zip(functions) {
+                for (number, (pointer, name)) in stores.iter().zip(functions).enumerate() {
+                    // `x` is evaluated once, in the last store; the others' values are of a
+                    // constant, any float all the same.
+                    let operand = match number + 1 == stores.len() {
+                        true => x.clone(),
+                        false => self.checked(ast::Expr::new(ast::ExprKind::Float("0.0f".into()), x.span))?,
+                    };
                     let function = ast::Ident { name: name.to_string(), span: function.span };
-                    let value = ast::ExprKind::Call { function, args: vec![x.clone()] };
+                    let value = ast::ExprKind::Call { function, args: vec![operand] };
                     // The cell: `e` of `&e`, `a[k]` of `a + k`, `p[0]` of a pointer `p`.
                     let target = match &pointer.kind {
                         ast::ExprKind::Unary { op: ast::UnaryOp::AddressOf, operand } => (**operand).clone(),
