@@ -105,6 +105,14 @@ enum Resolved {
     Struct(Rc<Layout>),
 }
 
+/// The first of `names` that `expr` names.
+fn mentioned<'n>(expr: &Expr, names: &[&'n str]) -> Option<&'n str> {
+    match &expr.kind {
+        ExprKind::Name(name) => names.iter().find(|known| **known == name).copied(),
+        kind => kind.children().into_iter().find_map(|child| mentioned(child, names)),
+    }
+}
+
 /// The call that a pointer stored in a struct's field becomes: the address, a `ulong` of no
 /// known value ([`crate::c::lower`] reads it).
 pub const ADDRESS_STORED: &str = "__lockstep_address_stored";
@@ -527,8 +535,29 @@ impl Flattener {
         let contract = contract.map(|contract| self.annotation(contract));
         let mut body = function.body.as_ref().map(|body| self.block(body));
         if let Some(body) = body.as_mut().filter(|_| !copies.is_empty()) {
-            // After GPUVerify's `__requires` and `__ensures`, which open the body.
+            // After GPUVerify's `__requires` and `__ensures`, which open the body, and which
+            // cannot speak of the copies: the thread's contract is outside its body.
             let clauses = body.stmts.iter().take_while(|stmt| stmt.gpuverify_clause().is_some()).count();
+            let copied: Vec<&str> = copies
+                .iter()
+                .flat_map(|copy| copy.declarators.iter().map(|(declarator, _)| declarator.name.name.as_str()))
+                .collect();
+            let written = contract.iter().flat_map(|contract| &contract.clauses).filter_map(|clause| match clause {
+                ast::SpecClause::Clause { formula, span, .. } => Some((formula, *span)),
+                ast::SpecClause::Unknown { .. } => None,
+            });
+            let opening = body.stmts[..clauses].iter().filter_map(|stmt| Some((stmt.gpuverify_clause()?.1, stmt.span)));
+            let mentions: Vec<(String, Span)> = written
+                .chain(opening)
+                .filter_map(|(formula, span)| Some((mentioned(formula, &copied)?.to_string(), span)))
+                .collect();
+            for (name, span) in mentions {
+                self.unsupported(
+                    span,
+                    format!("a contract over `{name}`, an array field of a struct the kernel takes by value,"),
+                    "each thread's copy holds values the kernel does not know: pass the array as a parameter of its own",
+                );
+            }
             let copies = copies.into_iter().filter_map(|copy| {
                 ast::Stmt::new(ast::StmtKind::Declaration(copy), body.span)
                     .map_err(|too_deep| self.too_deep(too_deep.span))
@@ -1190,6 +1219,16 @@ mod tests {
     #[test]
     fn structs_lockstep_cannot_take_apart_are_refused() {
         for (text, code, message) in [
+            (
+                "struct s { int a[2]; }; __kernel void k(struct s q) { __requires(q.a[0] == 1); }",
+                Code::Unsupported,
+                "a contract over `q.a`, an array field of a struct the kernel takes by value, is not supported",
+            ),
+            (
+                "struct s { int a[2]; }; /*@ requires q.a[1] == 1; @*/ __kernel void k(struct s q) { }",
+                Code::Unsupported,
+                "a contract over `q.a`, an array field of a struct the kernel takes by value, is not supported",
+            ),
             (
                 "struct s { int a[2]; }; void f(struct s q) { } __kernel void k() { }",
                 Code::Unsupported,
