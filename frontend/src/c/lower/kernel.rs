@@ -72,6 +72,7 @@ impl<'f> Lowerer<'f> {
         }
         self.scopes = vec![HashMap::new()];
         self.assigned = HashSet::new();
+        self.uninitialized = HashSet::new();
         self.lengths_spoken = HashSet::new();
         assigned_names(&body.stmts, &mut self.assigned);
         let written: Vec<&ast::SpecClause> =

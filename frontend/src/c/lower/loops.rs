@@ -126,7 +126,7 @@ impl Lowerer<'_> {
     /// it keeps this as one more invariant, proved like the others (at the loop's keyword). Without
     /// it a counterexample could show an `int` beyond 2^31. The cells of every private array in
     /// scope count as assigned (a helper may write them through a pointer). A variable declared
-    /// without a value holds one of its type too ([`Lowerer::declared`]).
+    /// without a value is left out (though it holds one of its type, [`Lowerer::declared`]).
     fn type_invariant(&mut self, parts: &Loop<'_>, stmt: &ast::Stmt) -> Option<Option<surface::Clause>> {
         if self.integers == Integers::Mathematical {
             return Some(None);
@@ -150,6 +150,7 @@ impl Lowerer<'_> {
                 _ => None,
             })
             .chain(private_cells)
+            .filter(|(name, _)| !self.uninitialized.contains(name))
             .collect();
         let keyword = match stmt.kind {
             ast::StmtKind::For { .. } => "for",

@@ -87,6 +87,7 @@ pub fn lower(file: &ast::File, source: &str, dialect: Dialect, integers: Integer
         constants: Vec::new(),
         constant_symbols: HashMap::new(),
         read_only: HashSet::new(),
+        uninitialized: HashSet::new(),
         lengths_spoken: HashSet::new(),
         exits: Vec::new(),
         inlining: Vec::new(),
@@ -278,6 +279,10 @@ struct Lowerer<'f> {
     constant_symbols: HashMap<String, Symbol>,
     /// The private variables that hold the `__constant`s' values, which nothing may write.
     read_only: HashSet<String>,
+    /// The scalars declared without a value (`int t;`), which the loops' type invariant leaves
+    /// out: keeping them there made three of GPUVerify's `//pass` kernels (`enabled/dominator`,
+    /// with `int result;` assigned in loops) fail the invariant's preservation.
+    uninitialized: HashSet<String>,
     /// The unknown lengths (`\pointer_length(a)`) an annotation speaks of: their arrays' accesses
     /// are checked against them ([`lockstep_logic::Array::bounded`]).
     lengths_spoken: HashSet<String>,
@@ -495,6 +500,9 @@ impl Lowerer<'_> {
         init: Option<surface::Expr>,
     ) -> Option<Vec<surface::Stmt>> {
         let unknown = init.is_none();
+        if unknown {
+            self.uninitialized.insert(name.clone());
+        }
         let declare = surface::StmtKind::Declare {
             ty: ty.surface(),
             ty_span,
