@@ -965,6 +965,37 @@ fn sincos_stores_through_its_pointers() {
     );
 }
 
+/// OpenCL's asynchronous copies: one unknown thread of the group moves the cells where the copy
+/// starts and at its wait, so a read before the wait or without a barrier after it races, the
+/// threads of a group must agree on the copy, and a copy still in flight at a barrier is not
+/// taken as done. A copy in a loop is refused by name.
+#[test]
+fn async_copies_are_made_by_one_unknown_thread() {
+    let launch = ["--local_size=8", "--num_groups=2", "--resource-limit", "2000000"];
+    let mut verdicts = verdicts_of("frontend/tests/verify/async_copies.cl", &launch);
+    // The copy no wait names makes the assertion before the barrier fail, which the solver
+    // finds past the work limit: never verified.
+    let (name, verdict, _) = verdicts.pop().expect("seven kernels");
+    assert_eq!((name.as_str(), verdict.as_str()), ("one_of_two", "undecided"));
+    assert_eq!(
+        verdicts,
+        expected(&[
+            ("waited", "verified", &[]),
+            ("unsynchronized", "failed", &["group.resources:18"]),
+            ("barrier_before_wait", "failed", &["barrier.resources:28"]),
+            ("divergent", "failed", &["barrier.divergence:34"]),
+            ("between_groups", "failed", &["kernel.resources:44"]),
+            ("joined", "verified", &[]),
+        ])
+    );
+    let in_loop = "kernel void k(global int* p) {\n  local int l[8];\n  for (int i = 0; i < 2; i++) {\n    event_t e = async_work_group_copy(l, p, 8, 0);\n    wait_group_events(1, &e);\n  }\n}\n";
+    let file = temporary("async_copy_in_loop", "cl", in_loop);
+    let output = lockstep(&["check", file.to_str().expect("a UTF-8 path")]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("`async_work_group_copy` in a loop is not supported"), "{stderr}");
+}
+
 /// GPUVerify's barrier invariants are the next barrier's contract: a neighbour's cell is known
 /// after the barrier (without the invariant, where inference finds the value written), a false
 /// invariant fails where the barrier is reached, and an instantiation that names no thread of the

@@ -276,6 +276,22 @@ pub struct Kernel {
     /// a boolean of no known value, so it is never verified where it is reached, and a failure
     /// there is reported undecided with the reason, never failed.
     pub unstated_claims: Vec<(Span, String)>,
+    /// The calls the threads of a group make together, other than barriers: OpenCL's
+    /// asynchronous copies and their waits.
+    pub collectives: Vec<Collective>,
+}
+
+/// A call that every thread of a group makes at once, with the same arguments (OpenCL's
+/// `async_work_group_copy`): the frontend saves what the threads must agree on in private
+/// variables where the call is made, and the kernel is free of barrier divergence only where
+/// each of them is lock-step safe ([`crate::lockstep`]), as it is where the call is reached
+/// under conditions that are and with values that are.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Collective {
+    pub span: Span,
+    /// The call's name, for the messages.
+    pub call: &'static str,
+    pub agreed: Vec<VarId>,
 }
 
 impl Kernel {
@@ -1054,6 +1070,7 @@ mod tests {
             dimensions: 2,
             candidate_invariants: vec![],
             unstated_claims: vec![],
+            collectives: vec![],
         };
         kernel.restrict_launch(Some([2, 3, 1]), Some([4, 4, 2]), span);
         let pinned = |builtin| kernel.pinned_size(builtin).map(|value| value.to_string());

@@ -111,6 +111,14 @@ impl LockStep {
         });
         found
     }
+
+    /// The collective calls ([`crate::Collective`]) whose threads may disagree on one of the
+    /// values they agree on, or reach them divergently.
+    pub fn divergent_collectives<'k>(&self, kernel: &'k Kernel) -> Vec<&'k crate::Collective> {
+        let disagree =
+            |collective: &&crate::Collective| collective.agreed.iter().any(|var| !self.is_safe_variable(kernel, *var));
+        kernel.collectives.iter().filter(disagree).collect()
+    }
 }
 
 /// A barrier that threads of one group may reach divergently.

@@ -90,6 +90,19 @@ pub fn check(
     // A claim of a helper is inlined into each kernel that calls it: every kernel knows them all.
     for kernel in &mut program.kernels {
         kernel.unstated_claims.clone_from(&lowered.unstated_claims);
+        let collectives = lowered.collectives.get(&kernel.name).map(Vec::as_slice).unwrap_or_default();
+        kernel.collectives = collectives
+            .iter()
+            .map(|(span, call, names)| lockstep_logic::Collective {
+                span: *span,
+                call,
+                agreed: names
+                    .iter()
+                    .filter_map(|name| kernel.vars.iter().position(|var| var.name == *name))
+                    .map(|index| lockstep_logic::VarId(index as u32))
+                    .collect(),
+            })
+            .collect();
     }
     (Some(program), diagnostics)
 }

@@ -466,6 +466,9 @@ impl<'t> Importer<'t> {
                 "double" => spelled.words.push(W::Base(B::Double, false)),
                 "half" | "__fp16" => spelled.words.push(W::Base(B::Half, false)),
                 "size_t" => spelled.words.push(W::Base(B::SizeT, true)),
+                // OpenCL's event of an asynchronous copy: an `int`, the copy's number
+                // ([`crate::c::lower::async_copies`]).
+                "event_t" => spelled.words.push(W::Base(B::Int, false)),
                 "struct" | "class" => struct_next = true,
                 "union" => {
                     self.unsupported(span, "a `union` type", "pass the members as separate arrays");

@@ -425,6 +425,7 @@ impl Resolver {
             dimensions: self.dimensions,
             candidate_invariants,
             unstated_claims: Vec::new(),
+            collectives: Vec::new(),
         };
         if let Some(int) = self.machine {
             kernel.assume(machine_facts(&kernel, int, declaration.name.span));

@@ -88,6 +88,14 @@ impl<'k> Outline<'k> {
             message: "the threads of a group might reach this barrier divergently".into(),
             help: Some("a barrier's enclosing conditions must have the same value in all threads of a group: they may not depend on `tid`, `lid`, memory, or variables assigned differently per thread".into()),
         });
+        let collectives = lockstep.divergent_collectives(kernel).into_iter().map(|collective| Obligation {
+            id: ObligationId::BarrierDivergence,
+            span: collective.span,
+            related: None,
+            message: format!("the threads of a group might call `{}` divergently, or with different arguments", collective.call),
+            help: Some(format!("the threads of a group call `{}` together, with the same arguments: neither they nor the conditions around the call may depend on `tid`, `lid`, memory, or variables assigned differently per thread", collective.call)),
+        });
+        let divergence = divergence.chain(collectives);
         Outline {
             kernel,
             functions: &program.functions,

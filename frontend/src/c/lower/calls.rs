@@ -5,6 +5,7 @@
 //! floating-point functions, and of GPUVerify's functions of annotations (`__implies`, `__ite`,
 //! `__old_int`, `__return_val_int`).
 
+use super::async_copies;
 use super::atomics;
 use super::floats::is_float_function;
 use super::logs;
@@ -79,6 +80,9 @@ impl Lowerer<'_> {
                 return self.add_without_overflow(name, args, span, place, lengths)
             }
             _ if atomics::is_atomic(name) => return self.atomic_in_expression(name, args, span, place, lengths),
+            _ if async_copies::is_async_copy(name) => {
+                return self.async_copy_in_expression(name, args, span, place, lengths)
+            }
             _ if is_float_function(name) => return self.float_function(name, args, span, place, lengths),
             // GPUVerify's `__implies(a, b)`, and `__enabled()`: the thread runs this code.
             "__implies" if place == Place::Annotation => {

@@ -71,6 +71,7 @@ impl<'f> Lowerer<'f> {
             );
         }
         self.scopes = vec![HashMap::new()];
+        self.copies = Default::default();
         self.assigned = HashSet::new();
         self.uninitialized = HashSet::new();
         self.lengths_spoken = HashSet::new();
@@ -186,10 +187,19 @@ impl<'f> Lowerer<'f> {
             self.logs = Some(logged.collect());
             copies.extend(self.log_declarations(body.span));
         }
-        let body = self.kernel_body(&body, &parts.lengths).map(|mut body| {
+        // Every copy is waited for by the kernel's end, its closing brace.
+        let end = Span::new(body.span.end.saturating_sub(1), body.span.end);
+        let body = self.kernel_body(&body, &parts.lengths).and_then(|mut body| {
+            copies.append(&mut self.copies.declarations);
             body.stmts.splice(0..0, copies);
-            body
+            body.stmts.extend(self.no_copy_in_flight(end)?);
+            Some(body)
         });
+        let (mut copiers, copier_ranges) = self.copier_parameters(function.name.span)?;
+        params.append(&mut copiers);
+        parts.facts.extend(copier_ranges);
+        let collectives = std::mem::take(&mut self.copies.collectives);
+        self.collectives.insert(function.name.name.clone(), collectives);
         self.logs = None;
         // An array whose length no annotation states or speaks of has no bounds to check: its
         // size is that unknown length, times the stride of an array of vectors.

@@ -96,10 +96,12 @@ impl Lowerer<'_> {
             lowered.push(self.flag_declaration(flag, stmt.span)?);
         }
         self.exits.push(exits);
+        self.loops_around += 1;
         let returns_before = self.flagged_returns;
         let first_run = parts.body_first.then(|| self.iteration(parts.body, None, lengths));
         let body = self.iteration(parts.body, parts.step, lengths);
         let exits = self.exits.pop().expect("pushed above");
+        self.loops_around -= 1;
         let mut cond = cond?;
         let returned = self.return_flag.clone().flatten().filter(|_| self.flagged_returns > returns_before);
         let flags: Vec<&String> = exits.break_flag.iter().chain(&returned).collect();

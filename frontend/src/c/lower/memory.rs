@@ -136,7 +136,12 @@ impl Lowerer<'_> {
     }
 
     /// The write of `value` (of the cell's type) into a cell.
-    fn write_value(&mut self, location: Location, value: surface::Expr, span: Span) -> Option<surface::StmtKind> {
+    pub(super) fn write_value(
+        &mut self,
+        location: Location,
+        value: surface::Expr,
+        span: Span,
+    ) -> Option<surface::StmtKind> {
         match location {
             Location::Memory(cell) => self.write_cell(cell, value, span),
             Location::Private(cells, index, _) => self.write_private(&cells, index, value, span),

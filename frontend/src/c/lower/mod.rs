@@ -35,6 +35,7 @@
 //! `private` memory, `atomics`, `inline`d helper functions, and GPUVerify's `barrier_invariants`
 //! and access `logs`.
 
+pub mod async_copies;
 mod atomics;
 mod barrier_invariants;
 mod barriers;
@@ -72,6 +73,9 @@ pub struct Lowered {
     /// The claims of the file that cannot be stated for one thread, with why
     /// ([`lockstep_logic::Kernel::unstated_claims`]).
     pub unstated_claims: Vec<(Span, String)>,
+    /// For each kernel, by name, the calls its threads make together, with the surface variables
+    /// that hold what they must agree on ([`lockstep_logic::Collective`]).
+    pub collectives: HashMap<String, Vec<async_copies::Collective>>,
 }
 
 /// Lowers a parsed C file.
@@ -90,6 +94,9 @@ pub fn lower(file: &ast::File, source: &str, dialect: Dialect, integers: Integer
         uninitialized: HashSet::new(),
         lengths_spoken: HashSet::new(),
         exits: Vec::new(),
+        loops_around: 0,
+        copies: async_copies::Copies::default(),
+        collectives: HashMap::new(),
         inlining: Vec::new(),
         fresh: 0,
         before: None,
@@ -180,6 +187,7 @@ pub fn lower(file: &ast::File, source: &str, dialect: Dialect, integers: Integer
         file: (!items.is_empty()).then_some(surface::File { items, reserved_names: false }),
         diagnostics: lowerer.diagnostics,
         unstated_claims: lowerer.unstated_claims,
+        collectives: lowerer.collectives,
     }
 }
 
@@ -288,6 +296,12 @@ struct Lowerer<'f> {
     lengths_spoken: HashSet<String>,
     /// The flags of the loops being lowered, innermost last ([`crate::c::lower::loops`]).
     exits: Vec<loops::Exits>,
+    /// How many loops enclose the code being lowered, counting those around an inlined call.
+    loops_around: u32,
+    /// The asynchronous copies of the kernel being lowered ([`crate::c::lower::async_copies`]).
+    copies: async_copies::Copies,
+    /// The collective calls of each kernel lowered so far ([`Lowered::collectives`]).
+    collectives: HashMap<String, Vec<async_copies::Collective>>,
     /// The helpers being inlined, innermost last.
     inlining: Vec<Inlined>,
     /// How many names have been made up so far (for inlined calls and floating-point values),

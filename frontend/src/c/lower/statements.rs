@@ -3,6 +3,7 @@
 //! (assignments, `++` and `--`, calls). What must run before a statement (the inlined code of its
 //! helper calls, the declarations of its arbitrary floating-point values) is placed there.
 
+use super::async_copies;
 use super::atomics;
 use super::barrier_invariants;
 use super::barriers::{barrier_fences, is_barrier, MEMORY_FENCES};
@@ -246,7 +247,8 @@ impl Lowerer<'_> {
                     clauses.append(&mut self.barrier_invariants);
                     let resets = self.log_resets(&fences, span);
                     let barrier = surface::StmtKind::Barrier { label: None, fences: Some(fences), clauses };
-                    let mut stmts = one(self, barrier)?;
+                    let mut stmts = self.no_copy_in_flight(span)?;
+                    stmts.extend(one(self, barrier)?);
                     stmts.extend(resets);
                     Some(stmts)
                 }
@@ -506,6 +508,9 @@ impl Lowerer<'_> {
             }
             ast::ExprKind::Call { function, args } if atomics::is_atomic(&function.name) => {
                 return self.atomic(&function.name, args, span, lengths).map(|(stmts, _)| stmts);
+            }
+            ast::ExprKind::Call { function, args } if async_copies::is_async_copy(&function.name) => {
+                return self.async_copy(&function.name, args, span, lengths).map(|(stmts, _)| stmts);
             }
             ast::ExprKind::Call { function, args } if self.prototypes.contains_key(function.name.as_str()) => {
                 // Evaluated for its arguments' sake.
