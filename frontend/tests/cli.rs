@@ -996,6 +996,30 @@ fn async_copies_are_made_by_one_unknown_thread() {
     assert!(stderr.contains("`async_work_group_copy` in a loop is not supported"), "{stderr}");
 }
 
+/// GPUVerify's specification functions: the precondition is checked where one is called, the
+/// postcondition assumed, and the cells `__writes_to` and `__reads_from` name (those the
+/// postcondition's `__write_implies` allows) are touched, so their races fail. Outside a
+/// specification function, `__writes_to` is refused by name.
+#[test]
+fn spec_functions_touch_the_cells_they_name() {
+    let launch = ["--local_size=8", "--num_groups=2", "--resource-limit", "2000000"];
+    assert_eq!(
+        verdicts_of("frontend/tests/verify/spec_functions.cl", &launch),
+        expected(&[
+            ("own", "verified", &[]),
+            ("unmet", "failed", &["assert:6"]),
+            ("scribbled", "failed", &["group.resources:27"]),
+            ("peeked", "failed", &["group.resources:44", "kernel.resources:44"]),
+        ])
+    );
+    let stray = "void f(__global int* p) { __writes_to(p); }\n__kernel void k(__global int* a) { f(a); }\n";
+    let file = temporary("writes_to_outside_a_spec", "cl", stray);
+    let output = lockstep(&["check", file.to_str().expect("a UTF-8 path")]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("`__writes_to` outside a specification function is not supported"), "{stderr}");
+}
+
 /// GPUVerify's barrier invariants are the next barrier's contract: a neighbour's cell is known
 /// after the barrier (without the invariant, where inference finds the value written), a false
 /// invariant fails where the barrier is reached, and an instantiation that names no thread of the

@@ -299,27 +299,21 @@ impl Lowerer<'_> {
     fn performed_copy(&mut self, site: &CopySite, span: Span) -> Option<surface::Stmt> {
         self.fresh += 1;
         let k = format!("{}.k@{}", site.prefix, self.fresh);
-        let zero = self.int(0, span)?;
-        let start = self.int_declaration(&k, Some(zero), span)?;
-        let read_at = self.sum(&site.variable("src"), &k, span)?;
-        let read = Self::location_in(site.src.clone(), read_at, site.element, span);
-        let value = self.read_location(read, Place::Code, span)?;
-        let write_at = self.sum(&site.variable("dst"), &k, span)?;
-        let write = Self::location_in(site.dst.clone(), write_at, site.element, span);
-        let write = self.write_value(write, value.expr, span)?;
-        let write = self.surface_stmt(write, span)?;
-        let (index, one) = (self.named(&k, span)?, self.int(1, span)?);
-        let next = self.binary(surface::BinaryOp::Add, index, one, span)?;
-        let step = surface::StmtKind::Assign { target: surface::Ident { name: k.clone(), span }, value: next };
-        let step = self.surface_stmt(step, span)?;
-        let (index, count) = (self.named(&k, span)?, self.named(&site.variable("count"), span)?);
-        let cond = self.binary(surface::BinaryOp::Lt, index, count, span)?;
-        let body = self.block_of(vec![write, step], span)?;
-        let copying = surface::StmtKind::While { invariants: Vec::new(), cond, body: Box::new(body) };
-        let copying = self.surface_stmt(copying, span)?;
+        // What the cell's copy needs first (its logs' updates) is in the loop.
+        let write = self.before_then(|lowerer| {
+            let read_at = lowerer.sum(&site.variable("src"), &k, span)?;
+            let read = Self::location_in(site.src.clone(), read_at, site.element, span);
+            let value = lowerer.read_location(read, Place::Code, span)?;
+            let write_at = lowerer.sum(&site.variable("dst"), &k, span)?;
+            let write = Self::location_in(site.dst.clone(), write_at, site.element, span);
+            let write = lowerer.write_value(write, value.expr, span)?;
+            Some(vec![lowerer.surface_stmt(write, span)?])
+        })?;
+        let write = self.block_of(write, span)?;
+        let count = self.named(&site.variable("count"), span)?;
+        let block = self.counted_loop(&k, count, write, span)?;
         let (lid, copier) = (self.builtin(Builtin::Lid, span)?, self.named(&site.copier(), span)?);
         let cond = self.binary(surface::BinaryOp::Eq, lid, copier, span)?;
-        let block = self.block_of(vec![start, copying], span)?;
         self.surface_stmt(surface::StmtKind::If { cond, then_branch: Box::new(block), else_branch: None }, span)
     }
 

@@ -17,6 +17,7 @@
 
 use super::contracts::{gpuverify_clause, two_thread_predicate};
 use super::pointers::Pointer;
+use super::specs;
 use super::vectors::{self, VectorType};
 use super::{assigned_names, Helper, Inlined, Lengths, Lowerer, Place, Symbol};
 use crate::c::ast;
@@ -428,8 +429,14 @@ impl<'f> Lowerer<'f> {
             formulas.push((before, self.gpuverify_formula(formula, lengths), stmt.span));
         }
         let (mut requires, mut ensures) = (Vec::new(), unstated);
+        // A specification function's postcondition is assumed: it has no code to check it on.
+        let specified = self.inlining.last().is_some_and(|inlined| specs::is_spec_function(&inlined.name));
         for (before, formula, span) in formulas {
-            match formula.and_then(|formula| self.surface_stmt(surface::StmtKind::Assert(formula), span)) {
+            let kind = |formula| match before || !specified {
+                true => surface::StmtKind::Assert(formula),
+                false => surface::StmtKind::Assume(formula),
+            };
+            match formula.and_then(|formula| self.surface_stmt(kind(formula), span)) {
                 Some(stmt) if before => requires.push(stmt),
                 Some(stmt) => ensures.push(stmt),
                 None => ok = false,

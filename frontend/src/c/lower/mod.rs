@@ -51,6 +51,7 @@ mod loops;
 mod memory;
 mod pointers;
 mod private;
+mod specs;
 mod statements;
 pub(super) mod vectors;
 

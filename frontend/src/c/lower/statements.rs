@@ -10,6 +10,7 @@ use super::barriers::{barrier_fences, is_barrier, MEMORY_FENCES};
 use super::contracts::{is_proof_hint, two_thread_predicate, FUNCTION_WIDE_INVARIANTS};
 use super::kernel::is_local_memory;
 use super::loops::Loop;
+use super::specs;
 use super::vectors::{self, VectorType};
 use super::{Lengths, Lowerer, Place, Symbol};
 use crate::c::ast;
@@ -417,7 +418,7 @@ impl Lowerer<'_> {
     }
 
     /// A value computed for its reads' and checks' sake, into a variable nothing reads.
-    fn unused(&mut self, value: Value, span: Span) -> Option<surface::Stmt> {
+    pub(super) fn unused(&mut self, value: Value, span: Span) -> Option<surface::Stmt> {
         self.fresh += 1;
         let kind = surface::StmtKind::Declare {
             ty: value.ty.surface(),
@@ -508,6 +509,9 @@ impl Lowerer<'_> {
             }
             ast::ExprKind::Call { function, args } if atomics::is_atomic(&function.name) => {
                 return self.atomic(&function.name, args, span, lengths).map(|(stmts, _)| stmts);
+            }
+            ast::ExprKind::Call { function, args } if specs::is_spec_access(&function.name) => {
+                return self.spec_access(&function.name, args, span, lengths);
             }
             ast::ExprKind::Call { function, args } if async_copies::is_async_copy(&function.name) => {
                 return self.async_copy(&function.name, args, span, lengths).map(|(stmts, _)| stmts);
