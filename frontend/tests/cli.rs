@@ -1020,6 +1020,28 @@ fn spec_functions_touch_the_cells_they_name() {
     assert!(stderr.contains("`__writes_to` outside a specification function is not supported"), "{stderr}");
 }
 
+/// OpenCL's images: a write touches its pixel's cell, so one pixel written by several threads
+/// races, as does a read in the color; an image read gives any value. A `read_write` image is
+/// refused by name.
+#[test]
+fn image_writes_touch_their_pixels() {
+    assert_eq!(
+        verdicts_of("frontend/tests/verify/images.cl", &["--local_size=[4,4]", "--num_groups=[2,2]"]),
+        expected(&[
+            ("copy", "verified", &[]),
+            ("one_column", "failed", &["group.resources:13", "kernel.resources:13"]),
+            ("racy_color", "failed", &["group.resources:20", "kernel.resources:20"]),
+            ("texels", "verified", &[]),
+        ])
+    );
+    let both = "__kernel void k(__read_write image2d_t i) { }\n";
+    let file = temporary("read_write_image", "cl", both);
+    let output = lockstep(&["check", file.to_str().expect("a UTF-8 path")]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("a `read_write` image is not supported"), "{stderr}");
+}
+
 /// GPUVerify's barrier invariants are the next barrier's contract: a neighbour's cell is known
 /// after the barrier (without the invariant, where inference finds the value written), a false
 /// invariant fails where the barrier is reached, and an instantiation that names no thread of the

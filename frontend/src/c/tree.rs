@@ -469,6 +469,25 @@ impl<'t> Importer<'t> {
                 // OpenCL's event of an asynchronous copy: an `int`, the copy's number
                 // ([`crate::c::lower::async_copies`]).
                 "event_t" => spelled.words.push(W::Base(B::Int, false)),
+                // A sampler is an `int` of `CLK_` flags; its filtering is in the arbitrary values
+                // an image read gives ([`crate::c::lower::images`]).
+                "sampler_t" => spelled.words.push(W::Base(B::Int, false)),
+                // An image is an array of pixels in global memory, one `int` cell for each.
+                "image1d_t" | "image2d_t" | "image3d_t" | "image1d_array_t" | "image2d_array_t"
+                | "image1d_buffer_t" => {
+                    spelled.words.push(W::Base(B::Int, false));
+                    spelled.qualifiers.push(Q::Global);
+                    spelled.pointers += 1;
+                }
+                "__read_only" | "read_only" | "__write_only" | "write_only" => {}
+                "__read_write" | "read_write" => {
+                    self.unsupported(
+                        span,
+                        "a `read_write` image",
+                        "read an image in one kernel and write it in another: lockstep reads images as `read_only` or `write_only`",
+                    );
+                    return None;
+                }
                 "struct" | "class" => struct_next = true,
                 "union" => {
                     self.unsupported(span, "a `union` type", "pass the members as separate arrays");

@@ -8,6 +8,7 @@
 use super::async_copies;
 use super::atomics;
 use super::floats::is_float_function;
+use super::images;
 use super::logs;
 use super::{Lengths, Lowerer, Place, WORK_DIM};
 use crate::c::ast;
@@ -80,6 +81,7 @@ impl Lowerer<'_> {
                 return self.add_without_overflow(name, args, span, place, lengths)
             }
             _ if atomics::is_atomic(name) => return self.atomic_in_expression(name, args, span, place, lengths),
+            _ if images::read_element(name).is_some() => return self.image_read(name, place, span),
             _ if async_copies::is_async_copy(name) => {
                 return self.async_copy_in_expression(name, args, span, place, lengths)
             }

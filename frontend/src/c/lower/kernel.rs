@@ -39,7 +39,12 @@ impl<'f> Lowerer<'f> {
         if declaration.declarators.is_empty() {
             return;
         }
-        if declaration.specifiers.has(ast::Qualifier::Constant) {
+        // OpenCL's program-scope `const sampler_t s = ...;` is a constant too, as is CUDA's `const
+        // int n = 4;`, which device code may read.
+        let initialized = declaration.declarators.iter().all(|(_, init)| init.is_some());
+        if declaration.specifiers.has(ast::Qualifier::Constant)
+            || (declaration.specifiers.has(ast::Qualifier::Const) && initialized)
+        {
             self.constants.push(declaration);
             return;
         }

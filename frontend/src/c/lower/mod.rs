@@ -44,6 +44,7 @@ mod calls;
 mod contracts;
 mod expressions;
 mod floats;
+mod images;
 mod inline;
 mod kernel;
 mod logs;

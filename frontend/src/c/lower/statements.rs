@@ -8,6 +8,7 @@ use super::atomics;
 use super::barrier_invariants;
 use super::barriers::{barrier_fences, is_barrier, MEMORY_FENCES};
 use super::contracts::{is_proof_hint, two_thread_predicate, FUNCTION_WIDE_INVARIANTS};
+use super::images;
 use super::kernel::is_local_memory;
 use super::loops::Loop;
 use super::specs;
@@ -509,6 +510,9 @@ impl Lowerer<'_> {
             }
             ast::ExprKind::Call { function, args } if atomics::is_atomic(&function.name) => {
                 return self.atomic(&function.name, args, span, lengths).map(|(stmts, _)| stmts);
+            }
+            ast::ExprKind::Call { function, args } if images::is_image_write(&function.name) => {
+                return self.image_write(&function.name, args, span, lengths);
             }
             ast::ExprKind::Call { function, args } if specs::is_spec_access(&function.name) => {
                 return self.spec_access(&function.name, args, span, lengths);

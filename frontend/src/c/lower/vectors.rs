@@ -18,6 +18,7 @@
 //! A helper's vector parameter receives its argument's components. Vectors of vectors, pointers
 //! into arrays of vectors, and helper functions that return vectors are refused by name.
 
+use super::images;
 use super::{Lengths, Lowerer, Place, Symbol};
 use crate::c::ast;
 use crate::c::integers::{self, CType};
@@ -230,6 +231,9 @@ impl<'f> Lowerer<'f> {
                 let element = self.scalar_element(args.get(1)?)?;
                 Some(VectorType { element, width })
             }
+            _ if images::read_element(name).is_some() => {
+                Some(VectorType { element: images::read_element(name)?, width: 4 })
+            }
             _ if name.starts_with("convert_") => {
                 let ty = conversion_type(name)?;
                 (ty.width > 1).then_some(ty)
@@ -334,6 +338,10 @@ impl<'f> Lowerer<'f> {
     ) -> Option<ast::Expr> {
         let name = function.name.as_str();
         let build = |lowerer: &mut Self, kind: ast::ExprKind| lowerer.checked(ast::Expr::new(kind, span));
+        if images::read_element(name).is_some() {
+            // Each component is any value: the image, sampler and coordinates do not matter.
+            return build(self, ast::ExprKind::Call { function: function.clone(), args: Vec::new() });
+        }
         if self.prototypes.contains_key(name) {
             // Bound to a temporary before any component is taken: see `bind_calls`.
             self.unreadable_vector(span);
@@ -506,6 +514,11 @@ impl<'f> Lowerer<'f> {
                 span,
                 format!("`({})(...)` needs {} components, and this gives {}", ty.name(), ty.width, components.len()),
             );
+            return None;
+        }
+        if k >= ty.width {
+            // A wider vector's component asked of this one: no component of C's.
+            self.type_mismatch(span, format!("a `{}` has no component {k}", ty.name()));
             return None;
         }
         Some(components.swap_remove(k as usize))
