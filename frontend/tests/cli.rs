@@ -1042,6 +1042,16 @@ fn image_writes_touch_their_pixels() {
     assert!(stderr.contains("a `read_write` image is not supported"), "{stderr}");
 }
 
+/// A pointer variable into arrays of vectors indexes vectors: each thread's own vector
+/// through it verifies, and one vector further races with the array's own index.
+#[test]
+fn pointers_into_arrays_of_vectors_index_vectors() {
+    assert_eq!(
+        verdicts_of("frontend/tests/verify/vector_pointers.cl", &["--local_size=8", "--num_groups=4"]),
+        expected(&[("own", "verified", &[]), ("racy", "failed", &["group.resources:12", "kernel.resources:12"]),])
+    );
+}
+
 /// GPUVerify's barrier invariants are the next barrier's contract: a neighbour's cell is known
 /// after the barrier (without the invariant, where inference finds the value written), a false
 /// invariant fails where the barrier is reached, and an instantiation that names no thread of the

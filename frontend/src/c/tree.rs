@@ -1026,7 +1026,11 @@ impl<'t> Importer<'t> {
                         return None;
                     }
                 };
-                ExprKind::Unary { op, operand: Box::new(first(self)?) }
+                match (op, first(self)?) {
+                    // `*&e` is `e`.
+                    (U::Deref, Expr { kind: ExprKind::Unary { op: U::AddressOf, operand }, .. }) => operand.kind,
+                    (op, operand) => ExprKind::Unary { op, operand: Box::new(operand) },
+                }
             }
             Clang::BinaryOperator { opcode, .. } | Clang::CompoundAssignOperator { opcode, .. } => {
                 let lhs = Box::new(self.expr(node.inner.first()?)?);

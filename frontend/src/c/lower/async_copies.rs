@@ -104,8 +104,8 @@ impl Lowerer<'_> {
             self.argument_count(name, 4, args.len(), span);
             return None;
         };
-        let dst = self.points_into(dst, "this destination of a copy", lengths)?;
-        let src = self.points_into(src, "this source of a copy", lengths)?;
+        let dst = self.points_into_any(dst, "this destination of a copy", lengths)?;
+        let src = self.points_into_any(src, "this source of a copy", lengths)?;
         for pointer in [&dst, &src] {
             if matches!(pointer.storage, Storage::Private(_)) {
                 self.unsupported(
@@ -116,7 +116,10 @@ impl Lowerer<'_> {
                 return None;
             }
         }
-        if dst.element != src.element {
+        if (dst.element, dst.vector) != (src.element, src.vector)
+            && src.storage != Storage::Null
+            && dst.storage != Storage::Null
+        {
             self.unsupported(
                 span,
                 format!("a copy of `{}`s into `{}`s", src.element.name(), dst.element.name()),
@@ -124,9 +127,22 @@ impl Lowerer<'_> {
             );
             return None;
         }
-        let element = dst.element;
-        let (dst_index, src_index) = (self.pointed_cell(&dst, span)?.1, self.pointed_cell(&src, span)?.1);
+        let element = if dst.storage == Storage::Null { src.element } else { dst.element };
+        // A vector is `stride` cells ([`crate::c::lower::vectors`]): the copy moves `n * stride`.
+        let stride = dst.vector.or(src.vector).map(|vector| vector.stride());
+        let scaled = |lowerer: &mut Self, value: surface::Expr| match stride {
+            Some(stride) => {
+                let stride = lowerer.int(stride, span)?;
+                lowerer.binary(surface::BinaryOp::Mul, value, stride, span)
+            }
+            None => Some(value),
+        };
+        let dst_index = self.pointed_cell(&dst, span)?.1;
+        let dst_index = scaled(self, dst_index)?;
+        let src_index = self.pointed_cell(&src, span)?.1;
+        let src_index = scaled(self, src_index)?;
         let count = self.value(count, CType::Int(integers::SIZE_T), lengths)?;
+        let count = scaled(self, count)?;
         let event = self.value(event, CType::Int(integers::INT), lengths)?;
         let number = self.copies.sites.len() + 1;
         let prefix = format!("\\copy@{number}");

@@ -220,6 +220,7 @@ impl<'f> Lowerer<'f> {
         let caller_scopes = std::mem::replace(&mut self.scopes, vec![self.constant_symbols.clone()]);
         let pointer_result = |name: &str, element| Symbol::Pointer {
             element,
+            vector: None,
             name: name.to_string(),
             targets: Vec::new(),
             tag: tag.clone(),

@@ -28,24 +28,24 @@ impl Lowerer<'_> {
     /// The array `name` denotes, with where it starts in its cells: an array, a helper's pointer
     /// parameter, a pointer variable that points somewhere, or a local scalar's cell.
     pub(super) fn array_of(&self, name: &str, span: Span) -> Option<Symbol> {
-        let flat = |element: CType, storage: Storage, offset: Option<surface::Expr>| Symbol::Array {
+        let flat = |element: CType, storage: Storage, offset: Option<surface::Expr>, vector| Symbol::Array {
             element,
             inner_dimensions: Vec::new(),
             storage,
             offset,
-            vector: None,
+            vector,
         };
         match self.lookup(name)? {
             symbol @ Symbol::Array { .. } => Some(symbol.clone()),
-            Symbol::Pointer { element, name, targets, tag, .. } if !targets.is_empty() => {
+            Symbol::Pointer { element, vector, name, targets, tag, .. } if !targets.is_empty() => {
                 let offset = surface::Expr::new(surface::ExprKind::Name(name.clone()), span).ok();
                 let storage = match tag {
                     Some(tag) if targets.len() > 1 => Storage::Either { tag: tag.clone(), options: targets.clone() },
                     _ => targets[0].clone(),
                 };
-                Some(flat(*element, storage, offset))
+                Some(flat(*element, storage, offset, *vector))
             }
-            Symbol::Cell { element, name } => Some(flat(*element, Storage::Memory(name.clone()), None)),
+            Symbol::Cell { element, name } => Some(flat(*element, Storage::Memory(name.clone()), None, None)),
             Symbol::Pointer { .. } | Symbol::Scalar { .. } | Symbol::Vector { .. } => None,
         }
     }

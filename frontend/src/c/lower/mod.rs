@@ -212,7 +212,15 @@ enum Symbol {
     /// A pointer variable: a private variable of the surface kernel (`name`) holds the index it
     /// points to in its `targets`, which its assignments add to until it is first used (see
     /// [`crate::c::lower::pointers`]). With more than one, the variable `tag` holds which.
-    Pointer { element: CType, name: String, targets: Vec<Storage>, tag: Option<String>, used: bool },
+    /// A pointer into an array of vectors has their type, and holds the index of a vector.
+    Pointer {
+        element: CType,
+        vector: Option<VectorType>,
+        name: String,
+        targets: Vec<Storage>,
+        tag: Option<String>,
+        used: bool,
+    },
     /// A scalar in local memory (`__local int x;`, `__shared__ int x;`): the one cell of the
     /// group's array `name`.
     Cell { element: CType, name: String },

@@ -10,6 +10,7 @@
 //! runs in. With several targets, a second variable (`p.target`) holds the position of the one
 //! it points into, and an access through it is one case for each ([`Storage::Either`]).
 
+use super::vectors::VectorType;
 use super::{Lengths, Location, Lowerer, Place, Storage, Symbol};
 use crate::c::ast;
 use crate::c::integers::{CType, Value};
@@ -22,6 +23,8 @@ pub(super) struct Pointer<'e> {
     /// The C name of the array (or helper's pointer parameter) it points into.
     pub(super) array: &'e str,
     pub(super) element: CType,
+    /// The vectors the array holds, for an array of vectors (whose index counts vectors).
+    pub(super) vector: Option<VectorType>,
     /// Where the array's cells are.
     pub(super) storage: Storage,
     /// Where the named array starts in its cells (a helper's pointer parameter may point into
@@ -47,9 +50,31 @@ impl<'f> Lowerer<'f> {
         what: &str,
         lengths: &Lengths,
     ) -> Option<Pointer<'e>> {
+        let pointer = self.points_into_any(expr, what, lengths)?;
+        if pointer.vector.is_some() {
+            self.unsupported(expr.span, "a pointer into an array of vectors here", "index the array itself: `v[i].x`");
+            return None;
+        }
+        Some(pointer)
+    }
+
+    /// Where `expr` points, into an array of scalars or of vectors.
+    pub(super) fn points_into_any<'e>(
+        &mut self,
+        expr: &'e ast::Expr,
+        what: &str,
+        lengths: &Lengths,
+    ) -> Option<Pointer<'e>> {
         if is_null(expr) {
             let element = CType::Int(crate::c::integers::INT);
-            return Some(Pointer { array: "NULL", element, storage: Storage::Null, base: None, index: None });
+            return Some(Pointer {
+                array: "NULL",
+                element,
+                vector: None,
+                storage: Storage::Null,
+                base: None,
+                index: None,
+            });
         }
         let mut steps = Vec::new();
         let found = self.pointer(expr, &mut steps).and_then(|array| Some((array, self.addressed(array, expr.span)?)));
@@ -60,10 +85,6 @@ impl<'f> Lowerer<'f> {
             self.unsupported(expr.span, what, "point into an array: `a`, `a + k` or `&a[k]`");
             return None;
         };
-        if vector.is_some() {
-            self.unsupported(expr.span, "a pointer into an array of vectors", "index the array itself: `v[i].x`");
-            return None;
-        }
         if !inner_dimensions.is_empty() {
             self.unsupported(
                 expr.span,
@@ -83,13 +104,25 @@ impl<'f> Lowerer<'f> {
                 (Some(sum), false) => self.binary(surface::BinaryOp::Sub, sum, step, expr.span)?,
             });
         }
-        Some(Pointer { array, element, storage, base: offset, index })
+        Some(Pointer { array, element, vector, storage, base: offset, index })
     }
 
     /// Whether a pointer points to `wanted`s, as `whose` pointer (`"the parameter"`) must; if
     /// not, a diagnostic says so.
     pub(super) fn points_to(&mut self, pointer: &Pointer, wanted: CType, whose: &str, span: Span) -> bool {
-        if pointer.element == wanted || pointer.storage == Storage::Null {
+        self.points_to_any(pointer, wanted, None, whose, span)
+    }
+
+    /// Whether a pointer points to `wanted`s, or to vectors of them (`vector`).
+    fn points_to_any(
+        &mut self,
+        pointer: &Pointer,
+        wanted: CType,
+        vector: Option<VectorType>,
+        whose: &str,
+        span: Span,
+    ) -> bool {
+        if (pointer.element == wanted && pointer.vector == vector) || pointer.storage == Storage::Null {
             return true;
         }
         self.diagnostics.push(
@@ -147,9 +180,10 @@ impl<'f> Lowerer<'f> {
 
     /// A variable's pointer is used (read, passed, indexed): its targets are now all it may have.
     pub(super) fn pointer_used(&mut self, name: &str) {
-        if let Some(Symbol::Pointer { element, name: variable, targets, tag, used: false }) = self.lookup(name).cloned()
+        if let Some(Symbol::Pointer { element, vector, name: variable, targets, tag, used: false }) =
+            self.lookup(name).cloned()
         {
-            self.redeclare(name, Symbol::Pointer { element, name: variable, targets, tag, used: true });
+            self.redeclare(name, Symbol::Pointer { element, vector, name: variable, targets, tag, used: true });
         }
     }
 
@@ -175,12 +209,13 @@ impl<'f> Lowerer<'f> {
         &mut self,
         declarator: &ast::Declarator,
         element: CType,
+        vector: Option<VectorType>,
         init: Option<&ast::Expr>,
         lengths: &Lengths,
     ) -> Option<Vec<surface::Stmt>> {
         let c_name = &declarator.name.name;
         let value = match init {
-            Some(init) => Some(self.pointer_value(init, element, lengths)?),
+            Some(init) => Some(self.pointer_value(init, element, vector, lengths)?),
             None => None,
         };
         let name = self.local_name(c_name);
@@ -198,7 +233,7 @@ impl<'f> Lowerer<'f> {
             };
             stmts.push(self.surface_stmt(kind, declarator.span)?);
         }
-        self.declare(c_name, Symbol::Pointer { element, name, targets: Vec::new(), tag, used: false });
+        self.declare(c_name, Symbol::Pointer { element, vector, name, targets: Vec::new(), tag, used: false });
         if let Some(value) = value {
             stmts.extend(self.point(c_name, value, declarator.span)?);
         }
@@ -206,11 +241,19 @@ impl<'f> Lowerer<'f> {
     }
 
     /// Where a pointer value points, for a pointer variable of `element`s.
-    fn pointer_value(&mut self, value: &ast::Expr, element: CType, lengths: &Lengths) -> Option<PointerValue> {
+    fn pointer_value(
+        &mut self,
+        value: &ast::Expr,
+        element: CType,
+        vector: Option<VectorType>,
+        lengths: &Lengths,
+    ) -> Option<PointerValue> {
         if let ast::ExprKind::Cond { cond, then_value, else_value } = &value.kind {
             let cond = self.condition(cond, lengths)?;
-            let then_value = self.conditionally(|lowerer| lowerer.pointer_value(then_value, element, lengths))?;
-            let else_value = self.conditionally(|lowerer| lowerer.pointer_value(else_value, element, lengths))?;
+            let then_value =
+                self.conditionally(|lowerer| lowerer.pointer_value(then_value, element, vector, lengths))?;
+            let else_value =
+                self.conditionally(|lowerer| lowerer.pointer_value(else_value, element, vector, lengths))?;
             let mut options = then_value.options.clone();
             for option in &else_value.options {
                 if !options.contains(option) {
@@ -241,8 +284,8 @@ impl<'f> Lowerer<'f> {
             depth: 1,
         });
         let value = returned.as_ref().unwrap_or(value);
-        let pointer = self.points_into(value, "this pointer value", lengths)?;
-        if !self.points_to(&pointer, element, "the pointer", value.span) {
+        let pointer = self.points_into_any(value, "this pointer value", lengths)?;
+        if !self.points_to_any(&pointer, element, vector, "the pointer", value.span) {
             return None;
         }
         self.value_of(&pointer, value.span)
@@ -286,8 +329,8 @@ impl<'f> Lowerer<'f> {
         assigned: &ast::Expr,
         lengths: &Lengths,
     ) -> Option<surface::StmtKind> {
-        let Some(Symbol::Pointer { element, .. }) = self.lookup(name).cloned() else { return None };
-        let value = self.pointer_value(assigned, element, lengths)?;
+        let Some(Symbol::Pointer { element, vector, .. }) = self.lookup(name).cloned() else { return None };
+        let value = self.pointer_value(assigned, element, vector, lengths)?;
         let stmts = self.point(name, value, assigned.span)?;
         Some(surface::StmtKind::Block(surface::Block { stmts, span: assigned.span }))
     }
@@ -295,7 +338,8 @@ impl<'f> Lowerer<'f> {
     /// The assignments that make the pointer variable `name` point where `value` does, its
     /// targets grown to hold `value`'s (or a diagnostic, where they cannot grow).
     fn point(&mut self, name: &str, value: PointerValue, span: Span) -> Option<Vec<surface::Stmt>> {
-        let Some(Symbol::Pointer { element, name: variable, mut targets, tag, used }) = self.lookup(name).cloned()
+        let Some(Symbol::Pointer { element, vector, name: variable, mut targets, tag, used }) =
+            self.lookup(name).cloned()
         else {
             return None;
         };
@@ -318,7 +362,7 @@ impl<'f> Lowerer<'f> {
         }
         let target = surface::Ident { name: variable.clone(), span };
         stmts.push(self.surface_stmt(surface::StmtKind::Assign { target, value: value.index }, span)?);
-        self.redeclare(name, Symbol::Pointer { element, name: variable, targets, tag, used });
+        self.redeclare(name, Symbol::Pointer { element, vector, name: variable, targets, tag, used });
         Some(stmts)
     }
 

@@ -330,7 +330,7 @@ impl Lowerer<'_> {
                 continue;
             }
             if declarator.pointers == 1 && declarator.dimensions.is_empty() {
-                match self.pointer_variable(declarator, ty, init.as_ref(), lengths) {
+                match self.pointer_variable(declarator, ty, None, init.as_ref(), lengths) {
                     Some(stmts) => lowered.extend(stmts),
                     None => ok = false,
                 }
@@ -400,10 +400,17 @@ impl Lowerer<'_> {
         let mut lowered = Vec::new();
         let mut ok = true;
         for (declarator, init) in &declaration.declarators {
+            if declarator.pointers == 1 && declarator.dimensions.is_empty() {
+                match self.pointer_variable(declarator, vector.element, Some(vector), init.as_ref(), lengths) {
+                    Some(stmts) => lowered.extend(stmts),
+                    None => ok = false,
+                }
+                continue;
+            }
             if declarator.pointers > 0 || !declarator.dimensions.is_empty() {
                 self.unsupported(
                     declarator.span,
-                    "a private array of vectors or a pointer to vectors",
+                    "a private array of vectors, or a pointer to pointers to vectors",
                     "keep private vectors in variables, or use local or global memory",
                 );
                 ok = false;

@@ -168,11 +168,11 @@ impl<'f> Lowerer<'f> {
             },
             ast::ExprKind::Index { .. } | ast::ExprKind::Unary { op: ast::UnaryOp::Deref, .. } => {
                 let (root, indices) = indexed_root(expr);
-                match self.lookup(root)? {
+                match self.array_of(root, expr.span)? {
                     Symbol::Array { vector: Some(ty), inner_dimensions, .. }
                         if indices == inner_dimensions.len() + 1 =>
                     {
-                        Some(*ty)
+                        Some(ty)
                     }
                     _ => None,
                 }
@@ -1013,7 +1013,7 @@ mod tests {
                 Code::Clang,
                 "initializing '__private int2' (vector of 2 'int' values) with an expression of incompatible type '__private int4' (vector of 4 'int' values)",
             ),
-            ("int4* p;", Code::Unsupported, "a private array of vectors or a pointer to vectors is not supported"),
+            ("int4 t[2];", Code::Unsupported, "a private array of vectors, or a pointer to pointers to vectors is not supported"),
         ] {
             let text = format!("__kernel void k(global int* a) {{ {body} }}");
             let (_, diagnostics) = check(&text, Dialect::OpenCl, Integers::Machine, &Default::default());
@@ -1026,7 +1026,7 @@ mod tests {
     fn a_pointer_into_an_array_of_vectors_is_refused() {
         let text = "__kernel void k(global int4* a) { atomic_add(&a[0], 1); }";
         let (_, diagnostics) = check(text, Dialect::OpenCl, Integers::Machine, &Default::default());
-        assert_eq!(diagnostics[0].message, "a pointer into an array of vectors is not supported");
+        assert_eq!(diagnostics[0].message, "a pointer into an array of vectors here is not supported");
     }
 
     #[test]
