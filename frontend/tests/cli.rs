@@ -1052,6 +1052,16 @@ fn pointers_into_arrays_of_vectors_index_vectors() {
     );
 }
 
+/// GPUVerify's `__ptr_offset_bytes(p)` counts bytes from the start of `p`'s array, through a
+/// helper's parameter and a pointer variable.
+#[test]
+fn pointer_offsets_count_bytes() {
+    assert_eq!(
+        verdicts_of("frontend/tests/verify/ptr_offset.cl", &["--local_size=8", "--num_groups=2"]),
+        expected(&[("bytes", "verified", &[]), ("elements", "failed", &["assert:4"])])
+    );
+}
+
 /// GPUVerify's barrier invariants are the next barrier's contract: a neighbour's cell is known
 /// after the barrier (without the invariant, where inference finds the value written), a false
 /// invariant fails where the barrier is reached, and an instantiation that names no thread of the

@@ -98,6 +98,21 @@ impl Lowerer<'_> {
                 let lowered = self.binary(surface::BinaryOp::Implies, lhs?, rhs?, span)?;
                 return Some(Value { expr: lowered, ty: CType::Bool, interval: CType::Bool.interval() });
             }
+            // GPUVerify's `__ptr_offset_bytes(p)`: how far `p` points from the start of its
+            // array, in bytes.
+            "__ptr_offset_bytes" => {
+                let [pointer] = args else {
+                    self.argument_count(name, 1, args.len(), span);
+                    return None;
+                };
+                let pointed = self.points_into(pointer, "this pointer", lengths)?;
+                let (_, index) = self.pointed_cell(&pointed, span)?;
+                let size = self.int(super::size_of(pointed.element), span)?;
+                let expr = self.binary(surface::BinaryOp::Mul, index, size, span)?;
+                // The index lies anywhere a `long` may, as a pointer before its array's start may.
+                let ty = CType::Int(lockstep_logic::MachineInt { bits: 64, signed: true });
+                return Some(Value { expr, ty, interval: ty.interval() });
+            }
             // GPUVerify's `__ite(c, a, b)` is `c ? a : b`.
             "__ite" if place == Place::Annotation => {
                 let [cond, then_value, else_value] = args else {
