@@ -222,15 +222,8 @@ impl Lowerer<'_> {
         place: Place,
         lengths: &Lengths,
     ) -> Option<integers::Value> {
-        if place == Place::Annotation {
-            self.unsupported(span, format!("`{name}` in an annotation"), "an annotation cannot change memory");
-            return None;
-        }
-        if !self.runs_once_before(span, format!("`{name}` here")) {
-            return None;
-        }
-        let (stmts, event) = self.async_copy(name, args, span, lengths)?;
-        self.before.get_or_insert_with(Vec::new).extend(stmts);
+        let event =
+            self.effect_in_expression(name, span, place, |lowerer| lowerer.async_copy(name, args, span, lengths))?;
         if event.is_none() {
             self.no_value(name, span);
         }

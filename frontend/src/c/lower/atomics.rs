@@ -189,16 +189,9 @@ impl<'f> Lowerer<'f> {
         place: Place,
         lengths: &Lengths,
     ) -> Option<Value> {
-        if place == Place::Annotation {
-            self.unsupported(span, format!("`{name}` in an annotation"), "an annotation cannot change memory");
-            return None;
-        }
-        if !self.runs_once_before(span, format!("`{name}` here")) {
-            return None;
-        }
-        let (stmts, old) = self.atomic(name, args, span, lengths)?;
-        self.before.get_or_insert_with(Vec::new).extend(stmts);
-        Some(old)
+        let atomic =
+            |lowerer: &mut Self| lowerer.atomic(name, args, span, lengths).map(|(stmts, old)| (stmts, Some(old)));
+        self.effect_in_expression(name, span, place, atomic)?
     }
 
     /// The value an atomic operation writes.

@@ -98,6 +98,28 @@ impl Lowerer<'_> {
         false
     }
 
+    /// A call that changes memory inside an expression (an atomic operation, an asynchronous
+    /// copy): its code, from `lower`, runs before the statement, once, so not in an annotation
+    /// nor where the expression may not run or may run again; its value is `lower`'s.
+    pub(super) fn effect_in_expression(
+        &mut self,
+        name: &str,
+        span: Span,
+        place: Place,
+        lower: impl FnOnce(&mut Self) -> Option<(Vec<surface::Stmt>, Option<Value>)>,
+    ) -> Option<Option<Value>> {
+        if place == Place::Annotation {
+            self.unsupported(span, format!("`{name}` in an annotation"), "an annotation cannot change memory");
+            return None;
+        }
+        if !self.runs_once_before(span, format!("`{name}` here")) {
+            return None;
+        }
+        let (stmts, value) = lower(self)?;
+        self.before.get_or_insert_with(Vec::new).extend(stmts);
+        Some(value)
+    }
+
     fn statements_in_scope(
         &mut self,
         stmts: &[ast::Stmt],
